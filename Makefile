@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build the module (against KDIR), the BPF drivers and bpfdrv
+# make test       build everything for each kernel of the matrix and run the
+#                 selftests in VMs (sets up its own Debian root; needs root)
+# make demo       boot a VM and show a driver attaching and data flowing
+# make kmod       only the module; KDIR=<kernel build dir>, KREL=<its release>
+
+BUILD	?= build
+KREL	?= $(shell uname -r)
+KDIR	?= /lib/modules/$(KREL)/build
+CC	?= gcc
+CLANG	?= clang
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+
+CFLAGS	?= -O2 -g
+CFLAGS	+= -Wall -Wextra -Wno-unused-parameter -Iinclude
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
+	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
+
+BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-drivers/*.bpf.c))
+BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,$(wildcard selftests/progs/*.bpf.c))
+TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
+HEADERS := $(wildcard include/*.h)
+
+.PHONY: all bpf user kmod selftests test demo clean
+all: bpf user kmod
+
+bpf: $(BPF_DRIVERS)
+user: $(BUILD)/user/bpfdrv
+selftests: $(BPF_TESTS) $(TEST_PROGS)
+
+$(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/user/bpfdrv: user/bpfdrv.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+
+$(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
+
+# kbuild writes next to the sources, so each kernel gets its own copy.
+KOUT := $(BUILD)/kbuild/$(KREL)
+kmod:
+	@mkdir -p $(KOUT)
+	@cp -r Kbuild kmod include $(KOUT)/
+	$(MAKE) -C $(KDIR) M=$(abspath $(KOUT)) modules
+	@echo "module: $(KOUT)/kmod/bpfdrv.ko"
+
+test:
+	selftests/vm/run.sh test
+
+demo:
+	selftests/vm/run.sh demo
+
+clean:
+	rm -rf $(BUILD)

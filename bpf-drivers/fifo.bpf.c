@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fifo: a bounded blocking FIFO, like a pipe that lives in a device node.
+ *
+ * - read takes the oldest bytes; on an empty FIFO it returns -EAGAIN, which
+ *   makes the framework put a blocking reader to sleep (or return EAGAIN to
+ *   an O_NONBLOCK one) until a writer calls bpfdrv_wake().
+ * - write stores what fits; on a full FIFO it returns -EAGAIN the same way,
+ *   until a reader makes room.
+ * - poll: readable when data is stored, writable when there is room.
+ *
+ * Every change of fill level wakes the device's waiters; they retry their
+ * callback and either make progress or sleep again.
+ */
+#include "bpfdrv.bpf.h"
+#include "bpfdrv_fifo.h"
+
+char _license[] SEC("license") = "GPL";
+
+struct fifo_state {
+	struct BPFDRV_RING(FIFO_CAPACITY) ring;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fifo_state);
+} fifo_state SEC(".maps");
+
+static struct fifo_state *state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&fifo_state, &zero);
+}
+
+SEC("struct_ops/fifo_read")
+int BPF_PROG(fifo_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+{
+	struct fifo_state *s = state();
+	int n;
+
+	if (!s)
+		return -EIO;
+	if (!s->ring.count)
+		return -EAGAIN;
+	n = bpfdrv_ring_to_io(io, &s->ring, sizeof(s->ring));
+	if (n > 0)
+		bpfdrv_wake(file);	/* room for blocked writers */
+	return n;
+}
+
+SEC("struct_ops/fifo_write")
+int BPF_PROG(fifo_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+{
+	struct fifo_state *s = state();
+	int n;
+
+	if (!s)
+		return -EIO;
+	if (s->ring.count == FIFO_CAPACITY)
+		return -EAGAIN;
+	n = bpfdrv_io_to_ring(io, &s->ring, sizeof(s->ring));
+	if (n > 0)
+		bpfdrv_wake(file);	/* data for blocked readers */
+	return n;
+}
+
+SEC("struct_ops/fifo_poll")
+__u32 BPF_PROG(fifo_poll, struct bpfdrv_file *file)
+{
+	struct fifo_state *s = state();
+	__u32 mask = 0;
+
+	if (!s)
+		return BPFDRV_POLLERR;
+	if (s->ring.count)
+		mask |= BPFDRV_POLLIN;
+	if (s->ring.count < FIFO_CAPACITY)
+		mask |= BPFDRV_POLLOUT;
+	return mask;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops fifo_ops = {
+	.read = (void *)fifo_read,
+	.write = (void *)fifo_write,
+	.poll = (void *)fifo_poll,
+	.name = "fifo",
+	.mode = 0666,
+};

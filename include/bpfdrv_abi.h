@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * The bpfdrv ABI: the struct_ops type chr_ext_ops and the contexts its
+ * callbacks receive. Shared by the kernel module, BPF drivers and user space.
+ *
+ * BPF drivers see these structs through the module's BTF; the BPF build marks
+ * them preserve_access_index so field offsets are relocated (CO-RE) against
+ * the running module, and fields may be appended in later versions.
+ */
+#ifndef __BPFDRV_ABI_H
+#define __BPFDRV_ABI_H
+
+#include <linux/types.h>
+
+#if defined(__bpf__) && !defined(__KERNEL__)
+#define __bpfdrv_core __attribute__((preserve_access_index))
+#else
+#define __bpfdrv_core
+#endif
+
+/* Device names: [a-zA-Z0-9_-], first char alphanumeric, NUL included. */
+#define BPFDRV_NAME_MAX		32
+
+/*
+ * The most one read, write or ioctl call moves between user space and BPF.
+ * A larger read or write is short (returns at most this many bytes), as
+ * POSIX allows for devices; callers loop. A larger ioctl is refused (EINVAL).
+ */
+#define BPFDRV_IO_MAX		4096
+
+/* Bytes of per-open-file storage a driver gets from bpfdrv_file_priv(). */
+#define BPFDRV_FILE_PRIV_SIZE	64
+
+/* chr_ext_ops.flags */
+#define BPFDRV_F_EXCLUSIVE	(1U << 0) /* one open file at a time, else EBUSY */
+#define BPFDRV_F_SEEKABLE	(1U << 1) /* lseek works; io->pos is the offset */
+#define BPFDRV_F_ALL		(BPFDRV_F_EXCLUSIVE | BPFDRV_F_SEEKABLE)
+
+/* One device instance: what an attached chr_ext_ops map becomes. */
+struct bpfdrv_dev {
+	char name[BPFDRV_NAME_MAX];
+	__u32 minor;
+} __bpfdrv_core;
+
+/* One open file of a device. */
+struct bpfdrv_file {
+	__u64 id;		/* unique while the module is loaded */
+	__u32 f_flags;		/* O_* flags, O_NONBLOCK kept current */
+	__u32 uid;		/* opener's uid in the initial namespace */
+} __bpfdrv_core;
+
+/*
+ * One read, write or ioctl call. The data lives in a kernel buffer of len
+ * bytes, reached only through the bpfdrv_io_* kfuncs. For read, len is what
+ * the caller asked for (at most BPFDRV_IO_MAX); for write, what it gave; for
+ * ioctl, _IOC_SIZE(cmd).
+ */
+struct bpfdrv_io {
+	__u64 pos;		/* file offset (BPFDRV_F_SEEKABLE devices) */
+	__u32 len;
+	__u32 nonblock;		/* the caller will not wait (O_NONBLOCK) */
+} __bpfdrv_core;
+
+/*
+ * A byte ring kept in program memory (a map value) and filled or drained by
+ * the bpfdrv_io_to_ring()/bpfdrv_ring_to_io() kfuncs; declare one with
+ * BPFDRV_RING(capacity).
+ */
+struct bpfdrv_ring {
+	__u32 head;		/* offset of the oldest byte */
+	__u32 count;		/* bytes stored */
+	__u8 data[];
+};
+
+/*
+ * The callbacks a BPF driver implements; all are optional. They run in
+ * process context and may be sleepable (SEC("struct_ops.s/...")).
+ *
+ * read/write return the bytes moved (0..io->len) or -errno; -EAGAIN makes a
+ * blocking caller sleep until the driver calls bpfdrv_wake(), then the
+ * callback runs again. Absent: read => -EINVAL, write => -EINVAL,
+ * ioctl => -ENOTTY, poll => readable and writable.
+ */
+struct chr_ext_ops {
+	int (*init)(struct bpfdrv_dev *dev);
+	void (*exit)(struct bpfdrv_dev *dev);
+	int (*open)(struct bpfdrv_file *file);
+	void (*release)(struct bpfdrv_file *file);
+	int (*read)(struct bpfdrv_file *file, struct bpfdrv_io *io);
+	int (*write)(struct bpfdrv_file *file, struct bpfdrv_io *io);
+	int (*ioctl)(struct bpfdrv_file *file, unsigned int cmd,
+		     struct bpfdrv_io *io);
+	__u32 (*poll)(struct bpfdrv_file *file);
+
+	char name[BPFDRV_NAME_MAX];	/* the node is /dev/bpfdrv/<name> */
+	__u32 mode;			/* node permissions; 0 => 0600 */
+	__u32 flags;			/* BPFDRV_F_* */
+#ifdef __KERNEL__
+	/*
+	 * Set on attach; not for BPF. Untyped so that every compilation unit
+	 * emits the same BTF for this struct (the kernel requires one).
+	 */
+	void *device;
+#endif
+};
+
+#endif /* __BPFDRV_ABI_H */

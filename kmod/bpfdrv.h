@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bpfdrv internals shared by the module's files. */
+#ifndef __BPFDRV_H
+#define __BPFDRV_H
+
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/srcu.h>
+#include <linux/wait.h>
+
+#include "../include/bpfdrv_abi.h"
+
+enum bpfdrv_op {
+	BPFDRV_OP_OPEN,
+	BPFDRV_OP_RELEASE,
+	BPFDRV_OP_READ,
+	BPFDRV_OP_WRITE,
+	BPFDRV_OP_IOCTL,
+	BPFDRV_OP_POLL,
+	BPFDRV_OP_NR
+};
+
+struct bpfdrv_stats {
+	u64 calls[BPFDRV_OP_NR];
+	u64 bad_returns;	/* lengths or errnos the module refused */
+};
+
+/*
+ * One attached driver. Lives until the last open file is closed: the
+ * embedded device's refcount (held by the cdev, by each open file and by the
+ * attachment) governs it.
+ */
+struct bpfdrv_device {
+	struct bpfdrv_dev pub;		/* what BPF sees */
+	struct device dev;
+	struct cdev cdev;
+	struct list_head node;		/* bpfdrv_devices, under bpfdrv_lock */
+	struct chr_ext_ops *ops;	/* valid while !dead, under SRCU */
+	struct mutex lock;		/* one callback at a time */
+	bool dead;			/* detached: no callback starts */
+	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
+	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
+	atomic_t open_count;
+	umode_t mode;			/* of the node */
+	struct bpf_link *link;		/* NULL when attached without one */
+	struct bpfdrv_stats __percpu *stats;
+};
+
+struct bpfdrv_file_kern {
+	struct bpfdrv_file pub;		/* what BPF sees */
+	struct bpfdrv_device *bdev;
+	struct mutex io_lock;		/* serializes this file's I/O buffer */
+	u8 *buf;			/* BPFDRV_IO_MAX bytes, made on first I/O */
+	u8 priv[BPFDRV_FILE_PRIV_SIZE];
+};
+
+struct bpfdrv_io_kern {
+	struct bpfdrv_io pub;		/* what BPF sees */
+	u8 *data;			/* pub.len bytes */
+};
+
+extern struct btf *bpfdrv_btf;
+
+int bpfdrv_chrdev_init(void);
+void bpfdrv_chrdev_exit(void);
+struct bpf_link;
+int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link);
+void bpfdrv_device_destroy(struct chr_ext_ops *ops);
+bool bpfdrv_name_valid(const char *name);
+
+int bpfdrv_struct_ops_init(void);
+int bpfdrv_kfuncs_init(void);
+
+static inline struct bpfdrv_device *to_bpfdrv_device(struct bpfdrv_dev *pub)
+{
+	return container_of(pub, struct bpfdrv_device, pub);
+}
+
+static inline struct bpfdrv_file_kern *to_bpfdrv_file(struct bpfdrv_file *pub)
+{
+	return container_of(pub, struct bpfdrv_file_kern, pub);
+}
+
+static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
+{
+	return container_of(pub, struct bpfdrv_io_kern, pub);
+}
+
+void bpfdrv_device_wake(struct bpfdrv_device *bdev);
+
+#endif /* __BPFDRV_H */

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Character devices of attached drivers and the file operations that call
+ * into BPF.
+ *
+ * Every callback runs inside an SRCU read section of bpfdrv_srcu after
+ * checking that the device is not dead; detach marks it dead, wakes all
+ * sleepers and waits for the grace period, so no callback runs once unreg
+ * returns. Sleeping for data (blocking read/write) happens outside the read
+ * section, so a blocked reader never delays a detach.
+ *
+ * User memory is copied to and from a per-file kernel buffer outside the
+ * SRCU section; BPF reaches that buffer only through bounds-checked kfuncs.
+ *
+ * A device's callbacks run one at a time under its mutex, so drivers keep
+ * their state in maps without locks of their own.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bpf.h>
+#include <linux/cred.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "bpfdrv.h"
+
+#define BPFDRV_MINORS		256
+#define BPFDRV_DEFAULT_MODE	0600
+
+DEFINE_STATIC_SRCU(bpfdrv_srcu);
+
+static dev_t bpfdrv_devt;
+static DEFINE_IDA(bpfdrv_minor_ida);
+static DEFINE_MUTEX(bpfdrv_lock);	/* bpfdrv_devices */
+static LIST_HEAD(bpfdrv_devices);
+static atomic64_t bpfdrv_file_ids = ATOMIC64_INIT(0);
+
+static char *bpfdrv_devnode(const struct device *dev, umode_t *mode)
+{
+	const struct bpfdrv_device *bdev =
+		container_of(dev, struct bpfdrv_device, dev);
+
+	if (mode)
+		*mode = bdev->mode;
+	return kasprintf(GFP_KERNEL, "bpfdrv/%s", dev_name(dev));
+}
+
+static const struct attribute_group *bpfdrv_groups[];
+
+static const struct class bpfdrv_class = {
+	.name = "bpfdrv",
+	.devnode = bpfdrv_devnode,
+	.dev_groups = bpfdrv_groups,
+};
+
+bool bpfdrv_name_valid(const char *name)
+{
+	size_t i, len = strnlen(name, BPFDRV_NAME_MAX);
+
+	if (len == 0 || len == BPFDRV_NAME_MAX || !isalnum(name[0]))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+
+static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_op op)
+{
+	this_cpu_inc(bdev->stats->calls[op]);
+}
+
+/*
+ * A callback's return value as the syscall's: at most @max bytes, or an
+ * ordinary errno. Anything else is the driver's bug, reported as EIO.
+ */
+static int bpfdrv_check_ret(struct bpfdrv_device *bdev, int ret, u32 max)
+{
+	if ((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS))
+		return ret;
+	this_cpu_inc(bdev->stats->bad_returns);
+	dev_warn_ratelimited(&bdev->dev, "driver returned %d (at most %u allowed)\n",
+			     ret, max);
+	return -EIO;
+}
+
+static int bpfdrv_open(struct inode *inode, struct file *filp)
+{
+	struct bpfdrv_device *bdev =
+		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
+	struct bpfdrv_file_kern *f;
+	int ret = 0, idx;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->pub.id = atomic64_inc_return(&bpfdrv_file_ids);
+	f->pub.f_flags = filp->f_flags;
+	f->pub.uid = from_kuid(&init_user_ns, current_fsuid());
+	f->bdev = bdev;
+	mutex_init(&f->io_lock);
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	if (READ_ONCE(bdev->dead)) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	if (atomic_inc_return(&bdev->open_count) > 1 &&
+	    (bdev->ops->flags & BPFDRV_F_EXCLUSIVE)) {
+		ret = -EBUSY;
+		goto out_dec;
+	}
+	if (bdev->ops->open) {
+		bpfdrv_count(bdev, BPFDRV_OP_OPEN);
+		mutex_lock(&bdev->lock);
+		ret = bdev->ops->open(&f->pub);
+		mutex_unlock(&bdev->lock);
+		ret = bpfdrv_check_ret(bdev, ret, 0);
+		if (ret)
+			goto out_dec;
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+
+	get_device(&bdev->dev);
+	filp->private_data = f;
+	if (bdev->ops->flags & BPFDRV_F_SEEKABLE)
+		return 0;
+	return stream_open(inode, filp);
+
+out_dec:
+	atomic_dec(&bdev->open_count);
+out_unlock:
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+	kfree(f);
+	return ret;
+}
+
+static int bpfdrv_release(struct inode *inode, struct file *filp)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	struct bpfdrv_device *bdev = f->bdev;
+	int idx;
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
+		bpfdrv_count(bdev, BPFDRV_OP_RELEASE);
+		mutex_lock(&bdev->lock);
+		bdev->ops->release(&f->pub);
+		mutex_unlock(&bdev->lock);
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+	atomic_dec(&bdev->open_count);
+
+	kfree(f->buf);
+	kfree(f);
+	put_device(&bdev->dev);
+	return 0;
+}
+
+enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
+
+/*
+ * Call read or write until it stops asking to wait. Called with f->io_lock
+ * held and the data (for write) already in f->buf.
+ */
+static ssize_t bpfdrv_rw_call(struct file *filp, struct bpfdrv_file_kern *f,
+			      enum bpfdrv_rw rw, u32 len, loff_t *ppos)
+{
+	struct bpfdrv_device *bdev = f->bdev;
+	struct bpfdrv_io_kern io = { .data = f->buf };
+	int ret, idx, seq;
+
+	for (;;) {
+		seq = atomic_read(&bdev->wake_seq);
+		io.pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
+		io.pub.len = len;
+		io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
+		f->pub.f_flags = filp->f_flags;
+
+		idx = srcu_read_lock(&bpfdrv_srcu);
+		if (READ_ONCE(bdev->dead)) {
+			ret = -ENODEV;
+		} else if (rw == BPFDRV_READ) {
+			bpfdrv_count(bdev, BPFDRV_OP_READ);
+			ret = -EINVAL;
+			if (bdev->ops->read) {
+				mutex_lock(&bdev->lock);
+				ret = bdev->ops->read(&f->pub, &io.pub);
+				mutex_unlock(&bdev->lock);
+			}
+		} else {
+			bpfdrv_count(bdev, BPFDRV_OP_WRITE);
+			ret = -EINVAL;
+			if (bdev->ops->write) {
+				mutex_lock(&bdev->lock);
+				ret = bdev->ops->write(&f->pub, &io.pub);
+				mutex_unlock(&bdev->lock);
+			}
+		}
+		srcu_read_unlock(&bpfdrv_srcu, idx);
+
+		if (ret != -EAGAIN || (filp->f_flags & O_NONBLOCK))
+			return bpfdrv_check_ret(bdev, ret, len);
+
+		/* The driver asked us to wait for its bpfdrv_wake(). */
+		if (wait_event_interruptible(bdev->wq,
+					     atomic_read(&bdev->wake_seq) != seq ||
+					     READ_ONCE(bdev->dead)))
+			return -ERESTARTSYS;
+	}
+}
+
+static int bpfdrv_get_buf(struct bpfdrv_file_kern *f)
+{
+	if (likely(f->buf))
+		return 0;
+	/* Zeroed: a driver that returns more than it stored leaks nothing. */
+	f->buf = kzalloc(BPFDRV_IO_MAX, GFP_KERNEL);
+	return f->buf ? 0 : -ENOMEM;
+}
+
+static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	if (mutex_lock_interruptible(&f->io_lock))
+		return -ERESTARTSYS;
+	ret = bpfdrv_get_buf(f);
+	if (!ret)
+		ret = bpfdrv_rw_call(filp, f, BPFDRV_READ, len, ppos);
+	if (ret > 0) {
+		if (copy_to_user(ubuf, f->buf, ret))
+			ret = -EFAULT;
+		else if (ppos)
+			*ppos += ret;
+	}
+	mutex_unlock(&f->io_lock);
+	return ret;
+}
+
+static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	if (mutex_lock_interruptible(&f->io_lock))
+		return -ERESTARTSYS;
+	ret = bpfdrv_get_buf(f);
+	if (!ret && copy_from_user(f->buf, ubuf, len))
+		ret = -EFAULT;
+	if (!ret)
+		ret = bpfdrv_rw_call(filp, f, BPFDRV_WRITE, len, ppos);
+	if (ret > 0 && ppos)
+		*ppos += ret;
+	mutex_unlock(&f->io_lock);
+	return ret;
+}
+
+static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
+			 unsigned long arg)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	struct bpfdrv_device *bdev = f->bdev;
+	void __user *uarg = (void __user *)arg;
+	u32 size = _IOC_SIZE(cmd);
+	struct bpfdrv_io_kern io = { .pub.len = size };
+	long ret;
+	int idx;
+
+	if (size > BPFDRV_IO_MAX)
+		return -EINVAL;
+	if (mutex_lock_interruptible(&f->io_lock))
+		return -ERESTARTSYS;
+	ret = bpfdrv_get_buf(f);
+	if (ret)
+		goto out;
+	io.data = f->buf;
+	io.pub.pos = filp->f_pos;
+	io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
+	if (_IOC_DIR(cmd) & _IOC_WRITE) {
+		if (copy_from_user(f->buf, uarg, size)) {
+			ret = -EFAULT;
+			goto out;
+		}
+	} else {
+		memset(f->buf, 0, size);
+	}
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	if (READ_ONCE(bdev->dead)) {
+		ret = -ENODEV;
+	} else if (bdev->ops->ioctl) {
+		bpfdrv_count(bdev, BPFDRV_OP_IOCTL);
+		mutex_lock(&bdev->lock);
+		ret = bdev->ops->ioctl(&f->pub, cmd, &io.pub);
+		mutex_unlock(&bdev->lock);
+		ret = bpfdrv_check_ret(bdev, ret, INT_MAX);
+	} else {
+		ret = -ENOTTY;
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+
+	if (ret >= 0 && (_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, f->buf, size))
+		ret = -EFAULT;
+out:
+	mutex_unlock(&f->io_lock);
+	return ret;
+}
+
+static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	struct bpfdrv_device *bdev = f->bdev;
+	__poll_t mask;
+	int idx;
+
+	poll_wait(filp, &bdev->wq, wait);
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	if (READ_ONCE(bdev->dead)) {
+		mask = EPOLLERR | EPOLLHUP;
+	} else if (bdev->ops->poll) {
+		bpfdrv_count(bdev, BPFDRV_OP_POLL);
+		mutex_lock(&bdev->lock);
+		mask = (__force __poll_t)bdev->ops->poll(&f->pub);
+		mutex_unlock(&bdev->lock);
+		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
+			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
+	} else {
+		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+	return mask;
+}
+
+static const struct file_operations bpfdrv_fops = {
+	.owner = THIS_MODULE,
+	.open = bpfdrv_open,
+	.release = bpfdrv_release,
+	.read = bpfdrv_read,
+	.write = bpfdrv_write,
+	.unlocked_ioctl = bpfdrv_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.poll = bpfdrv_poll,
+	.llseek = no_seek_end_llseek,
+};
+
+void bpfdrv_device_wake(struct bpfdrv_device *bdev)
+{
+	atomic_inc(&bdev->wake_seq);
+	wake_up_interruptible_all(&bdev->wq);
+}
+
+static void bpfdrv_device_release(struct device *dev)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
+	free_percpu(bdev->stats);
+	kfree(bdev);
+}
+
+static struct bpfdrv_device *bpfdrv_find(const char *name)
+{
+	struct bpfdrv_device *bdev;
+
+	lockdep_assert_held(&bpfdrv_lock);
+	list_for_each_entry(bdev, &bpfdrv_devices, node)
+		if (!strcmp(bdev->pub.name, name))
+			return bdev;
+	return NULL;
+}
+
+/* Attach: make the device, run the driver's init, then publish the node. */
+int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link)
+{
+	struct bpfdrv_device *bdev;
+	int minor, ret;
+
+	if (ops->device)
+		return -EBUSY;
+
+	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
+	if (!bdev)
+		return -ENOMEM;
+	bdev->stats = alloc_percpu(struct bpfdrv_stats);
+	if (!bdev->stats) {
+		kfree(bdev);
+		return -ENOMEM;
+	}
+	strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
+	bdev->ops = ops;
+	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
+	bdev->link = link;
+	init_waitqueue_head(&bdev->wq);
+	mutex_init(&bdev->lock);
+	INIT_LIST_HEAD(&bdev->node);
+
+	mutex_lock(&bpfdrv_lock);
+	if (bpfdrv_find(ops->name)) {
+		ret = -EEXIST;
+		goto err_free;
+	}
+	minor = ida_alloc_max(&bpfdrv_minor_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
+	if (minor < 0) {
+		ret = minor == -ENOSPC ? -EMFILE : minor;
+		goto err_free;
+	}
+	bdev->pub.minor = minor;
+
+	/* From here the device's release frees everything. */
+	device_initialize(&bdev->dev);
+	bdev->dev.class = &bpfdrv_class;
+	bdev->dev.devt = MKDEV(MAJOR(bpfdrv_devt), minor);
+	bdev->dev.release = bpfdrv_device_release;
+	ret = dev_set_name(&bdev->dev, "%s", ops->name);
+	if (ret)
+		goto err_put;
+	cdev_init(&bdev->cdev, &bpfdrv_fops);
+	bdev->cdev.owner = THIS_MODULE;
+
+	if (ops->init) {
+		ret = ops->init(&bdev->pub);
+		if (ret) {
+			dev_info(&bdev->dev, "driver init failed: %d\n", ret);
+			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
+			goto err_put;
+		}
+	}
+
+	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
+	if (ret)
+		goto err_exit;
+
+	ops->device = bdev;
+	list_add_tail(&bdev->node, &bpfdrv_devices);
+	mutex_unlock(&bpfdrv_lock);
+	return 0;
+
+err_exit:
+	if (ops->exit)
+		ops->exit(&bdev->pub);
+err_put:
+	mutex_unlock(&bpfdrv_lock);
+	put_device(&bdev->dev);
+	return ret;
+
+err_free:
+	mutex_unlock(&bpfdrv_lock);
+	free_percpu(bdev->stats);
+	kfree(bdev);
+	return ret;
+}
+
+/*
+ * Detach: remove the node, fail and wake every file user, wait until no
+ * callback runs, then run the driver's exit. Open files keep the (dead)
+ * device alive and get ENODEV.
+ */
+void bpfdrv_device_destroy(struct chr_ext_ops *ops)
+{
+	struct bpfdrv_device *bdev = ops->device;
+
+	if (!bdev)
+		return;
+
+	mutex_lock(&bpfdrv_lock);
+	list_del_init(&bdev->node);
+	mutex_unlock(&bpfdrv_lock);
+
+	cdev_device_del(&bdev->cdev, &bdev->dev);
+	WRITE_ONCE(bdev->dead, true);
+	bpfdrv_device_wake(bdev);
+	synchronize_srcu(&bpfdrv_srcu);
+
+	if (ops->exit)
+		ops->exit(&bdev->pub);
+	ops->device = NULL;
+	put_device(&bdev->dev);
+}
+
+/* sysfs: /sys/class/bpfdrv/<name>/{open_count,link_id,flags,stats} */
+
+static ssize_t open_count_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&bdev->open_count));
+}
+static DEVICE_ATTR_RO(open_count);
+
+static ssize_t link_id_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	/* The id is assigned after attach; the link outlives this file. */
+	return sysfs_emit(buf, "%u\n", bdev->link ? READ_ONCE(bdev->link->id) : 0);
+}
+static DEVICE_ATTR_RO(link_id);
+
+static const char * const bpfdrv_op_names[BPFDRV_OP_NR] = {
+	[BPFDRV_OP_OPEN] = "open",
+	[BPFDRV_OP_RELEASE] = "release",
+	[BPFDRV_OP_READ] = "read",
+	[BPFDRV_OP_WRITE] = "write",
+	[BPFDRV_OP_IOCTL] = "ioctl",
+	[BPFDRV_OP_POLL] = "poll",
+};
+
+static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+	struct bpfdrv_stats sum = {};
+	int cpu, op, len = 0;
+
+	for_each_possible_cpu(cpu) {
+		struct bpfdrv_stats *s = per_cpu_ptr(bdev->stats, cpu);
+
+		for (op = 0; op < BPFDRV_OP_NR; op++)
+			sum.calls[op] += s->calls[op];
+		sum.bad_returns += s->bad_returns;
+	}
+	for (op = 0; op < BPFDRV_OP_NR; op++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_op_names[op],
+				     sum.calls[op]);
+	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
+	return len;
+}
+static DEVICE_ATTR_RO(stats);
+
+static struct attribute *bpfdrv_attrs[] = {
+	&dev_attr_open_count.attr,
+	&dev_attr_link_id.attr,
+	&dev_attr_stats.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(bpfdrv);
+
+int bpfdrv_chrdev_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&bpfdrv_devt, 0, BPFDRV_MINORS, "bpfdrv");
+	if (ret)
+		return ret;
+	ret = class_register(&bpfdrv_class);
+	if (ret)
+		unregister_chrdev_region(bpfdrv_devt, BPFDRV_MINORS);
+	return ret;
+}
+
+void bpfdrv_chrdev_exit(void)
+{
+	class_unregister(&bpfdrv_class);
+	unregister_chrdev_region(bpfdrv_devt, BPFDRV_MINORS);
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kfuncs for chr_ext_ops programs: the I/O buffer, per-file storage and
+ * wakeups. Every pointer they take is a callback argument (trusted), every
+ * offset and length is checked here, so a driver cannot reach memory
+ * outside the buffer it was given.
+ */
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/module.h>
+#include <linux/overflow.h>
+
+#include "bpfdrv.h"
+
+/* Gone in 7.x, where trusted arguments are the default. */
+#ifndef KF_TRUSTED_ARGS
+#define KF_TRUSTED_ARGS 0
+#endif
+
+
+static bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
+{
+	u32 end;
+
+	return !check_add_overflow(off, len, &end) && end <= size;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_io_data - direct pointer into the I/O buffer
+ * @io: the callback's I/O context
+ * @offset: byte offset into the buffer
+ * @rdwr_buf_size: constant size the program will access
+ *
+ * Return: a pointer valid for @rdwr_buf_size bytes during the callback, or
+ * NULL if [@offset, @offset + @rdwr_buf_size) is not inside io->len.
+ */
+__bpf_kfunc u8 *bpfdrv_io_data(struct bpfdrv_io *io, u32 offset,
+			       const u32 rdwr_buf_size)
+{
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
+
+	if (!bpfdrv_range_ok(offset, rdwr_buf_size, io->len))
+		return NULL;
+	return k->data + offset;
+}
+
+/**
+ * bpfdrv_io_load - copy from the I/O buffer into program memory
+ * @io: the callback's I/O context
+ * @io_off: where to start in the I/O buffer
+ * @dst: program memory (stack, map value)
+ * @dst__sz: bytes to copy, all of @dst
+ *
+ * Return: 0, or -ERANGE if the I/O buffer holds fewer bytes (nothing copied).
+ */
+__bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
+			       u32 dst__sz)
+{
+	if (!bpfdrv_range_ok(io_off, dst__sz, io->len))
+		return -ERANGE;
+	memcpy(dst, to_bpfdrv_io(io)->data + io_off, dst__sz);
+	return 0;
+}
+
+/**
+ * bpfdrv_io_store - copy program memory into the I/O buffer
+ * @io: the callback's I/O context
+ * @io_off: where to start in the I/O buffer
+ * @src: program memory (stack, map value)
+ * @src__sz: bytes to copy, all of @src
+ *
+ * Return: 0, or -ERANGE if the I/O buffer is too small (nothing copied).
+ */
+__bpf_kfunc int bpfdrv_io_store(struct bpfdrv_io *io, u32 io_off, void *src,
+				u32 src__sz)
+{
+	if (!bpfdrv_range_ok(io_off, src__sz, io->len))
+		return -ERANGE;
+	memcpy(to_bpfdrv_io(io)->data + io_off, src, src__sz);
+	return 0;
+}
+
+/* The ring in program memory, or NULL if its header is inconsistent. */
+static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap)
+{
+	struct bpfdrv_ring *r = mem;
+
+	if (size <= sizeof(*r))
+		return NULL;
+	*cap = size - sizeof(*r);
+	if (r->head >= *cap || r->count > *cap)
+		return NULL;
+	return r;
+}
+
+/**
+ * bpfdrv_ring_to_io - move the oldest bytes of a ring into the I/O buffer
+ * @io: the callback's I/O context (a read)
+ * @ring: a struct bpfdrv_ring followed by its data, in program memory
+ * @ring__sz: size of header and data together
+ *
+ * Moves min(io->len, ring->count) bytes to the start of the I/O buffer.
+ *
+ * Return: bytes moved, or -EINVAL if the ring's header is corrupt.
+ */
+__bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
+				  u32 ring__sz)
+{
+	u8 *out = to_bpfdrv_io(io)->data;
+	struct bpfdrv_ring *r;
+	u32 cap, n, first;
+
+	r = bpfdrv_ring_check(ring, ring__sz, &cap);
+	if (!r)
+		return -EINVAL;
+	n = min(io->len, r->count);
+	first = min(n, cap - r->head);
+	memcpy(out, r->data + r->head, first);
+	memcpy(out + first, r->data, n - first);
+	r->head = (r->head + n) % cap;
+	r->count -= n;
+	return n;
+}
+
+/**
+ * bpfdrv_io_to_ring - append the I/O buffer to a ring
+ * @io: the callback's I/O context (a write)
+ * @ring: a struct bpfdrv_ring followed by its data, in program memory
+ * @ring__sz: size of header and data together
+ *
+ * Moves min(io->len, free space) bytes from the start of the I/O buffer.
+ *
+ * Return: bytes moved (0 when full), or -EINVAL if the header is corrupt.
+ */
+__bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
+				  u32 ring__sz)
+{
+	const u8 *in = to_bpfdrv_io(io)->data;
+	struct bpfdrv_ring *r;
+	u32 cap, n, tail, first;
+
+	r = bpfdrv_ring_check(ring, ring__sz, &cap);
+	if (!r)
+		return -EINVAL;
+	tail = (r->head + r->count) % cap;
+	n = min(io->len, cap - r->count);
+	first = min(n, cap - tail);
+	memcpy(r->data + tail, in, first);
+	memcpy(r->data, in + first, n - first);
+	r->count += n;
+	return n;
+}
+
+/**
+ * bpfdrv_file_priv - the open file's private storage
+ * @file: the callback's file
+ * @rdwr_buf_size: constant size the program will access
+ *
+ * Zeroed at open, BPFDRV_FILE_PRIV_SIZE bytes, freed at close.
+ *
+ * Return: a pointer to the storage, or NULL if @rdwr_buf_size is too large.
+ */
+__bpf_kfunc u8 *bpfdrv_file_priv(struct bpfdrv_file *file,
+				 const u32 rdwr_buf_size)
+{
+	if (rdwr_buf_size > BPFDRV_FILE_PRIV_SIZE)
+		return NULL;
+	return to_bpfdrv_file(file)->priv;
+}
+
+/**
+ * bpfdrv_wake - wake everyone waiting on the file's device
+ * @file: the callback's file
+ *
+ * Blocked readers and writers retry their callback; pollers re-poll.
+ */
+__bpf_kfunc void bpfdrv_wake(struct bpfdrv_file *file)
+{
+	bpfdrv_device_wake(to_bpfdrv_file(file)->bdev);
+}
+
+/**
+ * bpfdrv_dev_wake - wake everyone waiting on a device
+ * @dev: the callback's device (init, exit)
+ */
+__bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
+{
+	bpfdrv_device_wake(to_bpfdrv_device(dev));
+}
+
+__bpf_kfunc_end_defs();
+
+BTF_KFUNCS_START(bpfdrv_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_io_data, KF_TRUSTED_ARGS | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpfdrv_io_load, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_io_store, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_ring_to_io, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpfdrv_wake, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_kfunc_ids)
+
+/*
+ * Only chr_ext_ops programs may call these: the one struct_ops type whose
+ * BTF is this module's.
+ */
+static int bpfdrv_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	if (!btf_id_set8_contains(&bpfdrv_kfunc_ids, kfunc_id))
+		return 0;
+	return prog->aux->attach_btf && prog->aux->attach_btf == bpfdrv_btf ?
+	       0 : -EACCES;
+}
+
+static const struct btf_kfunc_id_set bpfdrv_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &bpfdrv_kfunc_ids,
+	.filter = bpfdrv_kfunc_filter,
+};
+
+int bpfdrv_kfuncs_init(void)
+{
+	return register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
+					 &bpfdrv_kfunc_set);
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv: character-device drivers written as BPF struct_ops programs.
+ *
+ * This module owns what the kernel must own (device nodes, user memory,
+ * locking, lifetimes) and registers the struct_ops type chr_ext_ops; each
+ * attached chr_ext_ops map becomes a device /dev/bpfdrv/<name>.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernfs.h>
+#include <linux/module.h>
+#include <linux/sysfs.h>
+
+#include "bpfdrv.h"
+
+/*
+ * struct_ops and kfunc registration "succeed" without doing anything when
+ * the kernel dropped the module's BTF (a module built against other headers,
+ * with CONFIG_MODULE_ALLOW_BTF_MISMATCH). The kernel publishes accepted
+ * module BTF in /sys/kernel/btf/<module> before our init runs; check it.
+ */
+static bool bpfdrv_btf_present(void)
+{
+	struct kernfs_node *dir, *kn = NULL;
+
+	dir = kernfs_find_and_get(kernel_kobj->sd, "btf");
+	if (dir) {
+		kn = kernfs_find_and_get(dir, KBUILD_MODNAME);
+		kernfs_put(dir);
+	}
+	kernfs_put(kn);
+	return kn;
+}
+
+static int __init bpfdrv_init(void)
+{
+	int ret;
+
+	if (!bpfdrv_btf_present()) {
+		pr_err("the kernel has no BTF for this module (built against other kernel headers?); BPF drivers cannot attach\n");
+		return -ENOENT;
+	}
+
+	ret = bpfdrv_chrdev_init();
+	if (ret)
+		return ret;
+	ret = bpfdrv_kfuncs_init();
+	if (ret)
+		goto err_chrdev;
+	ret = bpfdrv_struct_ops_init();
+	if (ret)
+		goto err_chrdev;
+	return 0;
+
+err_chrdev:
+	pr_err("registration failed: %d\n", ret);
+	bpfdrv_chrdev_exit();
+	return ret;
+}
+
+/* Attached drivers hold a module reference, so none is left here. */
+static void __exit bpfdrv_exit(void)
+{
+	bpfdrv_chrdev_exit();
+}
+
+module_init(bpfdrv_init);
+module_exit(bpfdrv_exit);
+
+MODULE_DESCRIPTION("Character-device drivers written as BPF struct_ops programs");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chr_ext_ops struct_ops type. Attaching a map (reg) creates the
+ * driver's device; detaching it (unreg) destroys it after draining callers.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/module.h>
+
+#include "bpfdrv.h"
+
+/* The module's BTF, as the verifier sees it. */
+struct btf *bpfdrv_btf;
+
+static int bpfdrv_ops_init(struct btf *btf)
+{
+	bpfdrv_btf = btf;
+	return 0;
+}
+
+static bool bpfdrv_ops_is_valid_access(int off, int size,
+				       enum bpf_access_type type,
+				       const struct bpf_prog *prog,
+				       struct bpf_insn_access_aux *info)
+{
+	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
+}
+
+static const struct bpf_verifier_ops bpfdrv_verifier_ops = {
+	.get_func_proto = bpf_base_func_proto,
+	.is_valid_access = bpfdrv_ops_is_valid_access,
+};
+
+/* Every callback runs in process context, so all may be sleepable. */
+static int bpfdrv_ops_check_member(const struct btf_type *t,
+				   const struct btf_member *member,
+				   const struct bpf_prog *prog)
+{
+	return 0;
+}
+
+/* Copy and check the data members; returning 1 marks a member handled. */
+static int bpfdrv_ops_init_member(const struct btf_type *t,
+				  const struct btf_member *member,
+				  void *kdata, const void *udata)
+{
+	const struct chr_ext_ops *uops = udata;
+	struct chr_ext_ops *kops = kdata;
+	u32 moff = __btf_member_bit_offset(t, member) / 8;
+
+	switch (moff) {
+	case offsetof(struct chr_ext_ops, name):
+		if (!bpfdrv_name_valid(uops->name)) {
+			pr_info("invalid driver name (want 1-%d of [A-Za-z0-9_-], starting alphanumeric)\n",
+				BPFDRV_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		strscpy(kops->name, uops->name, sizeof(kops->name));
+		return 1;
+	case offsetof(struct chr_ext_ops, mode):
+		if (uops->mode & ~0777)
+			return -EINVAL;
+		kops->mode = uops->mode;
+		return 1;
+	case offsetof(struct chr_ext_ops, flags):
+		if (uops->flags & ~BPFDRV_F_ALL)
+			return -EINVAL;
+		kops->flags = uops->flags;
+		return 1;
+	}
+	return 0;
+}
+
+static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
+{
+	return bpfdrv_device_create(kdata, link);
+}
+
+static void bpfdrv_ops_unreg(void *kdata, struct bpf_link *link)
+{
+	bpfdrv_device_destroy(kdata);
+}
+
+/* CFI stubs: the kernel finds each callback's prototype through these. */
+static int bpfdrv_stub_init(struct bpfdrv_dev *dev)
+{
+	return 0;
+}
+
+static void bpfdrv_stub_exit(struct bpfdrv_dev *dev)
+{
+}
+
+static int bpfdrv_stub_open(struct bpfdrv_file *file)
+{
+	return 0;
+}
+
+static void bpfdrv_stub_release(struct bpfdrv_file *file)
+{
+}
+
+static int bpfdrv_stub_read(struct bpfdrv_file *file, struct bpfdrv_io *io)
+{
+	return -EINVAL;
+}
+
+static int bpfdrv_stub_write(struct bpfdrv_file *file, struct bpfdrv_io *io)
+{
+	return -EINVAL;
+}
+
+static int bpfdrv_stub_ioctl(struct bpfdrv_file *file, unsigned int cmd,
+			     struct bpfdrv_io *io)
+{
+	return -ENOTTY;
+}
+
+static u32 bpfdrv_stub_poll(struct bpfdrv_file *file)
+{
+	return 0;
+}
+
+static struct chr_ext_ops bpfdrv_cfi_stubs = {
+	.init = bpfdrv_stub_init,
+	.exit = bpfdrv_stub_exit,
+	.open = bpfdrv_stub_open,
+	.release = bpfdrv_stub_release,
+	.read = bpfdrv_stub_read,
+	.write = bpfdrv_stub_write,
+	.ioctl = bpfdrv_stub_ioctl,
+	.poll = bpfdrv_stub_poll,
+};
+
+struct bpf_struct_ops bpfdrv_struct_ops = {
+	.verifier_ops = &bpfdrv_verifier_ops,
+	.init = bpfdrv_ops_init,
+	.check_member = bpfdrv_ops_check_member,
+	.init_member = bpfdrv_ops_init_member,
+	.reg = bpfdrv_ops_reg,
+	.unreg = bpfdrv_ops_unreg,
+	.cfi_stubs = &bpfdrv_cfi_stubs,
+	.owner = THIS_MODULE,
+	.name = "chr_ext_ops",
+};
+
+int bpfdrv_struct_ops_init(void)
+{
+	return register_bpf_struct_ops(&bpfdrv_struct_ops, chr_ext_ops);
+}

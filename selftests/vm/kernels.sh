@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Resolve the kernel matrix and install each kernel (image, modules, headers)
+# into the cached root. Prints the kernel releases, one a line.
+#
+# The matrix: the newest 6.12 LTS kernel of trixie and the newest kernel of
+# trixie-backports. BPFDRV_KERNELS="rel1 rel2" overrides it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+matrix=$BPFDRV_CACHE/kernels
+if [ -n "${BPFDRV_KERNELS:-}" ]; then
+	echo "$BPFDRV_KERNELS" | tr ' ' '\n' >"$matrix.want"
+elif [ -f "$matrix" ] && [ -n "$(find "$matrix" -mmin -1440)" ]; then
+	cp "$matrix" "$matrix.want"
+else
+	log "resolving the kernel matrix"
+	in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
+	in_root /bin/bash -c '
+		newest() { apt-cache search --names-only "$1" | awk "{print \$1}" |
+			sed -n "s/^linux-headers-\(.*-amd64\)$/\1/p" | sort -V | tail -n 1; }
+		newest "^linux-headers-6\.12\.[0-9]+\+deb13-amd64$"
+		# the newest of all suites: trixie-backports carries the newest stable
+		newest "^linux-headers-[0-9]+\.[0-9]+\.[0-9]+\+deb13-amd64$"
+	' | awk 'NF' | sort -u -V >"$matrix.want"
+fi
+[ -s "$matrix.want" ] || die "no kernels found for the matrix"
+
+while read -r rel; do
+	[ -n "$(kernel_image "$rel")" ] && [ -d "$BPFDRV_ROOT/usr/src/linux-headers-$rel" ] && continue
+	log "installing kernel $rel into the root"
+	in_root /bin/bash -c '
+		set -e
+		rel=$1
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -q --no-install-recommends "linux-headers-$rel" >/dev/null
+		cd /tmp
+		if apt-get download -q "linux-binary-$rel" "linux-modules-$rel" >/dev/null 2>&1; then :
+		else apt-get download -q "linux-image-$rel" >/dev/null; fi
+		for deb in /tmp/linux-*.deb; do dpkg-deb -x "$deb" /; done
+		depmod "$rel"
+	' bash "$rel" || die "cannot install kernel $rel"
+done <"$matrix.want"
+mv "$matrix.want" "$matrix"
+cat "$matrix"

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the VM harness: where the cached trixie root lives, which
+# Debian mirror to use and how to run a command inside the root.
+
+BPFDRV_TOP=${BPFDRV_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BPFDRV_CACHE=${BPFDRV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfdrv}
+BPFDRV_ROOT=${BPFDRV_ROOT:-$BPFDRV_CACHE/root-trixie}
+BPFDRV_BUILD=${BPFDRV_BUILD:-$BPFDRV_TOP/build}
+
+# Packages of the build-and-guest root. Changing the list rebuilds the root.
+BPFDRV_ROOT_PKGS="gcc-14,gcc,make,libc6-dev,clang,llvm,libbpf-dev,bpftool,\
+libelf-dev,zlib1g-dev,pkgconf,dwarves,kmod,busybox-static,qemu-system-x86,\
+virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates"
+
+log() { printf '%s\n' "bpfdrv-vm: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# The mirror comes from the host's own apt configuration.
+debian_mirror() {
+	local uri=""
+
+	[ -n "${BPFDRV_MIRROR:-}" ] && { echo "$BPFDRV_MIRROR"; return; }
+	uri=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+	if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
+		uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	[ -n "$uri" ] || die "no Debian mirror found in the apt configuration; set BPFDRV_MIRROR"
+	echo "${uri%/}"
+}
+
+# kernel_image REL: the kernel image's path inside the root, empty if absent.
+# Newer Debian kernels (linux-binary-*) keep it beside their modules.
+kernel_image() {
+	local p
+
+	for p in "/boot/vmlinuz-$1" "/usr/lib/modules/$1/vmlinuz"; do
+		[ -f "$BPFDRV_ROOT$p" ] && { echo "$p"; return; }
+	done
+}
+
+# in_root CMD...: run CMD inside the root, in a private mount namespace so that
+# no bind mount outlives the command. The source tree is at /src.
+in_root() {
+	unshare --mount --propagation private -- /bin/bash -c '
+		set -e
+		root=$1; top=$2; shift 2
+		mount --rbind /dev "$root/dev"
+		mount -t proc proc "$root/proc"
+		mount --rbind /sys "$root/sys"
+		mkdir -p "$root/src" "$root/tmp"
+		mount --bind "$top" "$root/src"
+		mount -t tmpfs tmpfs "$root/tmp"
+		exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			LANG=C.UTF-8 CI="${CI:-}" BPFDRV_ACCEL="${BPFDRV_ACCEL:-}" \
+			/bin/bash -c "cd /src && \"\$@\"" bash "$@"
+	' bash "$BPFDRV_ROOT" "$BPFDRV_TOP" "$@"
+}

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv: attach BPF drivers (chr_ext_ops struct_ops maps) and inspect them.
+ *
+ *   bpfdrv load OBJ [--pin] [--name NAME]   attach every chr_ext_ops map
+ *   bpfdrv unload NAME                      detach a driver
+ *   bpfdrv list                             attached drivers and call counts
+ *
+ * Loading is generic: any BPF object with chr_ext_ops maps works. Without
+ * --pin the drivers stay attached while this process runs (Ctrl-C detaches);
+ * with --pin the links are pinned in /sys/fs/bpf/bpfdrv/ and outlive it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <elf.h>
+#include <linux/magic.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfdrv_abi.h"
+
+#define PIN_DIR		"/sys/fs/bpf/bpfdrv"
+#define SYSFS_CLASS	"/sys/class/bpfdrv"
+#define MAX_DRIVERS	16
+#define LOG_TAIL_LINES	12
+
+static bool verbose;
+static char *libbpf_log;	/* everything libbpf said, for error reports */
+static size_t libbpf_log_len;
+
+static void err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bpfdrv: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	char line[4096];
+	int n;
+	char *p;
+
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (verbose)
+		fputs(line, stderr);
+	p = realloc(libbpf_log, libbpf_log_len + n + 1);
+	if (!p)
+		return n;
+	memcpy(p + libbpf_log_len, line, n + 1);
+	libbpf_log = p;
+	libbpf_log_len += n;
+	return n;
+}
+
+/* Print the last lines of the verifier log libbpf reported, if any. */
+static bool print_verifier_tail(void)
+{
+	const char *begin, *end, *p, *start;
+	int lines = 0;
+
+	if (!libbpf_log)
+		return false;
+	begin = strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --");
+	if (!begin)
+		return false;
+	begin = strchr(begin, '\n');
+	end = strstr(begin, "-- END PROG LOAD LOG --");
+	if (!begin || !end)
+		return false;
+	/* libbpf prefixes the END marker line with "libbpf: prog 'x': " */
+	while (end > begin && end[-1] != '\n')
+		end--;
+	start = end;
+	for (p = end - 1; p > begin; p--) {
+		if (*p == '\n' && p + 1 < end && ++lines > LOG_TAIL_LINES)
+			break;
+		start = p;
+	}
+	if (*start == '\n')
+		start++;
+	fprintf(stderr, "bpfdrv: verifier log (last lines):\n");
+	fwrite(start, 1, end - start, stderr);
+	return true;
+}
+
+/* The program whose load failed, from libbpf's report. */
+static const char *failed_prog(char *buf, size_t size)
+{
+	const char *p = libbpf_log ? strstr(libbpf_log, "prog '") : NULL;
+	const char *q;
+
+	if (!p)
+		return NULL;
+	p += 6;
+	q = strchr(p, '\'');
+	if (!q || (size_t)(q - p) >= size)
+		return NULL;
+	memcpy(buf, p, q - p);
+	buf[q - p] = '\0';
+	return buf;
+}
+
+static bool name_valid(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len == 0 || len >= BPFDRV_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9');
+
+		if (!alnum && (i == 0 || (c != '_' && c != '-')))
+			return false;
+	}
+	return true;
+}
+
+/* Is @path a readable ELF file for the BPF machine? */
+static int check_bpf_elf(const char *path)
+{
+	Elf64_Ehdr eh;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, &eh, sizeof(eh));
+	close(fd);
+	if (n != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_machine != EM_BPF) {
+		err("%s: not a BPF object file", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_module(void)
+{
+	if (access("/sys/module/bpfdrv", F_OK)) {
+		err("kernel module bpfdrv is not loaded (modprobe bpfdrv, or insmod bpfdrv.ko)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The offset of data member "name" in the object's chr_ext_ops type. */
+static int name_offset(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
+}
+
+static bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map)
+{
+	const struct btf_type *t;
+
+	if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS || !btf)
+		return false;
+	t = btf__type_by_id(btf, bpf_map__btf_value_type_id(map));
+	return t && !strcmp(btf__name_by_offset(btf, t->name_off), "chr_ext_ops");
+}
+
+static int ensure_pin_dir(void)
+{
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL)) {
+			err("cannot mount bpffs on /sys/fs/bpf: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST) {
+		err("%s: %s", PIN_DIR, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static void usage_load(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfdrv load [-v] [--pin] [--name NAME] OBJ\n"
+		"  Attach every chr_ext_ops map of the BPF object OBJ; each becomes\n"
+		"  /dev/bpfdrv/<name>. Without --pin, stays attached until Ctrl-C.\n"
+		"  --pin        pin the links in " PIN_DIR "/ and exit\n"
+		"  --name NAME  override the driver's name (one-map objects)\n");
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pin", no_argument, NULL, 'p' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	char names[MAX_DRIVERS][BPFDRV_NAME_MAX];
+	struct bpf_link *links[MAX_DRIVERS] = {};
+	struct bpf_map *maps[MAX_DRIVERS];
+	const char *path, *new_name = NULL;
+	struct bpf_object *obj;
+	const struct btf *btf;
+	struct bpf_map *map;
+	int i, n = 0, opt, ret = 1;
+	bool pin = false;
+	char prog[128];
+
+	while ((opt = getopt_long(argc, argv, "pn:vh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			pin = true;
+			break;
+		case 'n':
+			new_name = optarg;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'h':
+			usage_load(stdout);
+			return 0;
+		default:
+			usage_load(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage_load(stderr);
+		return 2;
+	}
+	path = argv[optind];
+	if (new_name && !name_valid(new_name)) {
+		err("invalid driver name '%s': 1-%d characters of [A-Za-z0-9_-], starting with a letter or digit",
+		    new_name, BPFDRV_NAME_MAX - 1);
+		return 1;
+	}
+	if (check_bpf_elf(path) || check_module())
+		return 1;
+
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		err("%s: cannot open BPF object: %s", path, strerror(errno));
+		return 1;
+	}
+	btf = bpf_object__btf(obj);
+	bpf_object__for_each_map(map, obj) {
+		int off;
+		char *value;
+		size_t size;
+
+		if (!is_chr_ext_ops(btf, map))
+			continue;
+		if (n == MAX_DRIVERS) {
+			err("%s: more than %d chr_ext_ops maps", path, MAX_DRIVERS);
+			goto out;
+		}
+		off = name_offset(btf, bpf_map__btf_value_type_id(map));
+		value = bpf_map__initial_value(map, &size);
+		if (off < 0 || !value || off + BPFDRV_NAME_MAX > (int)size) {
+			err("%s: map '%s': chr_ext_ops without a name member",
+			    path, bpf_map__name(map));
+			goto out;
+		}
+		if (new_name) {
+			memset(value + off, 0, BPFDRV_NAME_MAX);
+			strcpy(value + off, new_name);
+		}
+		snprintf(names[n], sizeof(names[n]), "%.*s",
+			 BPFDRV_NAME_MAX - 1, value + off);
+		if (!name_valid(names[n])) {
+			err("%s: map '%s': invalid driver name '%s'", path,
+			    bpf_map__name(map), names[n]);
+			goto out;
+		}
+		maps[n++] = map;
+	}
+	if (!n) {
+		err("%s: no chr_ext_ops map in this object (declare one in SEC(\".struct_ops.link\"))",
+		    path);
+		goto out;
+	}
+	if (new_name && n > 1) {
+		err("%s: --name needs an object with one chr_ext_ops map (this one has %d)",
+		    path, n);
+		goto out;
+	}
+
+	if (bpf_object__load(obj)) {
+		int e = errno;
+
+		if (failed_prog(prog, sizeof(prog)))
+			err("%s: the kernel rejected program '%s': %s", path, prog,
+			    strerror(e));
+		else
+			err("%s: load failed: %s", path, strerror(e));
+		print_verifier_tail();
+		goto out;
+	}
+
+	for (i = 0; i < n; i++) {
+		links[i] = bpf_map__attach_struct_ops(maps[i]);
+		if (!links[i]) {
+			int e = errno;
+
+			if (e == EEXIST)
+				err("driver name '%s' is already in use (see: bpfdrv list)",
+				    names[i]);
+			else
+				err("%s: cannot attach driver '%s': %s", path, names[i],
+				    strerror(e));
+			goto out;
+		}
+	}
+
+	if (pin && ensure_pin_dir())
+		goto out;
+	for (i = 0; i < n; i++) {
+		char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
+
+		if (pin) {
+			snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", names[i]);
+			unlink(pinpath);	/* a stale pin of a detached link */
+			if (bpf_link__pin(links[i], pinpath)) {
+				err("cannot pin %s: %s", pinpath, strerror(errno));
+				goto out;
+			}
+		}
+		printf("%s: attached, /dev/bpfdrv/%s%s\n", names[i], names[i],
+		       pin ? " (pinned)" : "");
+	}
+	fflush(stdout);
+
+	if (!pin) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		while (!stop)
+			pause();
+		for (i = 0; i < n; i++)
+			printf("%s: detached\n", names[i]);
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		if (links[i]) {
+			if (pin && !ret)
+				bpf_link__disconnect(links[i]);
+			bpf_link__destroy(links[i]);
+		}
+	bpf_object__close(obj);
+	return ret;
+}
+
+static int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int cmd_unload(int argc, char **argv)
+{
+	char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
+	char buf[32];
+	__u32 link_id;
+	int fd = -1;
+
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv unload NAME\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (!name_valid(argv[1])) {
+		err("invalid driver name '%s'", argv[1]);
+		return 1;
+	}
+	if (check_module())
+		return 1;
+	snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", argv[1]);
+	if (read_sysfs(argv[1], "link_id", buf, sizeof(buf))) {
+		if (!unlink(pinpath))
+			return 0;	/* a stale pin: the driver was gone */
+		err("no driver named '%s' is attached (see: bpfdrv list)", argv[1]);
+		return 1;
+	}
+	link_id = strtoul(buf, NULL, 10);
+	if (!link_id) {
+		err("'%s' was attached without a link; detach it with: bpftool struct_ops unregister name MAP",
+		    argv[1]);
+		return 1;
+	}
+	fd = bpf_link_get_fd_by_id(link_id);
+	if (fd < 0 || bpf_link_detach(fd)) {
+		err("cannot detach '%s' (link %u): %s", argv[1], link_id,
+		    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	unlink(pinpath);
+	return 0;
+}
+
+static const char * const op_names[] = {
+	"open", "release", "read", "write", "ioctl", "poll", "bad_returns",
+};
+#define NR_OPS (sizeof(op_names) / sizeof(op_names[0]))
+
+static int parse_stats(const char *name, unsigned long long *counts)
+{
+	char buf[512], *line, *save = NULL;
+	size_t i;
+
+	if (read_sysfs(name, "stats", buf, sizeof(buf)))
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char key[32];
+		unsigned long long v;
+
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(key, op_names[i]))
+				counts[i] = v;
+	}
+	return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct dirent *de;
+	DIR *dir;
+	int rows = 0;
+
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr, "usage: bpfdrv list\n");
+		return help ? 0 : 2;
+	}
+	if (check_module())
+		return 1;
+	dir = opendir(SYSFS_CLASS);
+	if (!dir) {
+		err(SYSFS_CLASS ": %s", strerror(errno));
+		return 1;
+	}
+	printf("%-16s %-24s %5s %6s %8s %8s %8s %8s %8s %8s %4s\n", "NAME", "NODE",
+	       "OPEN", "LINK", "open", "release", "read", "write", "ioctl", "poll",
+	       "BAD");
+	while ((de = readdir(dir))) {
+		unsigned long long c[NR_OPS] = {};
+		char node[300], open_count[32], link[32];
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (read_sysfs(de->d_name, "open_count", open_count, sizeof(open_count)) ||
+		    read_sysfs(de->d_name, "link_id", link, sizeof(link)) ||
+		    parse_stats(de->d_name, c))
+			continue;	/* detached while we looked */
+		snprintf(node, sizeof(node), "/dev/bpfdrv/%s", de->d_name);
+		if (stat(node, &st))
+			snprintf(node, sizeof(node), "(no node)");
+		printf("%-16s %-24s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu\n",
+		       de->d_name, node, strtoul(open_count, NULL, 10),
+		       strtoul(link, NULL, 10), c[0], c[1], c[2], c[3], c[4],
+		       c[5], c[6]);
+		rows++;
+	}
+	closedir(dir);
+	if (!rows)
+		printf("(no drivers attached)\n");
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfdrv [-v] COMMAND [ARGS]\n"
+		"  load OBJ [--pin] [--name NAME]  attach the drivers in a BPF object\n"
+		"  unload NAME                     detach a driver\n"
+		"  list                            attached drivers, open files, call counts\n"
+		"  -v  verbose (libbpf debug output)   -h  this help\n");
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			verbose = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+		i++;
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	libbpf_set_print(libbpf_print);
+
+	if (!strcmp(argv[i], "load"))
+		return cmd_load(argc - i, argv + i);
+	if (!strcmp(argv[i], "unload"))
+		return cmd_unload(argc - i, argv + i);
+	if (!strcmp(argv[i], "list"))
+		return cmd_list(argc - i, argv + i);
+	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
+	return 2;
+}
