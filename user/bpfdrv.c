@@ -78,34 +78,68 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return n;
 }
 
-/* Print the last lines of the verifier log libbpf reported, if any. */
+/* Start of the line @nlines lines before @p, not before @floor. */
+static const char *lines_back(const char *floor, const char *p, int nlines)
+{
+	while (p > floor && nlines >= 0) {
+		p--;
+		if (*p == '\n')
+			nlines--;
+	}
+	return p == floor ? p : p + 1;
+}
+
+/*
+ * Print the useful part of the verifier log libbpf reported. Kernels with
+ * structured diagnostics ("Verification failed: ...") get the error, its
+ * place and the suggestion; older ones the last lines, which end with the
+ * error.
+ */
 static bool print_verifier_tail(void)
 {
-	const char *begin, *end, *p, *start;
-	int lines = 0;
+	const char *begin, *end, *vf, *stop, *sugg;
 
 	if (!libbpf_log)
 		return false;
 	begin = strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --");
-	if (!begin)
+	if (!begin || !(begin = strchr(begin, '\n')))
 		return false;
-	begin = strchr(begin, '\n');
+	begin++;
 	end = strstr(begin, "-- END PROG LOAD LOG --");
-	if (!begin || !end)
+	if (!end)
 		return false;
 	/* libbpf prefixes the END marker line with "libbpf: prog 'x': " */
 	while (end > begin && end[-1] != '\n')
 		end--;
-	start = end;
-	for (p = end - 1; p > begin; p--) {
-		if (*p == '\n' && p + 1 < end && ++lines > LOG_TAIL_LINES)
-			break;
-		start = p;
+
+	fprintf(stderr, "bpfdrv: verifier log (the error; -v shows all):\n");
+	vf = strstr(begin, "\nVerification failed:");
+	if (!vf || vf > end) {
+		stop = strstr(begin, "\nprocessed ");
+		if (!stop || stop > end)
+			stop = end;
+		begin = lines_back(begin, stop, LOG_TAIL_LINES);
+		fwrite(begin, 1, stop - begin, stderr);
+		fputc('\n', stderr);
+		return true;
 	}
-	if (*start == '\n')
-		start++;
-	fprintf(stderr, "bpfdrv: verifier log (last lines):\n");
-	fwrite(start, 1, end - start, stderr);
+	stop = strstr(vf, "\nCausal path:");
+	if (!stop || stop > end)
+		stop = strstr(vf, "\nSuggestion:");
+	if (!stop || stop > end)
+		stop = end;
+	begin = lines_back(begin, vf, 3);
+	fwrite(begin, 1, stop - begin, stderr);
+	fputc('\n', stderr);
+	sugg = strstr(vf, "\nSuggestion:");
+	if (sugg && sugg < end) {
+		const char *e = strstr(sugg + 1, "\n\n");
+
+		if (!e || e > end)
+			e = end;
+		fwrite(sugg + 1, 1, e - sugg - 1, stderr);
+		fputc('\n', stderr);
+	}
 	return true;
 }
 

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * I/O behaviour of bpfdrv devices, through the echo, fifo and test drivers
+ * the harness attached: /dev/bpfdrv/{echo,echo2,fifo,filestate,badret}.
+ * One behaviour per check; TAP on stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "bpfdrv_abi.h"
+#include "bpfdrv_echo.h"
+#include "bpfdrv_fifo.h"
+
+#define DEV(name) "/dev/bpfdrv/" name
+
+static int open_dev(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		tap_diag("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Write all of buf, looping over short writes. */
+static ssize_t write_all(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n <= 0)
+			return n < 0 ? -1 : (ssize_t)done;
+		done += n;
+	}
+	return done;
+}
+
+static ssize_t read_all(int fd, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n <= 0)
+			return n < 0 ? -1 : (ssize_t)done;
+		done += n;
+	}
+	return done;
+}
+
+static void fill_pattern(unsigned char *buf, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[i] = (unsigned char)(i * 131 + seed + (i >> 8));
+}
+
+static void test_echo_roundtrip(size_t len)
+{
+	unsigned char *in = malloc(len + 1), *out = malloc(len + 16);
+	struct echo_info info = {};
+	ssize_t w, r, extra;
+	int fd = open_dev(DEV("echo"), O_RDWR);
+
+	fill_pattern(in, len, len);
+	w = write_all(fd, in, len);
+	r = read_all(fd, out, len);
+	extra = read(fd, out + len, 16);	/* must be empty now */
+	ioctl(fd, ECHO_IOC_INFO, &info);
+	ok(fd >= 0 && w == (ssize_t)len && r == (ssize_t)len && extra == 0 &&
+	   !memcmp(in, out, len) && info.stored == 0,
+	   "echo: %zu-byte round trip is byte-exact (wrote %zd, read %zd)",
+	   len, w, r);
+	close(fd);
+	free(in);
+	free(out);
+}
+
+static void test_echo_limits(void)
+{
+	static unsigned char buf[BPFDRV_IO_MAX + 100];
+	struct echo_info info;
+	char big[BPFDRV_IO_MAX + 8];
+	int fd = open_dev(DEV("echo"), O_RDWR);
+	ssize_t n;
+
+	n = write(fd, buf, sizeof(buf));
+	ok(n == BPFDRV_IO_MAX, "echo: a write larger than BPFDRV_IO_MAX is short (%zd)", n);
+	n = read(fd, buf, sizeof(buf));
+	ok(n == BPFDRV_IO_MAX, "echo: a read larger than BPFDRV_IO_MAX is short (%zd)", n);
+
+	write(fd, "0123456789", 10);
+	ok(!ioctl(fd, ECHO_IOC_INFO, &info) && info.stored == 10 &&
+	   info.capacity == ECHO_CAPACITY, "echo: ioctl INFO reports 10 stored bytes");
+	ok(!ioctl(fd, ECHO_IOC_CLEAR) && !ioctl(fd, ECHO_IOC_INFO, &info) &&
+	   info.stored == 0, "echo: ioctl CLEAR empties the buffer");
+	errno = 0;
+	ok(ioctl(fd, _IO('E', 99)) < 0 && errno == ENOTTY,
+	   "echo: unknown ioctl gives ENOTTY");
+	errno = 0;
+	ok(ioctl(fd, _IOW('E', 1, big), big) < 0 && errno == EINVAL,
+	   "echo: ioctl larger than BPFDRV_IO_MAX gives EINVAL");
+	close(fd);
+}
+
+static void test_echo_full(void)
+{
+	static unsigned char buf[BPFDRV_IO_MAX];
+	int fd = open_dev(DEV("echo"), O_RDWR);
+	size_t total = 0;
+	ssize_t n;
+
+	while ((n = write(fd, buf, sizeof(buf))) > 0 && total < 4 * ECHO_CAPACITY)
+		total += n;
+	ok(n < 0 && errno == ENOSPC && total == ECHO_CAPACITY,
+	   "echo: full buffer gives ENOSPC after %zu bytes", total);
+	ioctl(fd, ECHO_IOC_CLEAR);
+	close(fd);
+}
+
+static void test_two_devices(void)
+{
+	int a = open_dev(DEV("echo"), O_RDWR), b = open_dev(DEV("echo2"), O_RDWR);
+	char ra[8] = {}, rb[8] = {};
+
+	write(a, "alpha", 5);
+	write(b, "beta", 4);
+	read(a, ra, sizeof(ra));
+	read(b, rb, sizeof(rb));
+	ok(!strcmp(ra, "alpha") && !strcmp(rb, "beta"),
+	   "two echo instances keep independent buffers (%s/%s)", ra, rb);
+	close(a);
+	close(b);
+}
+
+static void test_filestate(void)
+{
+	int a = open_dev(DEV("filestate"), O_RDWR);
+	int b = open_dev(DEV("filestate"), O_RDWR);
+	char ra[8] = {}, rb[8] = {};
+
+	write(a, "one", 3);
+	write(b, "two", 3);
+	read(a, ra, sizeof(ra));
+	read(b, rb, sizeof(rb));
+	ok(!strcmp(ra, "one") && !strcmp(rb, "two"),
+	   "per-open-file state: each file reads back its own data (%s/%s)", ra, rb);
+	errno = 0;
+	ok(ioctl(a, _IO('F', 1)) < 0 && errno == ENOTTY,
+	   "absent ioctl callback gives ENOTTY");
+	close(a);
+	close(b);
+}
+
+static void test_bad_returns(void)
+{
+	char buf[16];
+	int fd = open_dev(DEV("badret"), O_RDWR);
+	int fd2;
+
+	errno = 0;
+	ok(read(fd, buf, sizeof(buf)) < 0 && errno == EIO,
+	   "read returning more than asked gives EIO");
+	errno = 0;
+	ok(write(fd, buf, sizeof(buf)) < 0 && errno == EIO,
+	   "write returning a non-errno negative gives EIO");
+	fd2 = open(DEV("badret"), O_RDWR);
+	ok(fd2 < 0 && errno == EBUSY, "BPFDRV_F_EXCLUSIVE: second open gives EBUSY");
+	if (fd2 >= 0)
+		close(fd2);
+	close(fd);
+	fd2 = open(DEV("badret"), O_RDWR);
+	ok(fd2 >= 0, "BPFDRV_F_EXCLUSIVE: open works again after close");
+	close(fd2);
+}
+
+/* Has the child exited within ms milliseconds? */
+static int child_done(pid_t pid, int ms, int *status)
+{
+	int i;
+
+	for (i = 0; i < ms / 10; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void test_fifo_blocking_read(void)
+{
+	int fd = open_dev(DEV("fifo"), O_RDWR);
+	int status = 0, blocked;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		char buf[16] = {};
+		int rfd = open(DEV("fifo"), O_RDONLY);
+
+		_exit(read(rfd, buf, sizeof(buf)) == 4 && !memcmp(buf, "ping", 4) ? 0 : 1);
+	}
+	blocked = !child_done(pid, 500, &status);
+	write(fd, "ping", 4);
+	ok(blocked && child_done(pid, 5000, &status) && WIFEXITED(status) &&
+	   WEXITSTATUS(status) == 0,
+	   "fifo: reader blocks on empty and a writer in another process wakes it");
+	close(fd);
+}
+
+static void test_fifo_nonblock_and_full(void)
+{
+	static char buf[FIFO_CAPACITY];
+	int fd = open_dev(DEV("fifo"), O_RDWR | O_NONBLOCK);
+	int status = 0, blocked;
+	size_t total = 0;
+	ssize_t n;
+	pid_t pid;
+
+	errno = 0;
+	ok(read(fd, buf, 1) < 0 && errno == EAGAIN,
+	   "fifo: O_NONBLOCK read on empty gives EAGAIN");
+	while ((n = write(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	ok(n < 0 && errno == EAGAIN && total == FIFO_CAPACITY,
+	   "fifo: O_NONBLOCK write on full gives EAGAIN after %zu bytes", total);
+
+	pid = fork();
+	if (pid == 0) {
+		int wfd = open(DEV("fifo"), O_WRONLY);
+
+		_exit(write(wfd, "more", 4) == 4 ? 0 : 1);
+	}
+	blocked = !child_done(pid, 500, &status);
+	n = read(fd, buf, 100);
+	ok(blocked && n == 100 && child_done(pid, 5000, &status) &&
+	   WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "fifo: writer blocks on full and a reader makes room");
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static void test_fifo_poll(void)
+{
+	int fd = open_dev(DEV("fifo"), O_RDWR | O_NONBLOCK);
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLOUT };
+	int status = 0, blocked;
+	char buf[FIFO_CAPACITY];
+	pid_t pid;
+
+	int n;
+
+	n = poll(&p, 1, 0);
+	ok(n == 1 && p.revents == POLLOUT,
+	   "poll: empty fifo is writable, not readable (revents %#x)", p.revents);
+	write(fd, "x", 1);
+	n = poll(&p, 1, 0);
+	ok(n == 1 && p.revents == (POLLIN | POLLOUT),
+	   "poll: fifo with data is readable and writable (revents %#x)", p.revents);
+	write(fd, buf, sizeof(buf) - 1);
+	n = poll(&p, 1, 0);
+	ok(n == 1 && p.revents == POLLIN,
+	   "poll: full fifo is readable, not writable (revents %#x)", p.revents);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+
+	pid = fork();
+	if (pid == 0) {
+		struct pollfd c = { .fd = open(DEV("fifo"), O_RDONLY), .events = POLLIN };
+
+		_exit(poll(&c, 1, 10000) == 1 && (c.revents & POLLIN) ? 0 : 1);
+	}
+	blocked = !child_done(pid, 500, &status);
+	write(fd, "y", 1);
+	ok(blocked && child_done(pid, 5000, &status) && WIFEXITED(status) &&
+	   WEXITSTATUS(status) == 0, "poll: a sleeping poller wakes on write");
+	read(fd, buf, sizeof(buf));
+	close(fd);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	test_echo_roundtrip(0);
+	test_echo_roundtrip(1);
+	test_echo_roundtrip(4096);
+	test_echo_roundtrip(65537);
+	test_echo_limits();
+	test_echo_full();
+	test_two_devices();
+	test_filestate();
+	test_bad_returns();
+	test_fifo_blocking_read();
+	test_fifo_nonblock_and_full();
+	test_fifo_poll();
+	return tap_failures ? 1 : 0;
+}

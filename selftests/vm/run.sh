@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test / make demo: set up the Debian root and kernels (cached), build
+# the BPF objects and bpfdrv once and the module for each kernel, then boot
+# each kernel under QEMU and run the selftests (or the demo) in it.
+#
+#   BPFDRV_ACCEL=tcg|kvm   force the accelerator (default: TCG under CI,
+#                          otherwise KVM if a probe boot works)
+#   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
+#   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 900)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mode=${1:-test}
+case $mode in test|demo) ;; *) die "usage: run.sh test|demo";; esac
+[ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
+
+for tool in unshare chroot timeout; do
+	command -v $tool >/dev/null || die "$tool is missing on the host"
+done
+
+"$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
+mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
+[ ${#kernels[@]} -gt 0 ] || die "no kernels"
+
+log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
+in_root make -s bpf user selftests >"$BPFDRV_CACHE/build.log" 2>&1 ||
+	{ cat "$BPFDRV_CACHE/build.log" >&2; die "build failed"; }
+for rel in "${kernels[@]}"; do
+	log "building bpfdrv.ko for $rel"
+	in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
+		>"$BPFDRV_CACHE/build-$rel.log" 2>&1 ||
+		{ cat "$BPFDRV_CACHE/build-$rel.log" >&2; die "module build for $rel failed"; }
+done
+
+# KVM where it works, TCG otherwise: a probe boots the kernel to its init.
+accel_flags() {
+	local accel=${BPFDRV_ACCEL:-} img
+
+	if [ -z "$accel" ]; then
+		if [ -n "${CI:-}" ] || [ ! -w /dev/kvm ]; then
+			accel=tcg
+		elif [ -f "$BPFDRV_CACHE/accel" ]; then
+			accel=$(cat "$BPFDRV_CACHE/accel")
+		else
+			img=$(kernel_image "${kernels[0]}")
+			if in_root timeout 60 qemu-system-x86_64 -accel kvm -m 512 -nographic \
+				-no-reboot -kernel "$img" \
+				-append "console=ttyS0 panic=-1 init=/bpfdrv-kvm-probe" \
+				</dev/null 2>&1 | grep -q "bpfdrv-kvm-probe"; then
+				accel=kvm
+			else
+				accel=tcg
+			fi
+			echo $accel >"$BPFDRV_CACHE/accel"
+		fi
+	fi
+	log "accelerator: $accel"
+	[ "$accel" = kvm ] || echo --disable-kvm
+}
+accel=$(accel_flags)
+
+# vm REL CMD: boot REL with the source tree as /src and run CMD in it.
+vm() {
+	local img
+
+	img=$(kernel_image "$1")
+	in_root timeout "${BPFDRV_VM_TIMEOUT:-900}" vng --run "$img" $accel \
+		--disable-microvm --user root --cpus 2 --memory 2G -e "$2" </dev/null
+}
+
+if [ "$mode" = demo ]; then
+	rel=${kernels[-1]}
+	log "booting $rel for the demo (about 30 s under TCG)"
+	vm "$rel" "selftests/demo.sh"
+	exit
+fi
+
+mkdir -p "$BPFDRV_BUILD/vm"
+n=0 passed=0 failed=0
+echo "TAP version 13"
+for rel in "${kernels[@]}"; do
+	out=$BPFDRV_BUILD/vm/test-$rel.log
+	log "booting $rel and running the selftests"
+	start=$SECONDS
+	vm "$rel" "selftests/guest.sh" >"$out" 2>&1
+	rc=$?
+	kpassed=0 kfailed=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)
+			n=$((n + 1)) kpassed=$((kpassed + 1))
+			echo "ok $n - [$rel] ${line#ok - }";;
+		"not ok - "*)
+			n=$((n + 1)) kfailed=$((kfailed + 1))
+			echo "not ok $n - [$rel] ${line#not ok - }";;
+		"# "*)
+			echo "$line";;
+		esac
+	done < <(tr -d '\r' <"$out")
+	n=$((n + 1))
+	if grep -q "^# guest done" <(tr -d '\r' <"$out"); then
+		kpassed=$((kpassed + 1))
+		echo "ok $n - [$rel] guest booted and ran to completion"
+	else
+		kfailed=$((kfailed + 1))
+		echo "not ok $n - [$rel] guest booted and ran to completion (rc $rc; see $out)"
+		tail -30 "$out" | sed 's/^/# /'
+	fi
+	echo "# $rel: $kpassed passed, $kfailed failed in $((SECONDS - start)) s"
+	passed=$((passed + kpassed)) failed=$((failed + kfailed))
+done
+echo "1..$n"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
