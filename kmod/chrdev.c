@@ -495,7 +495,7 @@ void bpfdrv_device_destroy(struct chr_ext_ops *ops)
 	put_device(&bdev->dev);
 }
 
-/* sysfs: /sys/class/bpfdrv/<name>/{open_count,link_id,flags,stats} */
+/* sysfs: /sys/class/bpfdrv/<name>/{open_count,link_id,stats} */
 
 static ssize_t open_count_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)

@@ -18,7 +18,6 @@
 #define KF_TRUSTED_ARGS 0
 #endif
 
-
 static bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
 {
 	u32 end;

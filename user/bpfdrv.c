@@ -102,7 +102,8 @@ static bool print_verifier_tail(void)
 	if (!libbpf_log)
 		return false;
 	begin = strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --");
-	if (!begin || !(begin = strchr(begin, '\n')))
+	begin = begin ? strchr(begin, '\n') : NULL;
+	if (!begin)
 		return false;
 	begin++;
 	end = strstr(begin, "-- END PROG LOAD LOG --");
@@ -310,8 +311,8 @@ static int cmd_load(int argc, char **argv)
 	}
 	path = argv[optind];
 	if (new_name && !name_valid(new_name)) {
-		err("invalid driver name '%s': 1-%d characters of [A-Za-z0-9_-], starting with a letter or digit",
-		    new_name, BPFDRV_NAME_MAX - 1);
+		err("invalid driver name '%s': 1-%d characters of [A-Za-z0-9_-], %s",
+		    new_name, BPFDRV_NAME_MAX - 1, "starting with a letter or digit");
 		return 1;
 	}
 	if (check_bpf_elf(path) || check_module())
@@ -355,8 +356,8 @@ static int cmd_load(int argc, char **argv)
 		maps[n++] = map;
 	}
 	if (!n) {
-		err("%s: no chr_ext_ops map in this object (declare one in SEC(\".struct_ops.link\"))",
-		    path);
+		err("%s: no chr_ext_ops map in this object (%s)", path,
+		    "declare one in SEC(\".struct_ops.link\")");
 		goto out;
 	}
 	if (new_name && n > 1) {
@@ -474,8 +475,8 @@ static int cmd_unload(int argc, char **argv)
 	}
 	link_id = strtoul(buf, NULL, 10);
 	if (!link_id) {
-		err("'%s' was attached without a link; detach it with: bpftool struct_ops unregister name MAP",
-		    argv[1]);
+		err("'%s' was attached without a link; detach it with: %s",
+		    argv[1], "bpftool struct_ops unregister name MAP");
 		return 1;
 	}
 	fd = bpf_link_get_fd_by_id(link_id);
@@ -494,6 +495,7 @@ static int cmd_unload(int argc, char **argv)
 static const char * const op_names[] = {
 	"open", "release", "read", "write", "ioctl", "poll", "bad_returns",
 };
+
 #define NR_OPS (sizeof(op_names) / sizeof(op_names[0]))
 
 static int parse_stats(const char *name, unsigned long long *counts)
