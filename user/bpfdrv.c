@@ -124,16 +124,16 @@ static bool print_verifier_tail(void)
 		fputc('\n', stderr);
 		return true;
 	}
+	sugg = strstr(vf, "\nSuggestion:");
+	if (sugg && sugg > end)
+		sugg = NULL;
 	stop = strstr(vf, "\nCausal path:");
 	if (!stop || stop > end)
-		stop = strstr(vf, "\nSuggestion:");
-	if (!stop || stop > end)
-		stop = end;
+		stop = sugg ? sugg : end;
 	begin = lines_back(begin, vf, 3);
 	fwrite(begin, 1, stop - begin, stderr);
 	fputc('\n', stderr);
-	sugg = strstr(vf, "\nSuggestion:");
-	if (sugg && sugg < end) {
+	if (sugg) {
 		const char *e = strstr(sugg + 1, "\n\n");
 
 		if (!e || e > end)
