@@ -49,8 +49,9 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 # kbuild writes next to the sources, so each kernel gets its own copy.
 KOUT := $(BUILD)/kbuild/$(KREL)
 kmod:
-	@mkdir -p $(KOUT)
+	@mkdir -p $(KOUT)/selftests
 	@cp -r Kbuild kmod include $(KOUT)/
+	@cp -r selftests/kmods $(KOUT)/selftests/
 	$(MAKE) -C $(KDIR) M=$(abspath $(KOUT)) modules
 	@echo "module: $(KOUT)/kmod/bpfdrv.ko"
 

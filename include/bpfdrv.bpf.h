@@ -36,6 +36,37 @@ extern __u8 *bpfdrv_file_priv(struct bpfdrv_file *file,
 			      const __u32 rdwr_buf_size) __ksym;
 extern void bpfdrv_wake(struct bpfdrv_file *file) __ksym;
 extern void bpfdrv_dev_wake(struct bpfdrv_dev *dev) __ksym;
+extern struct bpfdrv_dev *bpfdrv_file_dev(struct bpfdrv_file *file) __ksym;
+extern __u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev,
+			     const __u32 rdwr_buf_size) __ksym;
+
+/* PCI (see docs/kfuncs.md): only on the instance's own function. */
+extern int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, __u32 off, __u32 size,
+			       __u32 *val) __ksym;
+extern int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, __u32 off, __u32 size,
+				__u32 val) __ksym;
+extern __s64 bpfdrv_pci_bar_len(struct bpfdrv_dev *dev, __u32 bar) __ksym;
+extern int bpfdrv_mmio_read(struct bpfdrv_dev *dev, __u32 bar, __u64 off,
+			    __u32 size, __u64 *val) __ksym;
+extern int bpfdrv_mmio_write(struct bpfdrv_dev *dev, __u32 bar, __u64 off,
+			     __u32 size, __u64 val) __ksym;
+extern __s64 bpfdrv_dma_alloc(struct bpfdrv_dev *dev, __u32 size,
+			      __u32 mask_bits) __ksym;
+extern int bpfdrv_io_to_dma(struct bpfdrv_io *io, __u32 io_off,
+			    struct bpfdrv_dev *dev, __u32 dma_off,
+			    __u32 len) __ksym;
+extern int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, __u32 dma_off,
+			    struct bpfdrv_io *io, __u32 io_off,
+			    __u32 len) __ksym;
+
+/* GPIO: line is an index into chr_ext_ops.gpio_lines; sleepable programs. */
+extern int bpfdrv_gpio_get(struct bpfdrv_dev *dev, __u32 line) __ksym;
+extern int bpfdrv_gpio_set(struct bpfdrv_dev *dev, __u32 line,
+			   __u32 value) __ksym;
+extern int bpfdrv_gpio_get_array(struct bpfdrv_dev *dev, __u32 first,
+				 __u32 count, __u32 *bits) __ksym;
+extern int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, __u32 first,
+				 __u32 count, __u32 bits) __ksym;
 
 /* A ring of CAP bytes for a map value: struct BPFDRV_RING(4096) ring; */
 #define BPFDRV_RING(cap) {						\
@@ -47,6 +78,29 @@ extern void bpfdrv_dev_wake(struct bpfdrv_dev *dev) __ksym;
 /* Per-open-file state of type T, or NULL (T larger than the storage). */
 #define bpfdrv_file_state(file, T) \
 	((T *)bpfdrv_file_priv(file, sizeof(T)))
+
+/* Per-device-instance state of type T, or NULL (T larger than the storage). */
+#define bpfdrv_dev_state(dev, T) \
+	((T *)bpfdrv_dev_priv(dev, sizeof(T)))
+
+/* Declare the PCI functions a driver serves, in its chr_ext_ops map. */
+#define BPFDRV_PCI_ID(v, d)	{ .vendor = (v), .device = (d) }
+
+/* 32-bit MMIO helpers: the value, or 0 with *err set. */
+static __always_inline __u32 bpfdrv_readl(struct bpfdrv_dev *dev, __u32 bar,
+					  __u64 off, int *err)
+{
+	__u64 val = 0;
+
+	*err = bpfdrv_mmio_read(dev, bar, off, 4, &val);
+	return val;
+}
+
+static __always_inline int bpfdrv_writel(struct bpfdrv_dev *dev, __u32 bar,
+					 __u64 off, __u32 val)
+{
+	return bpfdrv_mmio_write(dev, bar, off, 4, val);
+}
 
 #ifndef min
 #define min(a, b) ((a) < (b) ? (a) : (b))

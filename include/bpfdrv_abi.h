@@ -36,10 +36,52 @@
 #define BPFDRV_F_SEEKABLE	(1U << 1) /* lseek works; io->pos is the offset */
 #define BPFDRV_F_ALL		(BPFDRV_F_EXCLUSIVE | BPFDRV_F_SEEKABLE)
 
-/* One device instance: what an attached chr_ext_ops map becomes. */
+/* Bytes of per-device-instance storage a driver gets from bpfdrv_dev_priv(). */
+#define BPFDRV_DEV_PRIV_SIZE	256
+
+/* PCI functions a driver serves: chr_ext_ops.pci_ids, ended by vendor 0. */
+#define BPFDRV_MAX_PCI_IDS	8
+struct bpfdrv_pci_id {
+	__u16 vendor;
+	__u16 device;
+};
+
+/* "0000:00:09.0" and its NUL */
+#define BPFDRV_PCI_SLOT_MAX	16
+
+/*
+ * GPIO lines a driver claims: chr_ext_ops.gpio_lines, ended by an entry
+ * with flags 0. Kfuncs name a line by its index in this array.
+ */
+#define BPFDRV_MAX_GPIO_LINES	16
+#define BPFDRV_GPIO_LABEL_MAX	32
+#define BPFDRV_GPIO_IN		(1U << 0)
+#define BPFDRV_GPIO_OUT_LOW	(1U << 1)
+#define BPFDRV_GPIO_OUT_HIGH	(1U << 2)
+#define BPFDRV_GPIO_ACTIVE_LOW	(1U << 3)
+#define BPFDRV_GPIO_EDGE_RISING	(1U << 4) /* inputs: call gpio_edge */
+#define BPFDRV_GPIO_EDGE_FALLING (1U << 5)
+struct bpfdrv_gpio_line {
+	__u32 offset;		/* line number on the chip */
+	__u32 flags;		/* BPFDRV_GPIO_* */
+};
+
+/* bpfdrv_dev.bus */
+#define BPFDRV_BUS_NONE		0
+#define BPFDRV_BUS_PCI		1
+
+/*
+ * One device instance. A driver without pci_ids gets one at attach, named
+ * after the ops; a PCI driver gets one per bound PCI function it serves,
+ * named <name><index>.
+ */
 struct bpfdrv_dev {
 	char name[BPFDRV_NAME_MAX];
 	__u32 minor;
+	__u32 index;		/* instance number within the driver */
+	__u32 bus;		/* BPFDRV_BUS_* */
+	__u16 vendor;		/* PCI IDs (BPFDRV_BUS_PCI) */
+	__u16 device;
 } __bpfdrv_core;
 
 /* One open file of a device. */
@@ -74,12 +116,20 @@ struct bpfdrv_ring {
 
 /*
  * The callbacks a BPF driver implements; all are optional. They run in
- * process context and may be sleepable (SEC("struct_ops.s/...")).
+ * process context, one at a time per device instance, and may be sleepable
+ * (SEC("struct_ops.s/...")).
  *
- * read/write return the bytes moved (0..io->len) or -errno; -EAGAIN makes a
- * blocking caller sleep until the driver calls bpfdrv_wake(), then the
- * callback runs again. Absent: read => -EINVAL, write => -EINVAL,
- * ioctl => -ENOTTY, poll => readable and writable.
+ * init runs per instance before its node appears; an error refuses that
+ * instance. read/write return the bytes moved (0..io->len) or -errno;
+ * -EAGAIN makes a blocking caller sleep until the driver calls
+ * bpfdrv_wake(), then the callback runs again. Absent: read => -EINVAL,
+ * write => -EINVAL, ioctl => -ENOTTY, poll => readable and writable.
+ *
+ * irq runs in the instance's interrupt thread for each interrupt of a PCI
+ * instance (vector: the MSI vector, 0 for INTx) and returns 1 if the device
+ * raised it, 0 if not (a shared INTx line). gpio_edge runs in a thread for
+ * each edge on an input line declared with BPFDRV_GPIO_EDGE_*; line is the
+ * index in gpio_lines, value the level read after the edge.
  */
 struct chr_ext_ops {
 	int (*init)(struct bpfdrv_dev *dev);
@@ -91,10 +141,18 @@ struct chr_ext_ops {
 	int (*ioctl)(struct bpfdrv_file *file, unsigned int cmd,
 		     struct bpfdrv_io *io);
 	__u32 (*poll)(struct bpfdrv_file *file);
+	int (*irq)(struct bpfdrv_dev *dev, __u32 vector);
+	void (*gpio_edge)(struct bpfdrv_dev *dev, __u32 line, __u32 value);
 
 	char name[BPFDRV_NAME_MAX];	/* the node is /dev/bpfdrv/<name> */
 	__u32 mode;			/* node permissions; 0 => 0600 */
 	__u32 flags;			/* BPFDRV_F_* */
+	/* PCI: the functions served, or one function whatever its IDs */
+	struct bpfdrv_pci_id pci_ids[BPFDRV_MAX_PCI_IDS];
+	char pci_slot[BPFDRV_PCI_SLOT_MAX];
+	/* GPIO: the chip (by label) and the lines claimed at attach */
+	char gpio_chip[BPFDRV_GPIO_LABEL_MAX];
+	struct bpfdrv_gpio_line gpio_lines[BPFDRV_MAX_GPIO_LINES];
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

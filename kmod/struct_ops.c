@@ -42,6 +42,27 @@ static int bpfdrv_ops_check_member(const struct btf_type *t,
 	return 0;
 }
 
+static bool bpfdrv_gpio_lines_valid(const struct chr_ext_ops *ops)
+{
+	const u32 dir = BPFDRV_GPIO_IN | BPFDRV_GPIO_OUT_LOW | BPFDRV_GPIO_OUT_HIGH;
+	const u32 edge = BPFDRV_GPIO_EDGE_RISING | BPFDRV_GPIO_EDGE_FALLING;
+	const u32 all = dir | edge | BPFDRV_GPIO_ACTIVE_LOW;
+	int i;
+
+	for (i = 0; i < BPFDRV_MAX_GPIO_LINES; i++) {
+		u32 flags = ops->gpio_lines[i].flags;
+
+		if (!flags)
+			break;
+		/* exactly one direction; edges only on inputs */
+		if ((flags & ~all) || hweight32(flags & dir) != 1 ||
+		    ((flags & edge) && !(flags & BPFDRV_GPIO_IN)))
+			return false;
+	}
+	/* lines need a chip, and a chip needs lines */
+	return !i == !ops->gpio_chip[0];
+}
+
 /* Copy and check the data members; returning 1 marks a member handled. */
 static int bpfdrv_ops_init_member(const struct btf_type *t,
 				  const struct btf_member *member,
@@ -69,6 +90,29 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		if (uops->flags & ~BPFDRV_F_ALL)
 			return -EINVAL;
 		kops->flags = uops->flags;
+		return 1;
+	case offsetof(struct chr_ext_ops, pci_ids):
+		memcpy(kops->pci_ids, uops->pci_ids, sizeof(kops->pci_ids));
+		return 1;
+	case offsetof(struct chr_ext_ops, pci_slot):
+		if (strnlen(uops->pci_slot, sizeof(uops->pci_slot)) ==
+		    sizeof(uops->pci_slot))
+			return -EINVAL;
+		strscpy(kops->pci_slot, uops->pci_slot, sizeof(kops->pci_slot));
+		return 1;
+	case offsetof(struct chr_ext_ops, gpio_chip):
+		if (strnlen(uops->gpio_chip, sizeof(uops->gpio_chip)) ==
+		    sizeof(uops->gpio_chip))
+			return -EINVAL;
+		strscpy(kops->gpio_chip, uops->gpio_chip, sizeof(kops->gpio_chip));
+		return 1;
+	case offsetof(struct chr_ext_ops, gpio_lines):
+		if (!bpfdrv_gpio_lines_valid(uops)) {
+			pr_info("invalid gpio_chip/gpio_lines declaration\n");
+			return -EINVAL;
+		}
+		memcpy(kops->gpio_lines, uops->gpio_lines,
+		       sizeof(kops->gpio_lines));
 		return 1;
 	}
 	return 0;
@@ -124,6 +168,15 @@ static u32 bpfdrv_stub_poll(struct bpfdrv_file *file)
 	return 0;
 }
 
+static int bpfdrv_stub_irq(struct bpfdrv_dev *dev, u32 vector)
+{
+	return 0;
+}
+
+static void bpfdrv_stub_gpio_edge(struct bpfdrv_dev *dev, u32 line, u32 value)
+{
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -133,6 +186,8 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.write = bpfdrv_stub_write,
 	.ioctl = bpfdrv_stub_ioctl,
 	.poll = bpfdrv_stub_poll,
+	.irq = bpfdrv_stub_irq,
+	.gpio_edge = bpfdrv_stub_gpio_edge,
 };
 
 struct bpf_struct_ops bpfdrv_struct_ops = {

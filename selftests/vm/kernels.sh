@@ -9,10 +9,12 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 matrix=$BPFDRV_CACHE/kernels
+want=$(mktemp "$BPFDRV_CACHE/kernels.XXXXXX")
+trap 'rm -f "$want"' EXIT
 if [ -n "${BPFDRV_KERNELS:-}" ]; then
-	echo "$BPFDRV_KERNELS" | tr ' ' '\n' >"$matrix.want"
+	echo "$BPFDRV_KERNELS" | tr ' ' '\n' >"$want"
 elif [ -f "$matrix" ] && [ -n "$(find "$matrix" -mmin -1440)" ]; then
-	cp "$matrix" "$matrix.want"
+	cp "$matrix" "$want"
 else
 	log "resolving the kernel matrix"
 	in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
@@ -22,12 +24,18 @@ else
 		newest "^linux-headers-6\.12\.[0-9]+\+deb13-amd64$"
 		# the newest of all suites: trixie-backports carries the newest stable
 		newest "^linux-headers-[0-9]+\.[0-9]+\.[0-9]+\+deb13-amd64$"
-	' | awk 'NF' | sort -u -V >"$matrix.want"
+	' | awk 'NF' | sort -u -V >"$want"
+	[ -s "$want" ] && cp "$want" "$matrix"
 fi
-[ -s "$matrix.want" ] || die "no kernels found for the matrix"
+[ -s "$want" ] || die "no kernels found for the matrix"
 
+updated=
 while read -r rel; do
 	[ -n "$(kernel_image "$rel")" ] && [ -d "$BPFDRV_ROOT/usr/src/linux-headers-$rel" ] && continue
+	if [ -z "$updated" ]; then	# a fresh root has no package lists
+		in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
+		updated=1
+	fi
 	log "installing kernel $rel into the root"
 	in_root /bin/bash -c '
 		set -e
@@ -40,6 +48,5 @@ while read -r rel; do
 		for deb in /tmp/linux-*.deb; do dpkg-deb -x "$deb" /; done
 		depmod "$rel"
 	' bash "$rel" || die "cannot install kernel $rel"
-done <"$matrix.want"
-mv "$matrix.want" "$matrix"
-cat "$matrix"
+done <"$want"
+cat "$want"

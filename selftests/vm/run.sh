@@ -8,6 +8,7 @@
 #                          otherwise KVM if a probe boot works)
 #   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 900)
+#   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,14 +24,15 @@ done
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 
+mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
-in_root make -s bpf user selftests >"$BPFDRV_CACHE/build.log" 2>&1 ||
-	{ cat "$BPFDRV_CACHE/build.log" >&2; die "build failed"; }
+in_root make -s bpf user selftests >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
+	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
 for rel in "${kernels[@]}"; do
 	log "building bpfdrv.ko for $rel"
 	in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
-		>"$BPFDRV_CACHE/build-$rel.log" 2>&1 ||
-		{ cat "$BPFDRV_CACHE/build-$rel.log" >&2; die "module build for $rel failed"; }
+		>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1 ||
+		{ cat "$BPFDRV_BUILD/vm/build-$rel.log" >&2; die "module build for $rel failed"; }
 done
 
 # KVM where it works, TCG otherwise: a probe boots the kernel to its init.
@@ -60,13 +62,18 @@ accel_flags() {
 }
 accel=$(accel_flags)
 
+# The guest's devices: two edu devices (two driver instances), a PCI
+# function that is not edu (wrong-device tests) and a virtio GPU (DRM).
+QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci"
+
 # vm REL CMD: boot REL with the source tree as /src and run CMD in it.
 vm() {
 	local img
 
 	img=$(kernel_image "$1")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-900}" vng --run "$img" $accel \
-		--disable-microvm --user root --cpus 2 --memory 2G -e "$2" </dev/null
+		--disable-microvm --user root --cpus 2 --memory 2G \
+		--qemu-opts="$QEMU_DEVICES" -e "$2" </dev/null
 }
 
 if [ "$mode" = demo ]; then
@@ -76,14 +83,13 @@ if [ "$mode" = demo ]; then
 	exit
 fi
 
-mkdir -p "$BPFDRV_BUILD/vm"
 n=0 passed=0 failed=0
 echo "TAP version 13"
 for rel in "${kernels[@]}"; do
 	out=$BPFDRV_BUILD/vm/test-$rel.log
 	log "booting $rel and running the selftests"
 	start=$SECONDS
-	vm "$rel" "selftests/guest.sh" >"$out" 2>&1
+	vm "$rel" "selftests/guest.sh ${BPFDRV_PARTS:-}" >"$out" 2>&1
 	rc=$?
 	kpassed=0 kfailed=0
 	while IFS= read -r line; do

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the in-guest test parts (sourced). Each part prints unnumbered
+# TAP lines ("ok - ...", "not ok - ..."); the host numbers and counts them.
+
+B=build
+BPFDRV=$B/user/bpfdrv
+KO=$B/kbuild/$(uname -r)/kmod/bpfdrv.ko
+KMODS=$B/kbuild/$(uname -r)/selftests/kmods
+OBJ=$B/bpf
+TOBJ=$B/selftests
+OUT=$(mktemp -d)
+
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+check() {	# check DESCRIPTION CMD...: pass when CMD succeeds
+	local desc=$1
+
+	shift
+	if "$@" >"$OUT/check" 2>&1; then ok "$desc"; else nok "$desc"; sed 's/^/# /' "$OUT/check"; fi
+}
+# expect_err DESCRIPTION PATTERN CMD...: CMD fails with one line matching PATTERN
+expect_err() {
+	local desc=$1 pat=$2
+
+	shift 2
+	if "$@" >"$OUT/out" 2>&1; then
+		nok "$desc (command succeeded)"
+	elif grep -q -- "$pat" "$OUT/out"; then
+		ok "$desc"
+	else
+		nok "$desc"
+	fi
+	sed 's/^/# /' "$OUT/out" | head -20
+}
+wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
+	local i
+
+	for ((i = 0; i < $1 * 10; i++)); do
+		"${@:2}" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+
+
+# load_module: make sure bpfdrv.ko is loaded (parts may run on their own).
+load_module() {
+	[ -d /sys/module/bpfdrv ] && return 0
+	insmod "$KO"
+}
