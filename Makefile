@@ -4,6 +4,8 @@
 # make test       build everything for each kernel of the matrix and run the
 #                 selftests in VMs (sets up its own Debian root; needs root)
 # make demo       boot a VM and show a driver attaching and data flowing
+# make bench      bpfdrv against a native module and CUSE in one VM boot;
+#                 results in build/bench/
 # make kmod       only the module; KDIR=<kernel build dir>, KREL=<its release>
 
 BUILD	?= build
@@ -21,14 +23,15 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
 BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-drivers/*.bpf.c))
 BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,$(wildcard selftests/progs/*.bpf.c))
 TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
+BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
 HEADERS := $(wildcard include/*.h)
 
-.PHONY: all bpf user kmod selftests test demo clean
+.PHONY: all bpf user kmod selftests test demo bench clean
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
-selftests: $(BPF_TESTS) $(TEST_PROGS)
+selftests: $(BPF_TESTS) $(TEST_PROGS) $(BENCH_PROGS)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -46,6 +49,11 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
 
+$(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3 2>/dev/null) $< -o $@ \
+		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3) -lpthread
+
 # kbuild writes next to the sources, so each kernel gets its own copy.
 KOUT := $(BUILD)/kbuild/$(KREL)
 kmod:
@@ -60,6 +68,9 @@ test:
 
 demo:
 	selftests/vm/run.sh demo
+
+bench:
+	selftests/vm/run.sh bench
 
 clean:
 	rm -rf $(BUILD)
