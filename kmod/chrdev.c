@@ -166,14 +166,23 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 
 /*
- * Call read or write until it stops asking to wait. Called with f->io_lock
- * held and the data (for write) already in f->buf.
+ * Calls that move at most this many bytes use a buffer on the kernel stack:
+ * no per-file lock, no allocation. Most reads, writes and ioctls of control
+ * devices are this small.
+ */
+#define BPFDRV_IO_SMALL		64
+
+/*
+ * Call read or write until it stops asking to wait, with @buf holding @len
+ * bytes (the data, for write). @buf is the caller's stack buffer or f->buf
+ * under f->io_lock.
  */
 static ssize_t bpfdrv_rw_call(struct file *filp, struct bpfdrv_file_kern *f,
-			      enum bpfdrv_rw rw, u32 len, loff_t *ppos)
+			      enum bpfdrv_rw rw, u8 *buf, u32 len,
+			      loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
-	struct bpfdrv_io_kern io = { .data = f->buf };
+	struct bpfdrv_io_kern io = { .data = buf };
 	int ret, idx, seq;
 
 	for (;;) {
@@ -225,27 +234,53 @@ static int bpfdrv_get_buf(struct bpfdrv_file_kern *f)
 	return f->buf ? 0 : -ENOMEM;
 }
 
+/* The buffer of a call that moves @len bytes; f->io_lock held if not @stack. */
+static __always_inline u8 *bpfdrv_lock_buf(struct bpfdrv_file_kern *f,
+					   u32 len, u8 *stack, long *err)
+{
+	if (len <= BPFDRV_IO_SMALL)
+		return stack;
+	if (mutex_lock_interruptible(&f->io_lock)) {
+		*err = -ERESTARTSYS;
+		return NULL;
+	}
+	*err = bpfdrv_get_buf(f);
+	if (*err) {
+		mutex_unlock(&f->io_lock);
+		return NULL;
+	}
+	return f->buf;
+}
+
+static void bpfdrv_unlock_buf(struct bpfdrv_file_kern *f, u8 *buf)
+{
+	if (buf == f->buf)
+		mutex_unlock(&f->io_lock);
+}
+
 static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
 			   loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
-	ssize_t ret;
+	/* Zeroed: a driver that returns more than it stored leaks nothing. */
+	u8 stack[BPFDRV_IO_SMALL] = {};
+	long ret;
+	u8 *buf;
 
 	if (!count)
 		return 0;
-	if (mutex_lock_interruptible(&f->io_lock))
-		return -ERESTARTSYS;
-	ret = bpfdrv_get_buf(f);
-	if (!ret)
-		ret = bpfdrv_rw_call(filp, f, BPFDRV_READ, len, ppos);
+	buf = bpfdrv_lock_buf(f, len, stack, &ret);
+	if (!buf)
+		return ret;
+	ret = bpfdrv_rw_call(filp, f, BPFDRV_READ, buf, len, ppos);
 	if (ret > 0) {
-		if (copy_to_user(ubuf, f->buf, ret))
+		if (copy_to_user(ubuf, buf, ret))
 			ret = -EFAULT;
 		else if (ppos)
 			*ppos += ret;
 	}
-	mutex_unlock(&f->io_lock);
+	bpfdrv_unlock_buf(f, buf);
 	return ret;
 }
 
@@ -254,20 +289,22 @@ static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
-	ssize_t ret;
+	u8 stack[BPFDRV_IO_SMALL];
+	long ret;
+	u8 *buf;
 
 	if (!count)
 		return 0;
-	if (mutex_lock_interruptible(&f->io_lock))
-		return -ERESTARTSYS;
-	ret = bpfdrv_get_buf(f);
-	if (!ret && copy_from_user(f->buf, ubuf, len))
+	buf = bpfdrv_lock_buf(f, len, stack, &ret);
+	if (!buf)
+		return ret;
+	if (copy_from_user(buf, ubuf, len))
 		ret = -EFAULT;
-	if (!ret)
-		ret = bpfdrv_rw_call(filp, f, BPFDRV_WRITE, len, ppos);
+	else
+		ret = bpfdrv_rw_call(filp, f, BPFDRV_WRITE, buf, len, ppos);
 	if (ret > 0 && ppos)
 		*ppos += ret;
-	mutex_unlock(&f->io_lock);
+	bpfdrv_unlock_buf(f, buf);
 	return ret;
 }
 
@@ -279,26 +316,25 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	void __user *uarg = (void __user *)arg;
 	u32 size = _IOC_SIZE(cmd);
 	struct bpfdrv_io_kern io = { .pub.len = size };
+	/* Zeroed: what the driver gets for a command without _IOC_WRITE. */
+	u8 stack[BPFDRV_IO_SMALL] = {};
 	long ret;
 	int idx;
 
 	if (size > BPFDRV_IO_MAX)
 		return -EINVAL;
-	if (mutex_lock_interruptible(&f->io_lock))
-		return -ERESTARTSYS;
-	ret = bpfdrv_get_buf(f);
-	if (ret)
-		goto out;
-	io.data = f->buf;
+	io.data = bpfdrv_lock_buf(f, size, stack, &ret);
+	if (!io.data)
+		return ret;
 	io.pub.pos = filp->f_pos;
 	io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
 	if (_IOC_DIR(cmd) & _IOC_WRITE) {
-		if (copy_from_user(f->buf, uarg, size)) {
+		if (copy_from_user(io.data, uarg, size)) {
 			ret = -EFAULT;
 			goto out;
 		}
-	} else {
-		memset(f->buf, 0, size);
+	} else if (io.data != stack) {
+		memset(io.data, 0, size);
 	}
 
 	idx = srcu_read_lock(&bpfdrv_srcu);
@@ -316,10 +352,10 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	srcu_read_unlock(&bpfdrv_srcu, idx);
 
 	if (ret >= 0 && (_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, f->buf, size))
+	    copy_to_user(uarg, io.data, size))
 		ret = -EFAULT;
 out:
-	mutex_unlock(&f->io_lock);
+	bpfdrv_unlock_buf(f, io.data);
 	return ret;
 }
 
