@@ -76,18 +76,26 @@ static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_op op)
 	this_cpu_inc(bdev->stats->calls[op]);
 }
 
-/*
- * A callback's return value as the syscall's: at most @max bytes, or an
- * ordinary errno. Anything else is the driver's bug, reported as EIO.
- */
-static int bpfdrv_check_ret(struct bpfdrv_device *bdev, int ret, u32 max)
+static noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
+					  int ret, u32 max)
 {
-	if ((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS))
-		return ret;
 	this_cpu_inc(bdev->stats->bad_returns);
 	dev_warn_ratelimited(&bdev->dev, "driver returned %d (at most %u allowed)\n",
 			     ret, max);
 	return -EIO;
+}
+
+/*
+ * A callback's return value as the syscall's: at most @max bytes, or an
+ * ordinary errno. Anything else is the driver's bug, reported as EIO.
+ * Inline: it runs on every call, the report rarely.
+ */
+static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
+					    int ret, u32 max)
+{
+	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
+		return ret;
+	return bpfdrv_bad_ret(bdev, ret, max);
 }
 
 static int bpfdrv_open(struct inode *inode, struct file *filp)
@@ -175,11 +183,12 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 /*
  * Call read or write until it stops asking to wait, with @buf holding @len
  * bytes (the data, for write). @buf is the caller's stack buffer or f->buf
- * under f->io_lock.
+ * under f->io_lock. Inline: a call and return per syscall are measurable.
  */
-static ssize_t bpfdrv_rw_call(struct file *filp, struct bpfdrv_file_kern *f,
-			      enum bpfdrv_rw rw, u8 *buf, u32 len,
-			      loff_t *ppos)
+static __always_inline ssize_t bpfdrv_rw_call(struct file *filp,
+					      struct bpfdrv_file_kern *f,
+					      enum bpfdrv_rw rw, u8 *buf,
+					      u32 len, loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
 	struct bpfdrv_io_kern io = { .data = buf };
