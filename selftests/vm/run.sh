@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test / make demo: set up the Debian root and kernels (cached), build
-# the BPF objects and bpfdrv once and the module for each kernel, then boot
-# each kernel under QEMU and run the selftests (or the demo) in it.
+# make test / make demo / make bench: set up the Debian root and kernels
+# (cached), build the BPF objects and bpfdrv once and the module for each
+# kernel, then boot each kernel under QEMU and run the selftests (or the demo,
+# or the benchmark on the newest kernel) in it.
 #
 #   BPFDRV_ACCEL=tcg|kvm   force the accelerator (default: TCG under CI,
 #                          otherwise KVM if a probe boot works)
 #   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 900)
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
+#   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 5)
+#   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.25)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-test}
-case $mode in test|demo) ;; *) die "usage: run.sh test|demo";; esac
+case $mode in test|demo|bench) ;; *) die "usage: run.sh test|demo|bench";; esac
 [ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
 
 for tool in unshare chroot timeout; do
@@ -23,6 +26,8 @@ done
 "$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
+# Benchmark ratios come from one boot; the newest kernel is the one to quote.
+[ "$mode" = bench ] && kernels=("${kernels[-1]}")
 
 mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
@@ -80,6 +85,20 @@ if [ "$mode" = demo ]; then
 	rel=${kernels[-1]}
 	log "booting $rel for the demo (about 30 s under TCG)"
 	vm "$rel" "selftests/demo.sh"
+	exit
+fi
+
+if [ "$mode" = bench ]; then
+	rel=${kernels[-1]} out=$BPFDRV_BUILD/bench
+	mkdir -p "$out"
+	echo "accel=${accel:+tcg}${accel:-kvm}" >"$out/meta"
+	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
+	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-5} ${BPFDRV_BENCH_SECONDS:-0.25}" \
+		>"$out/guest.log" 2>&1
+	grep -q "^# bench done" <(tr -d '\r' <"$out/guest.log") ||
+		{ tail -30 "$out/guest.log" >&2; die "the benchmark did not complete"; }
+	! grep "^# error" "$out/guest.log" >&2 || die "the benchmark failed (see $out/guest.log)"
+	in_root selftests/bench/report.sh "${out#"$BPFDRV_TOP"/}"
 	exit
 fi
 

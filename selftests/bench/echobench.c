@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * echobench: per-operation cost of echo devices (bpfdrv, a native module,
+ * CUSE) and of the system call floor (/dev/zero, /dev/null), measured in
+ * one process so that every implementation sees the same machine.
+ *
+ *   echobench [-d SECONDS] [-r REPS] IMPL...
+ *   IMPL: NAME:echo:PATH            an echo device
+ *         NAME:floor:RPATH:WPATH    reads from RPATH, the rest on WPATH
+ *
+ * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
+ * (ECHO_IOC_INFO), open+close; each with one and two threads, every thread
+ * on its own open file of the same device. Repetitions are interleaved: rep
+ * 0 runs every workload on every implementation, then rep 1, and so on,
+ * with the order of implementations rotated each rep, so slow drifts of
+ * the machine hit all of them alike.
+ *
+ * Every operation is timed alone with clock_gettime() (the median cost of
+ * an empty timing pair is subtracted). The work that keeps the echo ring
+ * usable (refilling it for reads, clearing it for writes) is not timed and
+ * not counted. A thread's ops/s is the median over its batches of BATCH
+ * consecutive counted ops of BATCH / (their summed time): the guest's
+ * vCPUs share a busy host, and a batch in which the host took the vCPU
+ * away is an outlier the median discards, where a mean would not. A cell's
+ * ops/s is the sum over its threads; the plain mean rate is reported too.
+ * Output: one JSON object per cell and line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpfdrv_echo.h"
+
+#define MAX_IMPLS	8
+#define MAX_THREADS	2
+#define MAX_SAMPLES	(1 << 21)	/* per thread and cell */
+#define IO_BIG		4096
+#define BATCH		16	/* ops per throughput sample */
+
+enum impl_kind { KIND_ECHO, KIND_FLOOR };
+
+struct impl {
+	const char *name;
+	enum impl_kind kind;
+	const char *rpath;	/* reads */
+	const char *wpath;	/* writes, ioctl, open+close */
+};
+
+enum workload { WL_READ1, WL_READ4K, WL_WRITE1, WL_WRITE4K, WL_IOCTL,
+		WL_OPENCLOSE, WL_NR };
+
+static const char *const wl_names[WL_NR] = {
+	"read1", "read4k", "write1", "write4k", "ioctl", "openclose",
+};
+
+struct worker {
+	pthread_t thread;
+	const struct impl *impl;
+	enum workload wl;
+	uint32_t *samples;	/* ns per counted op */
+	uint64_t ops;
+	uint64_t busy_ns;
+	int err;		/* errno of an unexpected failure */
+};
+
+static double run_seconds = 0.25;
+static uint64_t timer_cost_ns;
+static pthread_barrier_t start_barrier;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median over batches of BATCH consecutive samples of their ops/s. */
+static double batch_rate(const uint32_t *samples, uint64_t n)
+{
+	static double rates[MAX_SAMPLES / BATCH];
+	uint64_t b, i, nb = n / BATCH;
+
+	for (b = 0; b < nb; b++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < BATCH; i++)
+			sum += samples[b * BATCH + i];
+		rates[b] = sum ? BATCH * 1e9 / sum : 0;
+	}
+	if (!nb)
+		return 0;
+	qsort(rates, nb, sizeof(rates[0]), cmp_double);
+	return rates[nb / 2];
+}
+
+/* Median cost of a timing pair with nothing between. */
+static uint64_t measure_timer_cost(void)
+{
+	static uint32_t s[20001];
+	int i;
+
+	for (i = 0; i < 20001; i++) {
+		uint64_t t0 = now_ns();
+
+		s[i] = now_ns() - t0;
+	}
+	qsort(s, 20001, sizeof(s[0]), cmp_u32);
+	return s[10000];
+}
+
+/* Fill the echo ring until it refuses more; returns -1 on a real error. */
+static int echo_refill(int fd, const char *buf)
+{
+	for (;;) {
+		ssize_t n = write(fd, buf, IO_BIG);
+
+		if (n < 0)
+			return errno == ENOSPC ? 0 : -1;
+		if (n < IO_BIG)
+			return 0;
+	}
+}
+
+static size_t wl_size(enum workload wl)
+{
+	return wl == WL_READ1 || wl == WL_WRITE1 ? 1 : IO_BIG;
+}
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	const struct impl *im = w->impl;
+	bool echo = im->kind == KIND_ECHO;
+	bool rd = w->wl == WL_READ1 || w->wl == WL_READ4K;
+	const char *path = rd ? im->rpath : im->wpath;
+	size_t size = wl_size(w->wl);
+	struct echo_info info;
+	char buf[IO_BIG];
+	uint64_t end, t0, t1, d;
+	int fd = -1;
+	long r;
+
+	memset(buf, 'x', sizeof(buf));
+	if (w->wl != WL_OPENCLOSE) {
+		fd = open(path, O_RDWR);
+		if (fd < 0) {
+			w->err = errno;
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
+	}
+	pthread_barrier_wait(&start_barrier);
+	end = now_ns() + (uint64_t)(run_seconds * 1e9);
+	for (t1 = 0; t1 < end && w->ops < MAX_SAMPLES;) {
+		bool counted = true;
+
+		t0 = now_ns();
+		switch (w->wl) {
+		case WL_READ1:
+		case WL_READ4K:
+			r = read(fd, buf, size);
+			break;
+		case WL_WRITE1:
+		case WL_WRITE4K:
+			r = write(fd, buf, size);
+			break;
+		case WL_IOCTL:
+			r = ioctl(fd, ECHO_IOC_INFO, &info);
+			/* The floor's /dev/null has no ioctls: ENOTTY. */
+			if (!echo && r < 0 && errno == ENOTTY)
+				r = 0;
+			break;
+		default:
+			r = open(path, O_RDWR);
+			if (r >= 0)
+				r = close(r);
+			break;
+		}
+		t1 = now_ns();
+
+		if (w->wl <= WL_WRITE4K && r != (long)size) {
+			/* An empty or full ring: make it usable, untimed. */
+			counted = false;
+			if (echo && rd && r >= 0)
+				r = echo_refill(fd, buf);
+			else if (echo && !rd && (r >= 0 || errno == ENOSPC))
+				r = ioctl(fd, ECHO_IOC_CLEAR);
+		}
+		if (r < 0) {
+			w->err = errno;
+			break;
+		}
+		if (!counted)
+			continue;
+		d = t1 - t0;
+		d = d > timer_cost_ns ? d - timer_cost_ns : 0;
+		w->samples[w->ops++] = d > UINT32_MAX ? UINT32_MAX : d;
+		w->busy_ns += d;
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static struct worker workers[MAX_THREADS];
+
+/* Bring the device to the state the workload starts from. */
+static int prepare(const struct impl *im, enum workload wl)
+{
+	char buf[IO_BIG];
+	int fd, ret = 0;
+
+	if (im->kind != KIND_ECHO)
+		return 0;
+	fd = open(im->wpath, O_RDWR);
+	if (fd < 0)
+		return -1;
+	memset(buf, 'x', sizeof(buf));
+	if (ioctl(fd, ECHO_IOC_CLEAR))
+		ret = -1;
+	else if (wl == WL_READ1 || wl == WL_READ4K)
+		ret = echo_refill(fd, buf);
+	close(fd);
+	return ret;
+}
+
+static int run_cell(const struct impl *im, enum workload wl, int threads,
+		    int rep)
+{
+	static uint32_t *all;
+	double ops_per_s = 0, mean_ops_per_s = 0;
+	uint64_t ops = 0, n = 0;
+	int i;
+
+	if (!all)
+		all = malloc(sizeof(*all) * MAX_SAMPLES * MAX_THREADS);
+	if (!all)
+		return -1;
+	if (prepare(im, wl)) {
+		fprintf(stderr, "echobench: %s: preparing %s: %s\n", im->name,
+			wl_names[wl], strerror(errno));
+		return -1;
+	}
+	pthread_barrier_init(&start_barrier, NULL, threads);
+	for (i = 0; i < threads; i++) {
+		struct worker *w = &workers[i];
+
+		w->impl = im;
+		w->wl = wl;
+		w->ops = w->busy_ns = 0;
+		w->err = 0;
+		if (pthread_create(&w->thread, NULL, worker_run, w)) {
+			fprintf(stderr, "echobench: cannot start a thread\n");
+			exit(1);
+		}
+	}
+	for (i = 0; i < threads; i++) {
+		struct worker *w = &workers[i];
+
+		pthread_join(w->thread, NULL);
+		if (w->err) {
+			fprintf(stderr, "echobench: %s %s: %s\n", im->name,
+				wl_names[wl], strerror(w->err));
+			return -1;
+		}
+		if (w->busy_ns)
+			mean_ops_per_s += w->ops * 1e9 / w->busy_ns;
+		ops_per_s += batch_rate(w->samples, w->ops);
+		memcpy(all + n, w->samples, w->ops * sizeof(*all));
+		n += w->ops;
+		ops += w->ops;
+	}
+	pthread_barrier_destroy(&start_barrier);
+	if (!n) {
+		fprintf(stderr, "echobench: %s %s: no operation completed\n",
+			im->name, wl_names[wl]);
+		return -1;
+	}
+	qsort(all, n, sizeof(*all), cmp_u32);
+	printf("{\"bench\": \"echo\", \"impl\": \"%s\", \"workload\": \"%s\", "
+	       "\"threads\": %d, \"rep\": %d, \"ops\": %llu, "
+	       "\"ops_per_s\": %.1f, \"mean_ops_per_s\": %.1f, "
+	       "\"p50_ns\": %u, \"p99_ns\": %u}\n",
+	       im->name, wl_names[wl], threads, rep, (unsigned long long)ops,
+	       ops_per_s, mean_ops_per_s, all[n / 2], all[n * 99 / 100]);
+	fflush(stdout);
+	return 0;
+}
+
+static int parse_impl(char *arg, struct impl *im)
+{
+	char *kind;
+
+	im->name = strsep(&arg, ":");
+	kind = strsep(&arg, ":");
+	if (!kind || !arg || !*im->name)
+		return -1;
+	if (!strcmp(kind, "echo")) {
+		im->kind = KIND_ECHO;
+		im->rpath = im->wpath = arg;
+		return strchr(arg, ':') ? -1 : 0;
+	}
+	if (!strcmp(kind, "floor")) {
+		im->kind = KIND_FLOOR;
+		im->rpath = strsep(&arg, ":");
+		im->wpath = arg;
+		return arg && *arg ? 0 : -1;
+	}
+	return -1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] "
+		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ...\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct impl impls[MAX_IMPLS];
+	int nimpl, reps = 5, rep, wl, t, i, opt;
+
+	while ((opt = getopt(argc, argv, "d:r:")) != -1) {
+		switch (opt) {
+		case 'd':
+			run_seconds = atof(optarg);
+			if (run_seconds <= 0 || run_seconds > 60)
+				usage();
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			if (reps < 1 || reps > 1000)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	nimpl = argc - optind;
+	if (nimpl < 1 || nimpl > MAX_IMPLS)
+		usage();
+	for (i = 0; i < nimpl; i++) {
+		if (parse_impl(argv[optind + i], &impls[i])) {
+			fprintf(stderr, "echobench: bad implementation '%s'\n",
+				argv[optind + i]);
+			usage();
+		}
+	}
+	for (t = 0; t < MAX_THREADS; t++) {
+		workers[t].samples = malloc(sizeof(uint32_t) * MAX_SAMPLES);
+		if (!workers[t].samples)
+			return 1;
+		memset(workers[t].samples, 0, sizeof(uint32_t) * MAX_SAMPLES);
+	}
+	timer_cost_ns = measure_timer_cost();
+	printf("{\"bench\": \"timer\", \"cost_ns\": %llu}\n",
+	       (unsigned long long)timer_cost_ns);
+
+	for (rep = 0; rep < reps; rep++)
+		for (wl = 0; wl < WL_NR; wl++)
+			for (t = 1; t <= MAX_THREADS; t++)
+				for (i = 0; i < nimpl; i++)
+					if (run_cell(&impls[(i + rep) % nimpl],
+						     wl, t, rep))
+						return 1;
+	return 0;
+}

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""make bench, on the host side: turn the guest's JSON lines into medians,
+ratios and targets. Writes DIR/results.json, DIR/results.md (the tables,
+also printed) and DIR/chart.dat (for chart.gp).
+
+    report.py DIR        (DIR holds guest.log and meta from run.sh)
+
+A figure is the median over repetitions of one cell's ops/s, p50 or p99;
+ratios are of median ops/s, both sides from the same boot.
+"""
+import json
+import statistics
+import sys
+
+# (bench, numerator, denominator): the ratios the issue asks for
+RATIOS = [
+	("echo", "bpfdrv", "native"),
+	("echo", "bpfdrv", "cuse"),
+	("echo", "native", "floor"),
+	("edu", "bpfdrv", "native"),
+]
+
+# Targets to report against (never asserted): bpfdrv/native per size,
+# bpfdrv/CUSE everywhere.
+NATIVE_TARGET = {"read1": 0.90, "write1": 0.90, "read4k": 0.95, "write4k": 0.95}
+CUSE_TARGET = 10.0
+
+WORKLOAD_TEXT = {
+	"read1": "read 1 B", "read4k": "read 4 KiB", "write1": "write 1 B",
+	"write4k": "write 4 KiB", "ioctl": "ioctl round trip",
+	"openclose": "open+close", "reg": "register round trip",
+	"fact": "factorial + interrupt",
+}
+
+
+def load(dirname):
+	cells, memory, timer, kernel, env = [], None, None, "?", []
+	with open(f"{dirname}/guest.log", errors="replace") as f:
+		for line in f:
+			line = line.strip()
+			if line.startswith("# kernel "):
+				kernel = line[len("# kernel "):]
+			if line.startswith("# env: "):
+				env.append(line[len("# env: "):])
+			if not line.startswith('{"bench"'):
+				continue
+			obj = json.loads(line)
+			if obj["bench"] == "memory":
+				memory = obj
+			elif obj["bench"] == "timer":
+				timer = obj["cost_ns"]
+			else:
+				cells.append(obj)
+	meta = {}
+	try:
+		with open(f"{dirname}/meta") as f:
+			meta = dict(l.strip().split("=", 1) for l in f if "=" in l)
+	except OSError:
+		pass
+	meta["env"] = env
+	return cells, memory, timer, kernel, meta
+
+
+def summarize(cells):
+	"""{(bench, workload, threads): {impl: {ops_per_s, p50_ns, p99_ns, reps}}}"""
+	groups = {}
+	for c in cells:
+		key = (c["bench"], c["workload"], c["threads"])
+		groups.setdefault(key, {}).setdefault(c["impl"], []).append(c)
+	out = {}
+	for key, impls in groups.items():
+		out[key] = {}
+		for impl, runs in impls.items():
+			out[key][impl] = {
+				"ops_per_s": statistics.median(r["ops_per_s"] for r in runs),
+				"p50_ns": statistics.median(r["p50_ns"] for r in runs),
+				"p99_ns": statistics.median(r["p99_ns"] for r in runs),
+				"reps": len(runs),
+			}
+	return out
+
+
+def ratio(fig, a, b):
+	if a in fig and b in fig and fig[b]["ops_per_s"] > 0:
+		return fig[a]["ops_per_s"] / fig[b]["ops_per_s"]
+	return None
+
+
+def fmt_ops(v):
+	return f"{v / 1000:.1f} k" if v >= 1000 else f"{v:.0f}"
+
+
+def fmt_us(ns):
+	return f"{ns / 1000:.1f}"
+
+
+def target_text(workload, r_native, r_cuse):
+	notes = []
+	t = NATIVE_TARGET.get(workload)
+	if t is not None and r_native is not None:
+		notes.append(f"native {'met' if r_native >= t else 'MISSED'} (>= {t:.2f})")
+	if r_cuse is not None:
+		notes.append(f"CUSE {'met' if r_cuse >= CUSE_TARGET else 'MISSED'} (>= {CUSE_TARGET:.0f}x)")
+	return "; ".join(notes)
+
+
+def tables(summary, memory, timer, kernel, meta, reps):
+	lines = [f"Kernel {kernel}, accelerator {meta.get('accel', '?')}"
+		 f" (TCG = software emulation: absolute figures are far below"
+		 f" hardware, only ratios carry over), median of {reps}"
+		 f" interleaved repetitions; timer cost {timer} ns subtracted"
+		 f" per operation. Guest: {'; '.join(meta.get('env', []))}.", ""]
+	echo = sorted(k for k in summary if k[0] == "echo")
+	if echo:
+		lines += ["| workload | threads | bpfdrv ops/s | native ops/s | CUSE ops/s"
+			  " | floor ops/s | bpfdrv/native | bpfdrv/CUSE | native/floor | targets |",
+			  "|---|---|---|---|---|---|---|---|---|---|"]
+		order = list(WORKLOAD_TEXT)
+		echo.sort(key=lambda k: (order.index(k[1]), k[2]))
+		for key in echo:
+			fig = summary[key]
+			rn = ratio(fig, "bpfdrv", "native")
+			rc = ratio(fig, "bpfdrv", "cuse")
+			rf = ratio(fig, "native", "floor")
+			cols = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-"
+				for i in ("bpfdrv", "native", "cuse", "floor")]
+			lines.append(f"| {WORKLOAD_TEXT[key[1]]} | {key[2]} | " +
+				     " | ".join(cols) + " | " +
+				     " | ".join("-" if r is None else f"{r:.2f}"
+						for r in (rn, rc, rf)) +
+				     f" | {target_text(key[1], rn, rc)} |")
+		lines += ["", "Per-operation latency, µs (median over repetitions"
+			  " of each cell's p50 / p99):", "",
+			  "| workload | threads | bpfdrv p50 / p99 | native p50 / p99"
+			  " | CUSE p50 / p99 | floor p50 / p99 |",
+			  "|---|---|---|---|---|---|"]
+		for key in echo:
+			fig = summary[key]
+			cols = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
+				if i in fig else "-"
+				for i in ("bpfdrv", "native", "cuse", "floor")]
+			lines.append(f"| {WORKLOAD_TEXT[key[1]]} | {key[2]} | " +
+				     " | ".join(cols) + " |")
+	edu = sorted(k for k in summary if k[0] == "edu")
+	if edu:
+		lines += ["", "| edu workload | threads | bpfdrv ops/s | native ops/s"
+			  " | bpfdrv/native | bpfdrv p50 / p99 µs | native p50 / p99 µs |",
+			  "|---|---|---|---|---|---|---|"]
+		for key in edu:
+			fig = summary[key]
+			rn = ratio(fig, "bpfdrv", "native")
+			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
+			       if i in fig else "-" for i in ("bpfdrv", "native")]
+			lines.append(f"| {WORKLOAD_TEXT.get(key[1], key[1])} | {key[2]} | "
+				     f"{fmt_ops(fig['bpfdrv']['ops_per_s']) if 'bpfdrv' in fig else '-'} | "
+				     f"{fmt_ops(fig['native']['ops_per_s']) if 'native' in fig else '-'} | "
+				     f"{'-' if rn is None else f'{rn:.2f}'} | {lat[0]} | {lat[1]} |")
+	if memory:
+		m = memory
+		s = m.get("struct_bytes", {})
+		files = m.get("measured_file_bytes", {})
+		lines += ["", "Kernel memory of one attached driver:", "",
+			  "| item | bytes |", "|---|---|",
+			  f"| bpfdrv.ko core (text + data, once for all drivers) | {m['bpfdrv_module_core_bytes']} |",
+			  f"| echo_native.ko core (includes its 128 KiB ring) | {m['native_module_core_bytes']} |",
+			  f"| echo BPF programs: {m['programs']}, JIT code | {m['prog_jited_bytes']} |",
+			  f"| echo BPF programs, memlock | {m['prog_memlock_bytes']} |",
+			  f"| echo maps: {m['maps']} (ring state + struct_ops), memlock | {m['map_memlock_bytes']} |",
+			  f"| struct bpfdrv_device (per attached driver) | {s.get('bpfdrv_device', '?')} |",
+			  f"| struct bpfdrv_stats x {m['possible_cpus']} possible CPUs (per driver) | "
+			  f"{s.get('bpfdrv_stats', 0) * m['possible_cpus']} |",
+			  f"| struct bpfdrv_file_kern (per open file) | {s.get('bpfdrv_file_kern', '?')} |",
+			  "| I/O buffer (per open file, from its first I/O of more than 64 B) | 4096 |",
+			  f"| measured: kernel memory per extra attached echo instance | {m['measured_instance_bytes']} |",
+			  f"| measured: per open file after 1 B I/O, bpfdrv / native / CUSE | "
+			  f"{files.get('bpfdrv_1', '?')} / {files.get('native_1', '?')} / {files.get('cuse_1', '?')} |",
+			  f"| measured: per open file after 4 KiB I/O, bpfdrv / native / CUSE | "
+			  f"{files.get('bpfdrv_4096', '?')} / {files.get('native_4096', '?')} / {files.get('cuse_4096', '?')} |"]
+	return lines
+
+
+def chart_data(summary, path):
+	"""One row per echo workload and thread count: ops/s of each impl."""
+	order = list(WORKLOAD_TEXT)
+	keys = sorted((k for k in summary if k[0] == "echo"),
+		      key=lambda k: (order.index(k[1]), k[2]))
+	with open(path, "w") as f:
+		f.write("# label bpfdrv native cuse floor (ops/s)\n")
+		for k in keys:
+			fig = summary[k]
+			vals = [f"{fig[i]['ops_per_s']:.1f}" if i in fig else "NaN"
+				for i in ("bpfdrv", "native", "cuse", "floor")]
+			label = f"{WORKLOAD_TEXT[k[1]]}, {k[2]}T"
+			f.write(f'"{label}" ' + " ".join(vals) + "\n")
+
+
+def main():
+	if len(sys.argv) != 2:
+		sys.exit("usage: report.py DIR")
+	d = sys.argv[1]
+	try:
+		cells, memory, timer, kernel, meta = load(d)
+	except (OSError, ValueError) as e:
+		sys.exit(f"report.py: {d}/guest.log: {e}")
+	if not cells:
+		sys.exit(f"report.py: no results in {d}/guest.log")
+	summary = summarize(cells)
+	reps = max(v["reps"] for fig in summary.values() for v in fig.values())
+	ratios = []
+	for bench, a, b in RATIOS:
+		for key, fig in sorted(summary.items()):
+			r = ratio(fig, a, b)
+			if key[0] == bench and r is not None:
+				ratios.append({"bench": bench, "workload": key[1],
+					       "threads": key[2], "ratio": f"{a}/{b}",
+					       "value": round(r, 3)})
+	result = {
+		"kernel": kernel, "accel": meta.get("accel"), "repetitions": reps,
+		"environment": meta["env"],
+		"timer_cost_ns": timer,
+		"medians": [{"bench": k[0], "workload": k[1], "threads": k[2],
+			     "impl": impl, **v}
+			    for k, fig in sorted(summary.items())
+			    for impl, v in fig.items()],
+		"ratios": ratios, "memory": memory, "runs": cells,
+	}
+	with open(f"{d}/results.json", "w") as f:
+		json.dump(result, f, indent=1)
+	lines = tables(summary, memory, timer, kernel, meta, reps)
+	with open(f"{d}/results.md", "w") as f:
+		f.write("\n".join(lines) + "\n")
+	chart_data(summary, f"{d}/chart.dat")
+	print("\n".join(lines))
+
+
+if __name__ == "__main__":
+	main()
