@@ -91,7 +91,7 @@ fi
 if [ "$mode" = bench ]; then
 	rel=${kernels[-1]} out=$BPFDRV_BUILD/bench
 	mkdir -p "$out"
-	echo "accel=${accel:+tcg}${accel:-kvm}" >"$out/meta"
+	if [ -n "$accel" ]; then echo accel=tcg; else echo accel=kvm; fi >"$out/meta"
 	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
 	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-5} ${BPFDRV_BENCH_SECONDS:-0.25}" \
 		>"$out/guest.log" 2>&1
