@@ -241,6 +241,47 @@ static bool bpfdrv_access_ok(u64 off, u32 size, u64 len)
 	       end <= len;
 }
 
+/* The mapped address of a checked BAR access, or NULL with *err set. */
+static void __iomem *bpfdrv_mmio_addr(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				      u32 size, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn(dev, err);
+
+	if (!fn)
+		return NULL;
+	*err = -EINVAL;
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return NULL;
+	*err = -ENXIO;
+	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
+		return NULL;
+	*err = -ERANGE;
+	if (!bpfdrv_access_ok(off, size, fn->bar_len[bar]))
+		return NULL;
+	return fn->bar[bar] + off;
+}
+
+/*
+ * The instance's DMA buffer at [@dma_off, @dma_off + @len) after checking
+ * it and [@io_off, @io_off + @len) of the I/O buffer; NULL with *err set.
+ */
+static void *bpfdrv_dma_range(struct bpfdrv_dev *dev, u32 dma_off,
+			      struct bpfdrv_io *io, u32 io_off, u32 len, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn(dev, err);
+
+	if (!fn)
+		return NULL;
+	*err = -ENOMEM;
+	if (!fn->dma_cpu)
+		return NULL;
+	*err = -ERANGE;
+	if (!bpfdrv_range_ok(io_off, len, io->len) ||
+	    !bpfdrv_range_ok(dma_off, len, fn->dma_size))
+		return NULL;
+	return fn->dma_cpu + dma_off;
+}
+
 __bpf_kfunc_start_defs();
 
 /**
@@ -360,21 +401,13 @@ __bpf_kfunc s64 bpfdrv_pci_bar_len(struct bpfdrv_dev *dev, u32 bar)
 __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 				 u32 size, u64 *val)
 {
-	struct bpfdrv_pci_fn *fn;
 	void __iomem *p;
 	int err;
 
 	*val = 0;
-	fn = bpfdrv_pci_fn(dev, &err);
-	if (!fn)
+	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
+	if (!p)
 		return err;
-	if (size != 1 && size != 2 && size != 4 && size != 8)
-		return -EINVAL;
-	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
-		return -ENXIO;
-	if (!bpfdrv_access_ok(off, size, fn->bar_len[bar]))
-		return -ERANGE;
-	p = fn->bar[bar] + off;
 	switch (size) {
 	case 1:
 		*val = readb(p);
@@ -404,20 +437,12 @@ __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 __bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
 				  u32 size, u64 val)
 {
-	struct bpfdrv_pci_fn *fn;
 	void __iomem *p;
 	int err;
 
-	fn = bpfdrv_pci_fn(dev, &err);
-	if (!fn)
+	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
+	if (!p)
 		return err;
-	if (size != 1 && size != 2 && size != 4 && size != 8)
-		return -EINVAL;
-	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
-		return -ENXIO;
-	if (!bpfdrv_access_ok(off, size, fn->bar_len[bar]))
-		return -ERANGE;
-	p = fn->bar[bar] + off;
 	switch (size) {
 	case 1:
 		writeb(val, p);
@@ -485,18 +510,13 @@ __bpf_kfunc s64 bpfdrv_dma_alloc(struct bpfdrv_dev *dev, u32 size,
 __bpf_kfunc int bpfdrv_io_to_dma(struct bpfdrv_io *io, u32 io_off,
 				 struct bpfdrv_dev *dev, u32 dma_off, u32 len)
 {
-	struct bpfdrv_pci_fn *fn;
+	void *dma;
 	int err;
 
-	fn = bpfdrv_pci_fn(dev, &err);
-	if (!fn)
+	dma = bpfdrv_dma_range(dev, dma_off, io, io_off, len, &err);
+	if (!dma)
 		return err;
-	if (!fn->dma_cpu)
-		return -ENOMEM;
-	if (!bpfdrv_range_ok(io_off, len, io->len) ||
-	    !bpfdrv_range_ok(dma_off, len, fn->dma_size))
-		return -ERANGE;
-	memcpy(fn->dma_cpu + dma_off, to_bpfdrv_io(io)->data + io_off, len);
+	memcpy(dma, to_bpfdrv_io(io)->data + io_off, len);
 	return 0;
 }
 
@@ -513,18 +533,13 @@ __bpf_kfunc int bpfdrv_io_to_dma(struct bpfdrv_io *io, u32 io_off,
 __bpf_kfunc int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, u32 dma_off,
 				 struct bpfdrv_io *io, u32 io_off, u32 len)
 {
-	struct bpfdrv_pci_fn *fn;
+	void *dma;
 	int err;
 
-	fn = bpfdrv_pci_fn(dev, &err);
-	if (!fn)
+	dma = bpfdrv_dma_range(dev, dma_off, io, io_off, len, &err);
+	if (!dma)
 		return err;
-	if (!fn->dma_cpu)
-		return -ENOMEM;
-	if (!bpfdrv_range_ok(io_off, len, io->len) ||
-	    !bpfdrv_range_ok(dma_off, len, fn->dma_size))
-		return -ERANGE;
-	memcpy(to_bpfdrv_io(io)->data + io_off, fn->dma_cpu + dma_off, len);
+	memcpy(to_bpfdrv_io(io)->data + io_off, dma, len);
 	return 0;
 }
 

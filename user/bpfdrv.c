@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -274,14 +275,12 @@ static void usage_load(FILE *f)
 		"                 (one-map objects; binds it to bpfdrv)\n");
 }
 
-/* Read /sys/class/bpfdrv/<name>/<attr> into @buf, without the newline. */
-static int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
+/* Read a small file (sysfs) into @buf, without its trailing newline. */
+int read_line(const char *path, char *buf, size_t size)
 {
-	char path[256];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -1;
@@ -295,10 +294,19 @@ static int read_sysfs(const char *name, const char *attr, char *buf, size_t size
 	return 0;
 }
 
+/* Read /sys/class/bpfdrv/<name>/<attr>. */
+static int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
+	return read_line(path, buf, size);
+}
+
 /* The PCI function an instance sits on, or "-". */
 static void instance_pci(const char *inst, char *bdf, size_t size)
 {
-	char path[256], target[256];
+	char path[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/device", inst);

@@ -4,6 +4,7 @@
 #define __BPFDRV_TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "bpfdrv_abi.h"
 
@@ -11,6 +12,7 @@
 
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int check_module(void);
+int read_line(const char *path, char *buf, size_t size);
 
 /* user/pci.c: handing PCI functions to bpfdrv's pci_driver */
 bool pci_bdf_valid(const char *bdf);

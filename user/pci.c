@@ -66,18 +66,10 @@ static void pci_driver_of(const char *bdf, char *name, size_t size)
 static int pci_read_id(const char *bdf, const char *attr, unsigned int *id)
 {
 	char path[PATH_MAX], buf[16];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", bdf, attr);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (read_line(path, buf, sizeof(buf)))
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	*id = strtoul(buf, NULL, 16);
 	return 0;
 }
