@@ -45,6 +45,7 @@ struct bpfdrv_device {
 	umode_t mode;			/* of the node */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
+	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
 };
 
 struct bpfdrv_file_kern {
@@ -61,6 +62,7 @@ struct bpfdrv_io_kern {
 };
 
 extern struct btf *bpfdrv_btf;
+extern struct srcu_struct bpfdrv_srcu;
 
 int bpfdrv_chrdev_init(void);
 void bpfdrv_chrdev_exit(void);
@@ -88,5 +90,8 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 }
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
+
+int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
+void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

@@ -33,7 +33,7 @@
 #define BPFDRV_MINORS		256
 #define BPFDRV_DEFAULT_MODE	0600
 
-DEFINE_STATIC_SRCU(bpfdrv_srcu);
+DEFINE_SRCU(bpfdrv_srcu);
 
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);
@@ -435,6 +435,10 @@ int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link)
 	cdev_init(&bdev->cdev, &bpfdrv_fops);
 	bdev->cdev.owner = THIS_MODULE;
 
+	ret = bpfdrv_gpio_claim(bdev);
+	if (ret)
+		goto err_put;
+
 	if (ops->init) {
 		ret = ops->init(&bdev->pub);
 		if (ret) {
@@ -457,6 +461,7 @@ err_exit:
 	if (ops->exit)
 		ops->exit(&bdev->pub);
 err_put:
+	bpfdrv_gpio_release(bdev);
 	mutex_unlock(&bpfdrv_lock);
 	put_device(&bdev->dev);
 	return ret;
@@ -491,6 +496,7 @@ void bpfdrv_device_destroy(struct chr_ext_ops *ops)
 
 	if (ops->exit)
 		ops->exit(&bdev->pub);
+	bpfdrv_gpio_release(bdev);
 	ops->device = NULL;
 	put_device(&bdev->dev);
 }

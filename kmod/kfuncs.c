@@ -190,6 +190,17 @@ __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 	bpfdrv_device_wake(to_bpfdrv_device(dev));
 }
 
+/**
+ * bpfdrv_file_dev - the device an open file belongs to
+ * @file: the callback's file
+ *
+ * Return: the device, for the kfuncs that take one (GPIO, PCI).
+ */
+__bpf_kfunc struct bpfdrv_dev *bpfdrv_file_dev(struct bpfdrv_file *file)
+{
+	return &to_bpfdrv_file(file)->bdev->pub;
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(bpfdrv_kfunc_ids)
@@ -201,6 +212,15 @@ BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_wake, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_file_dev, KF_TRUSTED_ARGS)
+/*
+ * Not KF_TRUSTED_ARGS: on 6.12 the dev bpfdrv_file_dev() returns is not
+ * "trusted" to the verifier (7.x trusts kfunc results); they check for NULL.
+ */
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_SLEEPABLE)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*
