@@ -38,9 +38,9 @@ $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/bpfdrv: user/bpfdrv.c $(HEADERS)
+$(BUILD)/user/bpfdrv: user/bpfdrv.c user/gpio.c user/gpio.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 
 $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

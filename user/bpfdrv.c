@@ -2,7 +2,8 @@
 /*
  * bpfdrv: attach BPF drivers (chr_ext_ops struct_ops maps) and inspect them.
  *
- *   bpfdrv load OBJ [--pin] [--name NAME]   attach every chr_ext_ops map
+ *   bpfdrv load OBJ [--pin] [--name NAME] [--gpio-chip LABEL]
+ *        [--gpio-lines N,N,...]             attach every chr_ext_ops map
  *   bpfdrv unload NAME                      detach a driver
  *   bpfdrv list                             attached drivers and call counts
  *
@@ -32,6 +33,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv_abi.h"
+#include "gpio.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
@@ -249,6 +251,16 @@ static int ensure_pin_dir(void)
 	return 0;
 }
 
+static bool gpio_explain_map(const struct btf *btf, const struct bpf_map *map,
+			     int e, const char *name)
+{
+	size_t size;
+	const char *value = bpf_map__initial_value(map, &size);
+
+	return value && gpio_explain(btf, bpf_map__btf_value_type_id(map),
+				     value, size, e, name);
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -259,11 +271,14 @@ static void on_signal(int sig)
 static void usage_load(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfdrv load [-v] [--pin] [--name NAME] OBJ\n"
+		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--gpio-chip LABEL]\n"
+		"                   [--gpio-lines N,N,...] OBJ\n"
 		"  Attach every chr_ext_ops map of the BPF object OBJ; each becomes\n"
 		"  /dev/bpfdrv/<name>. Without --pin, stays attached until Ctrl-C.\n"
 		"  --pin        pin the links in " PIN_DIR "/ and exit\n"
-		"  --name NAME  override the driver's name (one-map objects)\n");
+		"  --name NAME  override the driver's name (one-map objects)\n"
+		"  --gpio-chip LABEL     claim the GPIO lines on this chip instead\n"
+		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n");
 }
 
 static int cmd_load(int argc, char **argv)
@@ -271,6 +286,8 @@ static int cmd_load(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "pin", no_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "gpio-chip", required_argument, NULL, 'c' },
+		{ "gpio-lines", required_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -278,11 +295,11 @@ static int cmd_load(int argc, char **argv)
 	char names[MAX_DRIVERS][BPFDRV_NAME_MAX];
 	struct bpf_link *links[MAX_DRIVERS] = {};
 	struct bpf_map *maps[MAX_DRIVERS];
-	const char *path, *new_name = NULL;
+	const char *path, *new_name = NULL, *gpio_chip = NULL, *gpio_lines = NULL;
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
-	int i, n = 0, opt, ret = 1;
+	int i, n = 0, n_gpio = 0, opt, ret = 1;
 	bool pin = false;
 	char prog[128];
 
@@ -293,6 +310,12 @@ static int cmd_load(int argc, char **argv)
 			break;
 		case 'n':
 			new_name = optarg;
+			break;
+		case 'c':
+			gpio_chip = optarg;
+			break;
+		case 'l':
+			gpio_lines = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -353,11 +376,25 @@ static int cmd_load(int argc, char **argv)
 			    bpf_map__name(map), names[n]);
 			goto out;
 		}
+		if (gpio_chip || gpio_lines) {
+			int r = gpio_override(btf, bpf_map__btf_value_type_id(map),
+					      value, size, gpio_chip, gpio_lines,
+					      names[n]);
+
+			if (r < 0)
+				goto out;
+			n_gpio += r;
+		}
 		maps[n++] = map;
 	}
 	if (!n) {
 		err("%s: no chr_ext_ops map in this object (%s)", path,
 		    "declare one in SEC(\".struct_ops.link\")");
+		goto out;
+	}
+	if ((gpio_chip || gpio_lines) && n && !n_gpio) {
+		err("%s: --gpio-chip/--gpio-lines: no driver in it declares GPIO lines",
+		    path);
 		goto out;
 	}
 	if (new_name && n > 1) {
@@ -386,7 +423,7 @@ static int cmd_load(int argc, char **argv)
 			if (e == EEXIST)
 				err("driver name '%s' is already in use (see: bpfdrv list)",
 				    names[i]);
-			else
+			else if (!gpio_explain_map(btf, maps[i], e, names[i]))
 				err("%s: cannot attach driver '%s': %s", path, names[i],
 				    strerror(e));
 			goto out;
@@ -571,7 +608,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfdrv [-v] COMMAND [ARGS]\n"
-		"  load OBJ [--pin] [--name NAME]  attach the drivers in a BPF object\n"
+		"  load OBJ [--pin] [--name NAME] [--gpio-chip LABEL] [--gpio-lines N,...]\n"
+		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
 		"  list                            attached drivers, open files, call counts\n"
 		"  -v  verbose (libbpf debug output)   -h  this help\n");
