@@ -39,7 +39,7 @@ levels() { gpioget -c "$CHIP" --numeric "$@" | tr -d ' '; }
 # drive LINE=V...: set lines from the chip side; the loopback chip keeps
 # them driven after gpioset exits
 drive() { gpioset -c "$CHIP" -t 0 "$@"; }
-consumer() { gpioinfo -c "$CHIP" "$1"; }
+consumer() { gpioinfo --unquoted -c "$CHIP" "$1"; }
 leds_write() { printf '%s' "$1" >$LEDS; }
 opens() { test "$(cat /sys/class/bpfdrv/$1/open_count)" = "$2"; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
@@ -53,9 +53,9 @@ check "loopback: line 8 reads the 0 that line 0 drives" test "$(levels 8)" = 0
 # --- gpio_leds: four outputs on lines 0-3, observed on lines 8-11 ---
 check "load gpio_leds" $BPFDRV load --pin $OBJ/gpio_leds.bpf.o
 check "gpioinfo: line 0 is an output used by bpfdrv:gpio_leds" \
-	grep -q 'output consumer="bpfdrv:gpio_leds"' <(consumer 0)
+	grep -q 'output consumer=bpfdrv:gpio_leds$' <(consumer 0)
 check "gpioinfo: line 3 is used by bpfdrv:gpio_leds" \
-	grep -q 'consumer="bpfdrv:gpio_leds"' <(consumer 3)
+	grep -q 'consumer=bpfdrv:gpio_leds$' <(consumer 3)
 check "lines start low (OUT_LOW): lines 8-11 read 0000" test "$(levels 8 9 10 11)" = 0000
 for pat in 1010 0110 1111 0001 1000 0000; do
 	if leds_write "$pat"; then
@@ -90,7 +90,7 @@ check "after detach: the line 0 gpioset drove reads 1 on line 8" test "$(levels 
 
 gpioset -c "$CHIP" 2=1 &
 holder=$!
-if wait_for 5 eval "consumer 2 | grep -q 'consumer=\"gpioset\"'"; then
+if wait_for 5 eval "consumer 2 | grep -q 'consumer=gpioset$'"; then
 	expect_err "load while gpioset holds line 2: 'in use by gpioset'" \
 		"GPIO line 2 of chip '$LABEL' is in use by 'gpioset'" \
 		$BPFDRV load --pin $OBJ/gpio_leds.bpf.o
@@ -139,8 +139,8 @@ expect_err "bpfdrv_gpio_set on an undeclared index: EINVAL" "Invalid argument" k
 expect_err "bpfdrv_gpio_get on index 16: EINVAL" "Invalid argument" kf g
 expect_err "bpfdrv_gpio_set_array over an input: EPERM" "Operation not permitted" kf A
 expect_err "bpfdrv_gpio_get_array past the declared lines: EINVAL" "Invalid argument" kf R
-expect_err "GPIO kfunc on a device without lines: ENODEV" "No such device" \
-	sh -c "printf x >/dev/bpfdrv/gpio_nolines"
+nolines_write() { printf x >/dev/bpfdrv/gpio_nolines; }
+expect_err "GPIO kfunc on a device without lines: ENODEV" "No such device" nolines_write
 check "unload gpio_kfuncs" $BPFDRV unload gpio_kfuncs
 check "unload gpio_nolines" $BPFDRV unload gpio_nolines
 
@@ -148,7 +148,7 @@ check "unload gpio_nolines" $BPFDRV unload gpio_nolines
 drive 12=0 13=0
 check "load gpio_button" $BPFDRV load --pin $OBJ/gpio_button.bpf.o
 check "gpioinfo: line 4 is an input used by bpfdrv:gpio_button" \
-	grep -q 'input .*consumer="bpfdrv:gpio_button"' <(consumer 4)
+	grep -q 'input .*consumer=bpfdrv:gpio_button$' <(consumer 4)
 check "edge lines 4 and 5 have interrupts named bpfdrv:gpio_button" \
 	test "$(grep -c 'bpfdrv:gpio_button' /proc/interrupts)" = 2
 
