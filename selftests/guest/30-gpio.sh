@@ -51,12 +51,15 @@ drive 0=0
 check "loopback: line 8 reads the 0 that line 0 drives" test "$(levels 8)" = 0
 
 # --- gpio_leds: four outputs on lines 0-3, observed on lines 8-11 ---
+drive 0=1 1=1 2=1 3=1
+check "before attach: lines 8-11 read the 1111 gpioset left on lines 0-3" \
+	test "$(levels 8 9 10 11)" = 1111
 check "load gpio_leds" $BPFDRV load --pin $OBJ/gpio_leds.bpf.o
 check "gpioinfo: line 0 is an output used by bpfdrv:gpio_leds" \
 	grep -q 'output consumer=bpfdrv:gpio_leds$' <(consumer 0)
 check "gpioinfo: line 3 is used by bpfdrv:gpio_leds" \
 	grep -q 'consumer=bpfdrv:gpio_leds$' <(consumer 3)
-check "lines start low (OUT_LOW): lines 8-11 read 0000" test "$(levels 8 9 10 11)" = 0000
+check "attach drives the lines low (OUT_LOW): lines 8-11 read 0000" test "$(levels 8 9 10 11)" = 0000
 for pat in 1010 0110 1111 0001 1000 0000; do
 	if leds_write "$pat"; then
 		ok "leds: write $pat"
