@@ -39,7 +39,7 @@ $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 USER_SRCS := $(wildcard user/*.c)
-$(BUILD)/user/bpfdrv: $(USER_SRCS) user/bpfdrv.h $(HEADERS)
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(USER_SRCS) -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 

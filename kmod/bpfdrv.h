@@ -78,6 +78,7 @@ struct bpfdrv_device {
 	umode_t mode;			/* of the node */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
+	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
@@ -141,5 +142,8 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 }
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
+
+int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
+void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

@@ -468,6 +468,9 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 		if (ret)
 			goto err_put;
 	}
+	ret = bpfdrv_gpio_claim(bdev);
+	if (ret)
+		goto err_pci;
 
 	if (ops->init) {
 		mutex_lock(&bdev->lock);
@@ -477,7 +480,7 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 			dev_info(bdev->dev.parent ?: &bdev->dev,
 				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
 			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
-			goto err_pci;
+			goto err_gpio;
 		}
 	}
 
@@ -492,6 +495,8 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 err_exit:
 	if (ops->exit)
 		ops->exit(&bdev->pub);
+err_gpio:
+	bpfdrv_gpio_release(bdev);
 err_pci:
 	if (fn) {
 		WRITE_ONCE(bdev->dead, true);
@@ -523,6 +528,7 @@ static void bpfdrv_instance_destroy(struct bpfdrv_device *bdev)
 
 	if (bdev->ops->exit)
 		bdev->ops->exit(&bdev->pub);
+	bpfdrv_gpio_release(bdev);
 	if (bdev->pci)
 		bpfdrv_pci_instance_teardown(bdev);
 	ida_free(&bdev->drv->index_ida, bdev->pub.index);

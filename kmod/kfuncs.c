@@ -237,6 +237,10 @@ BTF_ID_FLAGS(func, bpfdrv_mmio_write)
 BTF_ID_FLAGS(func, bpfdrv_dma_alloc, KF_SLEEPABLE)
 BTF_ID_FLAGS(func, bpfdrv_io_to_dma)
 BTF_ID_FLAGS(func, bpfdrv_dma_to_io)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_SLEEPABLE)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*

@@ -3,6 +3,7 @@
  * bpfdrv: attach BPF drivers (chr_ext_ops struct_ops maps) and inspect them.
  *
  *   bpfdrv load OBJ [--pin] [--name NAME] [--device BDF]
+ *        [--gpio-chip LABEL] [--gpio-lines N,N,...]
  *                                           attach every chr_ext_ops map
  *   bpfdrv unload NAME                      detach a driver
  *   bpfdrv list                             device instances and call counts
@@ -35,6 +36,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
+#include "gpio.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define MAX_DRIVERS	16
@@ -254,6 +256,16 @@ static int ensure_pin_dir(void)
 	return 0;
 }
 
+static bool gpio_explain_map(const struct btf *btf, const struct bpf_map *map,
+			     int e, const char *name)
+{
+	size_t size;
+	const char *value = bpf_map__initial_value(map, &size);
+
+	return value && gpio_explain(btf, bpf_map__btf_value_type_id(map),
+				     value, size, e, name);
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -264,7 +276,8 @@ static void on_signal(int sig)
 static void usage_load(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--device BDF] OBJ\n"
+		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--device BDF]\n"
+		"                   [--gpio-chip LABEL] [--gpio-lines N,N,...] OBJ\n"
 		"  Attach every chr_ext_ops map of the BPF object OBJ. A driver becomes\n"
 		"  /dev/bpfdrv/<name>; a PCI driver gets /dev/bpfdrv/<name><N> for each\n"
 		"  function it serves (unclaimed ones with its IDs are bound to bpfdrv).\n"
@@ -272,7 +285,9 @@ static void usage_load(FILE *f)
 		"  --pin          pin the links in " PIN_DIR "/ and exit\n"
 		"  --name NAME    override the driver's name (one-map objects)\n"
 		"  --device BDF   serve only PCI function BDF, whatever its IDs\n"
-		"                 (one-map objects; binds it to bpfdrv)\n");
+		"                 (one-map objects; binds it to bpfdrv)\n"
+		"  --gpio-chip LABEL     claim the GPIO lines on this chip instead\n"
+		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n");
 }
 
 /* Read a small file (sysfs) into @buf, without its trailing newline. */
@@ -366,6 +381,8 @@ static int cmd_load(int argc, char **argv)
 		{ "pin", no_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "gpio-chip", required_argument, NULL, 'c' },
+		{ "gpio-lines", required_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -375,10 +392,11 @@ static int cmd_load(int argc, char **argv)
 	struct bpf_map *maps[MAX_DRIVERS];
 	bool is_pci[MAX_DRIVERS] = {};
 	const char *path, *new_name = NULL, *device = NULL;
+	const char *gpio_chip = NULL, *gpio_lines = NULL;
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
-	int i, n = 0, opt, ret = 1;
+	int i, n = 0, n_gpio = 0, opt, ret = 1;
 	bool pin = false;
 	char prog[128];
 
@@ -392,6 +410,12 @@ static int cmd_load(int argc, char **argv)
 			break;
 		case 'd':
 			device = optarg;
+			break;
+		case 'c':
+			gpio_chip = optarg;
+			break;
+		case 'l':
+			gpio_lines = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -483,11 +507,24 @@ static int cmd_load(int argc, char **argv)
 			if (nr && pci_bind_matching(ids, nr))
 				goto out;
 		}
+		if (gpio_chip || gpio_lines) {
+			int r = gpio_override(btf, type_id, value, size, gpio_chip,
+					      gpio_lines, names[n]);
+
+			if (r < 0)
+				goto out;
+			n_gpio += r;
+		}
 		maps[n++] = map;
 	}
 	if (!n) {
 		err("%s: no chr_ext_ops map in this object (%s)", path,
 		    "declare one in SEC(\".struct_ops.link\")");
+		goto out;
+	}
+	if ((gpio_chip || gpio_lines) && n && !n_gpio) {
+		err("%s: --gpio-chip/--gpio-lines: no driver in it declares GPIO lines",
+		    path);
 		goto out;
 	}
 	if ((new_name || device) && n > 1) {
@@ -511,7 +548,10 @@ static int cmd_load(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		links[i] = bpf_map__attach_struct_ops(maps[i]);
 		if (!links[i]) {
-			attach_error(path, names[i], errno, is_pci[i]);
+			int e = errno;
+
+			if (is_pci[i] || !gpio_explain_map(btf, maps[i], e, names[i]))
+				attach_error(path, names[i], e, is_pci[i]);
 			goto out;
 		}
 	}
@@ -704,6 +744,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: bpfdrv [-v] COMMAND [ARGS]\n"
 		"  load OBJ [--pin] [--name NAME] [--device BDF]\n"
+		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
 		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
 		"  list                            device instances, open files, call counts\n"
