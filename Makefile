@@ -41,9 +41,10 @@ $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/user/bpfdrv: user/bpfdrv.c $(HEADERS)
+USER_SRCS := $(wildcard user/*.c)
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+	$(CC) $(CFLAGS) $(USER_SRCS) -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 
 $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

@@ -7,6 +7,7 @@
 #ifndef __BPFDRV_BPF_H
 #define __BPFDRV_BPF_H
 
+#include <stdbool.h>
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/ioctl.h>

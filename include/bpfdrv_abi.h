@@ -158,7 +158,7 @@ struct chr_ext_ops {
 	 * Set on attach; not for BPF. Untyped so that every compilation unit
 	 * emits the same BTF for this struct (the kernel requires one).
 	 */
-	void *device;
+	void *driver;
 #endif
 };
 

@@ -5,7 +5,10 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/idr.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/pci.h>
 #include <linux/srcu.h>
 #include <linux/wait.h>
 
@@ -26,8 +29,34 @@ struct bpfdrv_stats {
 	u64 bad_returns;	/* lengths or errnos the module refused */
 };
 
+/* One attached chr_ext_ops map: a driver with its device instances. */
+struct bpfdrv_driver {
+	struct chr_ext_ops *ops;
+	struct bpf_link *link;		/* NULL when attached without one */
+	struct list_head node;		/* bpfdrv_drivers, under bpfdrv_lock */
+	struct list_head instances;	/* bpfdrv_device.drv_node */
+	struct ida index_ida;		/* instance numbers */
+};
+
 /*
- * One attached driver. Lives until the last open file is closed: the
+ * A PCI function bound to bpfdrv's pci_driver: its BARs are mapped while it
+ * is bound; an attached driver that serves it makes it an instance.
+ */
+struct bpfdrv_pci_fn {
+	struct pci_dev *pdev;
+	struct list_head node;		/* bpfdrv_pci_fns, under bpfdrv_lock */
+	struct bpfdrv_device *bdev;	/* its instance, under bpfdrv_lock */
+	void __iomem *bar[PCI_STD_NUM_BARS];	/* memory BARs only */
+	resource_size_t bar_len[PCI_STD_NUM_BARS];
+	int irq;			/* requested Linux IRQ, or 0 */
+	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
+	void *dma_cpu;			/* the instance's DMA buffer */
+	dma_addr_t dma_addr;
+	size_t dma_size;
+};
+
+/*
+ * One device instance. Lives until the last open file is closed: the
  * embedded device's refcount (held by the cdev, by each open file and by the
  * attachment) governs it.
  */
@@ -36,6 +65,10 @@ struct bpfdrv_device {
 	struct device dev;
 	struct cdev cdev;
 	struct list_head node;		/* bpfdrv_devices, under bpfdrv_lock */
+	struct bpfdrv_driver *drv;	/* valid while !dead */
+	struct list_head drv_node;	/* drv->instances, under bpfdrv_lock */
+	struct bpfdrv_pci_fn *pci;	/* PCI instances, while !dead */
+	atomic64_t irq_count;		/* interrupts the driver handled */
 	struct chr_ext_ops *ops;	/* valid while !dead, under SRCU */
 	struct mutex lock;		/* one callback at a time */
 	bool dead;			/* detached: no callback starts */
@@ -45,6 +78,8 @@ struct bpfdrv_device {
 	umode_t mode;			/* of the node */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
+	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
+	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
 struct bpfdrv_file_kern {
@@ -61,12 +96,31 @@ struct bpfdrv_io_kern {
 };
 
 extern struct btf *bpfdrv_btf;
+extern struct srcu_struct bpfdrv_srcu;
+
+/* [@off, @off + @len) lies inside @size bytes. */
+static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
+{
+	u32 end;
+
+	return !check_add_overflow(off, len, &end) && end <= size;
+}
 
 int bpfdrv_chrdev_init(void);
 void bpfdrv_chrdev_exit(void);
 struct bpf_link;
-int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link);
-void bpfdrv_device_destroy(struct chr_ext_ops *ops);
+int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
+void bpfdrv_driver_detach(struct chr_ext_ops *ops);
+void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
+void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
+
+int bpfdrv_pci_init(void);
+void bpfdrv_pci_exit(void);
+bool bpfdrv_pci_locked_down(void);
+int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
+			      struct bpfdrv_pci_fn *fn);
+void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev);
+void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);
 bool bpfdrv_name_valid(const char *name);
 
 int bpfdrv_struct_ops_init(void);
@@ -88,5 +142,8 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 }
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
+
+int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
+void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

@@ -33,12 +33,15 @@
 #define BPFDRV_MINORS		256
 #define BPFDRV_DEFAULT_MODE	0600
 
-DEFINE_STATIC_SRCU(bpfdrv_srcu);
+DEFINE_SRCU(bpfdrv_srcu);
 
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);
-static DEFINE_MUTEX(bpfdrv_lock);	/* bpfdrv_devices */
-static LIST_HEAD(bpfdrv_devices);
+/* Guards the lists below and every instance's creation and destruction. */
+static DEFINE_MUTEX(bpfdrv_lock);
+static LIST_HEAD(bpfdrv_devices);	/* every instance, by name */
+static LIST_HEAD(bpfdrv_drivers);	/* attached drivers */
+static LIST_HEAD(bpfdrv_pci_fns);	/* PCI functions bound to bpfdrv */
 static atomic64_t bpfdrv_file_ids = ATOMIC64_INIT(0);
 
 static char *bpfdrv_devnode(const struct device *dev, umode_t *mode)
@@ -416,7 +419,8 @@ static void bpfdrv_device_release(struct device *dev)
 {
 	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
 
-	ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
+	if (dev->devt)
+		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
 	free_percpu(bdev->stats);
 	kfree(bdev);
 }
@@ -432,15 +436,29 @@ static struct bpfdrv_device *bpfdrv_find(const char *name)
 	return NULL;
 }
 
-/* Attach: make the device, run the driver's init, then publish the node. */
-int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link)
+static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
 {
+	struct bpfdrv_driver *drv;
+
+	lockdep_assert_held(&bpfdrv_lock);
+	list_for_each_entry(drv, &bpfdrv_drivers, node)
+		if (!strcmp(drv->ops->name, name))
+			return drv;
+	return NULL;
+}
+
+/*
+ * Make one device instance of @drv (on PCI function @fn, or none), run the
+ * driver's init, then publish the node. Called with bpfdrv_lock held.
+ */
+static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
+				  struct bpfdrv_pci_fn *fn)
+{
+	struct chr_ext_ops *ops = drv->ops;
 	struct bpfdrv_device *bdev;
-	int minor, ret;
+	int minor, index, ret;
 
-	if (ops->device)
-		return -EBUSY;
-
+	lockdep_assert_held(&bpfdrv_lock);
 	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
 	if (!bdev)
 		return -ENOMEM;
@@ -449,43 +467,65 @@ int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link)
 		kfree(bdev);
 		return -ENOMEM;
 	}
-	strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
+	index = ida_alloc(&drv->index_ida, GFP_KERNEL);
+	if (index < 0) {
+		free_percpu(bdev->stats);
+		kfree(bdev);
+		return index;
+	}
+	bdev->pub.index = index;
+	if (fn)
+		snprintf(bdev->pub.name, sizeof(bdev->pub.name), "%s%d",
+			 ops->name, index);
+	else
+		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
+	bdev->drv = drv;
 	bdev->ops = ops;
 	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
-	bdev->link = link;
+	bdev->link = drv->link;
 	init_waitqueue_head(&bdev->wq);
 	mutex_init(&bdev->lock);
 	INIT_LIST_HEAD(&bdev->node);
 
-	mutex_lock(&bpfdrv_lock);
-	if (bpfdrv_find(ops->name)) {
+	/* From here the device's release frees everything. */
+	device_initialize(&bdev->dev);
+	bdev->dev.class = &bpfdrv_class;
+	bdev->dev.release = bpfdrv_device_release;
+	if (bpfdrv_find(bdev->pub.name)) {
 		ret = -EEXIST;
-		goto err_free;
+		goto err_put;
 	}
 	minor = ida_alloc_max(&bpfdrv_minor_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
 	if (minor < 0) {
 		ret = minor == -ENOSPC ? -EMFILE : minor;
-		goto err_free;
+		goto err_put;
 	}
 	bdev->pub.minor = minor;
-
-	/* From here the device's release frees everything. */
-	device_initialize(&bdev->dev);
-	bdev->dev.class = &bpfdrv_class;
 	bdev->dev.devt = MKDEV(MAJOR(bpfdrv_devt), minor);
-	bdev->dev.release = bpfdrv_device_release;
-	ret = dev_set_name(&bdev->dev, "%s", ops->name);
+	ret = dev_set_name(&bdev->dev, "%s", bdev->pub.name);
 	if (ret)
 		goto err_put;
 	cdev_init(&bdev->cdev, &bpfdrv_fops);
 	bdev->cdev.owner = THIS_MODULE;
 
-	if (ops->init) {
-		ret = ops->init(&bdev->pub);
-		if (ret) {
-			dev_info(&bdev->dev, "driver init failed: %d\n", ret);
-			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
+	if (fn) {
+		ret = bpfdrv_pci_instance_setup(bdev, fn);
+		if (ret)
 			goto err_put;
+	}
+	ret = bpfdrv_gpio_claim(bdev);
+	if (ret)
+		goto err_pci;
+
+	if (ops->init) {
+		mutex_lock(&bdev->lock);
+		ret = ops->init(&bdev->pub);
+		mutex_unlock(&bdev->lock);
+		if (ret) {
+			dev_info(bdev->dev.parent ?: &bdev->dev,
+				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
+			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
+			goto err_gpio;
 		}
 	}
 
@@ -493,54 +533,203 @@ int bpfdrv_device_create(struct chr_ext_ops *ops, struct bpf_link *link)
 	if (ret)
 		goto err_exit;
 
-	ops->device = bdev;
 	list_add_tail(&bdev->node, &bpfdrv_devices);
-	mutex_unlock(&bpfdrv_lock);
+	list_add_tail(&bdev->drv_node, &drv->instances);
 	return 0;
 
 err_exit:
 	if (ops->exit)
 		ops->exit(&bdev->pub);
+err_gpio:
+	bpfdrv_gpio_release(bdev);
+err_pci:
+	if (fn) {
+		WRITE_ONCE(bdev->dead, true);
+		bpfdrv_pci_instance_teardown(bdev);
+	}
 err_put:
-	mutex_unlock(&bpfdrv_lock);
+	ida_free(&drv->index_ida, index);
 	put_device(&bdev->dev);
-	return ret;
-
-err_free:
-	mutex_unlock(&bpfdrv_lock);
-	free_percpu(bdev->stats);
-	kfree(bdev);
 	return ret;
 }
 
 /*
- * Detach: remove the node, fail and wake every file user, wait until no
- * callback runs, then run the driver's exit. Open files keep the (dead)
- * device alive and get ENODEV.
+ * Remove the node, fail and wake every file user, wait until no callback
+ * runs, then run the driver's exit. Open files keep the (dead) device alive
+ * and get ENODEV. Called with bpfdrv_lock held.
  */
-void bpfdrv_device_destroy(struct chr_ext_ops *ops)
+static void bpfdrv_instance_destroy(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_device *bdev = ops->device;
-
-	if (!bdev)
-		return;
-
-	mutex_lock(&bpfdrv_lock);
+	lockdep_assert_held(&bpfdrv_lock);
 	list_del_init(&bdev->node);
-	mutex_unlock(&bpfdrv_lock);
+	list_del_init(&bdev->drv_node);
 
 	cdev_device_del(&bdev->cdev, &bdev->dev);
 	WRITE_ONCE(bdev->dead, true);
 	bpfdrv_device_wake(bdev);
+	if (bdev->pci)
+		bpfdrv_pci_irq_free(bdev);
 	synchronize_srcu(&bpfdrv_srcu);
 
-	if (ops->exit)
-		ops->exit(&bdev->pub);
-	ops->device = NULL;
+	if (bdev->ops->exit)
+		bdev->ops->exit(&bdev->pub);
+	bpfdrv_gpio_release(bdev);
+	if (bdev->pci)
+		bpfdrv_pci_instance_teardown(bdev);
+	ida_free(&bdev->drv->index_ida, bdev->pub.index);
 	put_device(&bdev->dev);
 }
 
-/* sysfs: /sys/class/bpfdrv/<name>/{open_count,link_id,stats} */
+/* Does @drv serve PCI function @fn? */
+static bool bpfdrv_driver_matches(struct bpfdrv_driver *drv,
+				  struct bpfdrv_pci_fn *fn)
+{
+	const struct chr_ext_ops *ops = drv->ops;
+	int i;
+
+	if (ops->pci_slot[0])
+		return !strcmp(ops->pci_slot, pci_name(fn->pdev));
+	for (i = 0; i < BPFDRV_MAX_PCI_IDS && ops->pci_ids[i].vendor; i++)
+		if (ops->pci_ids[i].vendor == fn->pdev->vendor &&
+		    ops->pci_ids[i].device == fn->pdev->device)
+			return true;
+	return false;
+}
+
+static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
+{
+	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
+}
+
+static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
+{
+	struct bpfdrv_device *bdev, *tmp;
+
+	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node)
+		bpfdrv_instance_destroy(bdev);
+	ida_destroy(&drv->index_ida);
+	drv->ops->driver = NULL;
+	kfree(drv);
+}
+
+/*
+ * Attach: a driver without PCI IDs gets one instance now; a PCI driver gets
+ * one per bound function it serves, now and whenever one is bound later.
+ * If any instance fails, the attach fails and nothing is left.
+ */
+int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
+{
+	struct bpfdrv_driver *drv;
+	struct bpfdrv_pci_fn *fn;
+	int ret = 0;
+
+	if (ops->driver)
+		return -EBUSY;
+	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
+		return -EPERM;
+	drv = kzalloc(sizeof(*drv), GFP_KERNEL);
+	if (!drv)
+		return -ENOMEM;
+	drv->ops = ops;
+	drv->link = link;
+	INIT_LIST_HEAD(&drv->instances);
+	ida_init(&drv->index_ida);
+	ops->driver = drv;
+
+	mutex_lock(&bpfdrv_lock);
+	if (bpfdrv_find_driver(ops->name)) {
+		ret = -EEXIST;
+		goto err;
+	}
+	if (!bpfdrv_driver_is_pci(ops)) {
+		ret = bpfdrv_instance_create(drv, NULL);
+	} else {
+		list_for_each_entry(fn, &bpfdrv_pci_fns, node) {
+			if (fn->bdev || !bpfdrv_driver_matches(drv, fn))
+				continue;
+			ret = bpfdrv_instance_create(drv, fn);
+			if (ret)
+				break;
+		}
+	}
+	if (ret)
+		goto err;
+	list_add_tail(&drv->node, &bpfdrv_drivers);
+	mutex_unlock(&bpfdrv_lock);
+	return 0;
+
+err:
+	bpfdrv_driver_free(drv);
+	mutex_unlock(&bpfdrv_lock);
+	return ret;
+}
+
+/* Detach: destroy every instance after draining its callers. */
+void bpfdrv_driver_detach(struct chr_ext_ops *ops)
+{
+	struct bpfdrv_driver *drv = ops->driver;
+
+	if (!drv)
+		return;
+	mutex_lock(&bpfdrv_lock);
+	list_del(&drv->node);
+	bpfdrv_driver_free(drv);
+	mutex_unlock(&bpfdrv_lock);
+}
+
+/*
+ * A PCI function was bound to bpfdrv: give it to the first attached driver
+ * that serves it. A driver whose init refuses it leaves it bound, unused.
+ */
+void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
+{
+	struct bpfdrv_driver *drv;
+	int ret;
+
+	mutex_lock(&bpfdrv_lock);
+	list_add_tail(&fn->node, &bpfdrv_pci_fns);
+	list_for_each_entry(drv, &bpfdrv_drivers, node) {
+		if (!bpfdrv_driver_matches(drv, fn))
+			continue;
+		ret = bpfdrv_instance_create(drv, fn);
+		if (ret)
+			dev_warn(&fn->pdev->dev, "driver %s refused this device: %d\n",
+				 drv->ops->name, ret);
+		break;
+	}
+	mutex_unlock(&bpfdrv_lock);
+}
+
+/* A PCI function is being unbound or removed: its instance goes first. */
+void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
+{
+	mutex_lock(&bpfdrv_lock);
+	if (fn->bdev)
+		bpfdrv_instance_destroy(fn->bdev);
+	list_del(&fn->node);
+	mutex_unlock(&bpfdrv_lock);
+}
+
+/* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count} */
+
+static ssize_t driver_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	/* The ops live while the node does: unreg removes it first. */
+	return sysfs_emit(buf, "%s\n", bdev->ops->name);
+}
+static DEVICE_ATTR_RO(driver);
+
+static ssize_t irq_count_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%llu\n", atomic64_read(&bdev->irq_count));
+}
+static DEVICE_ATTR_RO(irq_count);
 
 static ssize_t open_count_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -593,6 +782,8 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(stats);
 
 static struct attribute *bpfdrv_attrs[] = {
+	&dev_attr_driver.attr,
+	&dev_attr_irq_count.attr,
 	&dev_attr_open_count.attr,
 	&dev_attr_link_id.attr,
 	&dev_attr_stats.attr,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kfuncs for chr_ext_ops programs: the I/O buffer, per-file storage and
- * wakeups. Every pointer they take is a callback argument (trusted), every
- * offset and length is checked here, so a driver cannot reach memory
- * outside the buffer it was given.
+ * kfuncs for chr_ext_ops programs: the I/O buffer, per-file and per-device
+ * storage and wakeups; the PCI kfuncs live in pci.c and are listed here.
+ * Every pointer they take comes from a callback argument or from bpfdrv,
+ * every offset and length is checked, so a driver cannot reach memory
+ * outside the buffers it was given.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
@@ -17,13 +18,6 @@
 #ifndef KF_TRUSTED_ARGS
 #define KF_TRUSTED_ARGS 0
 #endif
-
-static bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
-{
-	u32 end;
-
-	return !check_add_overflow(off, len, &end) && end <= size;
-}
 
 __bpf_kfunc_start_defs();
 
@@ -183,11 +177,39 @@ __bpf_kfunc void bpfdrv_wake(struct bpfdrv_file *file)
 
 /**
  * bpfdrv_dev_wake - wake everyone waiting on a device
- * @dev: the callback's device (init, exit)
+ * @dev: the callback's device instance
  */
 __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 {
 	bpfdrv_device_wake(to_bpfdrv_device(dev));
+}
+
+/**
+ * bpfdrv_file_dev - the device instance a file is open on
+ * @file: the callback's file
+ *
+ * Return: the instance, for the device kfuncs (PCI, GPIO, wakeups).
+ */
+__bpf_kfunc struct bpfdrv_dev *bpfdrv_file_dev(struct bpfdrv_file *file)
+{
+	return &to_bpfdrv_file(file)->bdev->pub;
+}
+
+/**
+ * bpfdrv_dev_priv - the device instance's private storage
+ * @dev: the instance
+ * @rdwr_buf_size: constant size the program will access
+ *
+ * Zeroed when the instance is made, BPFDRV_DEV_PRIV_SIZE bytes, shared by
+ * all its files and its irq callback (which the device mutex serializes).
+ *
+ * Return: a pointer to the storage, or NULL if @rdwr_buf_size is too large.
+ */
+__bpf_kfunc u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev, const u32 rdwr_buf_size)
+{
+	if (rdwr_buf_size > BPFDRV_DEV_PRIV_SIZE)
+		return NULL;
+	return to_bpfdrv_device(dev)->priv;
 }
 
 __bpf_kfunc_end_defs();
@@ -200,7 +222,25 @@ BTF_ID_FLAGS(func, bpfdrv_ring_to_io, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_wake, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
+/*
+ * Device pointers also come from bpfdrv_file_dev(), which 6.12's verifier
+ * does not mark trusted; the only source of such pointers is bpfdrv.
+ */
+BTF_ID_FLAGS(func, bpfdrv_dev_wake)
+BTF_ID_FLAGS(func, bpfdrv_file_dev, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_RET_NULL)
+BTF_ID_FLAGS(func, bpfdrv_pci_cfg_read)
+BTF_ID_FLAGS(func, bpfdrv_pci_cfg_write)
+BTF_ID_FLAGS(func, bpfdrv_pci_bar_len)
+BTF_ID_FLAGS(func, bpfdrv_mmio_read)
+BTF_ID_FLAGS(func, bpfdrv_mmio_write)
+BTF_ID_FLAGS(func, bpfdrv_dma_alloc, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_io_to_dma)
+BTF_ID_FLAGS(func, bpfdrv_dma_to_io)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_SLEEPABLE)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*

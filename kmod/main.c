@@ -48,11 +48,16 @@ static int __init bpfdrv_init(void)
 	ret = bpfdrv_kfuncs_init();
 	if (ret)
 		goto err_chrdev;
-	ret = bpfdrv_struct_ops_init();
+	ret = bpfdrv_pci_init();
 	if (ret)
 		goto err_chrdev;
+	ret = bpfdrv_struct_ops_init();
+	if (ret)
+		goto err_pci;
 	return 0;
 
+err_pci:
+	bpfdrv_pci_exit();
 err_chrdev:
 	pr_err("registration failed: %d\n", ret);
 	bpfdrv_chrdev_exit();
@@ -62,6 +67,7 @@ err_chrdev:
 /* Attached drivers hold a module reference, so none is left here. */
 static void __exit bpfdrv_exit(void)
 {
+	bpfdrv_pci_exit();
 	bpfdrv_chrdev_exit();
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The chr_ext_ops struct_ops type. Attaching a map (reg) creates the
- * driver's device; detaching it (unreg) destroys it after draining callers.
+ * driver's device instances; detaching it (unreg) destroys them after
+ * draining callers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -120,12 +121,12 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
-	return bpfdrv_device_create(kdata, link);
+	return bpfdrv_driver_attach(kdata, link);
 }
 
 static void bpfdrv_ops_unreg(void *kdata, struct bpf_link *link)
 {
-	bpfdrv_device_destroy(kdata);
+	bpfdrv_driver_detach(kdata);
 }
 
 /* CFI stubs: the kernel finds each callback's prototype through these. */

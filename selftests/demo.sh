@@ -33,12 +33,25 @@ echo "woken by the writer" >/dev/bpfdrv/fifo
 wait
 echo
 
-step "bpfdrv list: open files and per-callback call counts"
+step "a PCI driver in BPF: QEMU's edu device, factorials completed by interrupt"
+run lspci -nn -d 1234:11e8
+run $BPFDRV load --pin build/bpf/edu.bpf.o
+printf '$ exec 3<>/dev/bpfdrv/edu0; echo 10 >&3; cat <&3\n'
+exec 3<>/dev/bpfdrv/edu0
+echo 10 >&3
+cat <&3
+exec 3>&-
+run grep edu0 /proc/interrupts
+run build/selftests/test_edu dma /dev/bpfdrv/edu0
+
+step "bpfdrv list: instances, open files and per-callback call counts"
 run $BPFDRV list
 
 step "detach: the node goes away, then the module can be removed"
 run $BPFDRV unload echo
 run $BPFDRV unload fifo
+run $BPFDRV unload edu
+for bdf in $(lspci -Dn -d 1234:11e8 | cut -d' ' -f1); do $BPFDRV unbind "$bdf" >/dev/null; done
 run ls /dev/bpfdrv/ 2>&1
 sleep 1
 run rmmod bpfdrv && echo "module removed"

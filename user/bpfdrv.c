@@ -2,9 +2,12 @@
 /*
  * bpfdrv: attach BPF drivers (chr_ext_ops struct_ops maps) and inspect them.
  *
- *   bpfdrv load OBJ [--pin] [--name NAME]   attach every chr_ext_ops map
+ *   bpfdrv load OBJ [--pin] [--name NAME] [--device BDF]
+ *        [--gpio-chip LABEL] [--gpio-lines N,N,...]
+ *                                           attach every chr_ext_ops map
  *   bpfdrv unload NAME                      detach a driver
- *   bpfdrv list                             attached drivers and call counts
+ *   bpfdrv list                             device instances and call counts
+ *   bpfdrv bind|unbind BDF                  hand a PCI function to bpfdrv
  *
  * Loading is generic: any BPF object with chr_ext_ops maps works. Without
  * --pin the drivers stay attached while this process runs (Ctrl-C detaches);
@@ -14,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,10 +35,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "bpfdrv_abi.h"
+#include "bpfdrv.h"
+#include "gpio.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
-#define SYSFS_CLASS	"/sys/class/bpfdrv"
 #define MAX_DRIVERS	16
 #define LOG_TAIL_LINES	12
 
@@ -42,7 +46,7 @@ static bool verbose;
 static char *libbpf_log;	/* everything libbpf said, for error reports */
 static size_t libbpf_log_len;
 
-static void err(const char *fmt, ...)
+void err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -200,7 +204,7 @@ static int check_bpf_elf(const char *path)
 	return 0;
 }
 
-static int check_module(void)
+int check_module(void)
 {
 	if (access("/sys/module/bpfdrv", F_OK)) {
 		err("kernel module bpfdrv is not loaded (modprobe bpfdrv, or insmod bpfdrv.ko)");
@@ -209,15 +213,18 @@ static int check_module(void)
 	return 0;
 }
 
-/* The offset of data member "name" in the object's chr_ext_ops type. */
-static int name_offset(const struct btf *btf, __u32 type_id)
+/*
+ * The offset of a data member in the object's chr_ext_ops type, or -1 if
+ * the object was built without it (older headers).
+ */
+static int member_offset(const struct btf *btf, __u32 type_id, const char *name)
 {
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	const struct btf_member *m = btf_members(t);
 	int i;
 
 	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "name"))
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
 			return btf_member_bit_offset(t, i) / 8;
 	return -1;
 }
@@ -249,6 +256,16 @@ static int ensure_pin_dir(void)
 	return 0;
 }
 
+static bool gpio_explain_map(const struct btf *btf, const struct bpf_map *map,
+			     int e, const char *name)
+{
+	size_t size;
+	const char *value = bpf_map__initial_value(map, &size);
+
+	return value && gpio_explain(btf, bpf_map__btf_value_type_id(map),
+				     value, size, e, name);
+}
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -259,11 +276,103 @@ static void on_signal(int sig)
 static void usage_load(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfdrv load [-v] [--pin] [--name NAME] OBJ\n"
-		"  Attach every chr_ext_ops map of the BPF object OBJ; each becomes\n"
-		"  /dev/bpfdrv/<name>. Without --pin, stays attached until Ctrl-C.\n"
-		"  --pin        pin the links in " PIN_DIR "/ and exit\n"
-		"  --name NAME  override the driver's name (one-map objects)\n");
+		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--device BDF]\n"
+		"                   [--gpio-chip LABEL] [--gpio-lines N,N,...] OBJ\n"
+		"  Attach every chr_ext_ops map of the BPF object OBJ. A driver becomes\n"
+		"  /dev/bpfdrv/<name>; a PCI driver gets /dev/bpfdrv/<name><N> for each\n"
+		"  function it serves (unclaimed ones with its IDs are bound to bpfdrv).\n"
+		"  Without --pin, stays attached until Ctrl-C.\n"
+		"  --pin          pin the links in " PIN_DIR "/ and exit\n"
+		"  --name NAME    override the driver's name (one-map objects)\n"
+		"  --device BDF   serve only PCI function BDF, whatever its IDs\n"
+		"                 (one-map objects; binds it to bpfdrv)\n"
+		"  --gpio-chip LABEL     claim the GPIO lines on this chip instead\n"
+		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n");
+}
+
+/* Read a small file (sysfs) into @buf, without its trailing newline. */
+int read_line(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return 0;
+}
+
+/* Read /sys/class/bpfdrv/<name>/<attr>. */
+static int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
+	return read_line(path, buf, size);
+}
+
+/* The PCI function an instance sits on, or "-". */
+static void instance_pci(const char *inst, char *bdf, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/device", inst);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(bdf, size, "-");
+		return;
+	}
+	target[n] = '\0';
+	snprintf(bdf, size, "%s", strrchr(target, '/') + 1);
+}
+
+/* Print the nodes of driver @drv; returns how many it has. */
+static int print_instances(const char *drv, bool pinned)
+{
+	struct dirent *de;
+	char owner[BPFDRV_NAME_MAX + 1], bdf[64];
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir(SYSFS_CLASS);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' ||
+		    read_sysfs(de->d_name, "driver", owner, sizeof(owner)) ||
+		    strcmp(owner, drv))
+			continue;
+		instance_pci(de->d_name, bdf, sizeof(bdf));
+		printf("%s: attached, /dev/bpfdrv/%s%s%s%s\n", drv, de->d_name,
+		       strcmp(bdf, "-") ? " on " : "", strcmp(bdf, "-") ? bdf : "",
+		       pinned ? " (pinned)" : "");
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* Why an attach failed, in words for the errors bpfdrv.ko gives. */
+static void attach_error(const char *path, const char *name, int e, bool pci)
+{
+	if (e == EEXIST)
+		err("driver name '%s' is already in use (see: bpfdrv list)", name);
+	else if (e == EPERM && pci)
+		err("%s: cannot attach PCI driver '%s': the kernel is locked down (%s)",
+		    path, name, "/sys/kernel/security/lockdown");
+	else if (pci)
+		err("%s: driver '%s' refused a device: %s (its init failed; see dmesg)",
+		    path, name, strerror(e));
+	else
+		err("%s: cannot attach driver '%s': %s", path, name, strerror(e));
 }
 
 static int cmd_load(int argc, char **argv)
@@ -271,6 +380,9 @@ static int cmd_load(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "pin", no_argument, NULL, 'p' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "gpio-chip", required_argument, NULL, 'c' },
+		{ "gpio-lines", required_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -278,21 +390,32 @@ static int cmd_load(int argc, char **argv)
 	char names[MAX_DRIVERS][BPFDRV_NAME_MAX];
 	struct bpf_link *links[MAX_DRIVERS] = {};
 	struct bpf_map *maps[MAX_DRIVERS];
-	const char *path, *new_name = NULL;
+	bool is_pci[MAX_DRIVERS] = {};
+	const char *path, *new_name = NULL, *device = NULL;
+	const char *gpio_chip = NULL, *gpio_lines = NULL;
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
-	int i, n = 0, opt, ret = 1;
+	int i, n = 0, n_gpio = 0, opt, ret = 1;
 	bool pin = false;
 	char prog[128];
 
-	while ((opt = getopt_long(argc, argv, "pn:vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "pn:d:vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			pin = true;
 			break;
 		case 'n':
 			new_name = optarg;
+			break;
+		case 'd':
+			device = optarg;
+			break;
+		case 'c':
+			gpio_chip = optarg;
+			break;
+		case 'l':
+			gpio_lines = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -315,6 +438,11 @@ static int cmd_load(int argc, char **argv)
 		    new_name, BPFDRV_NAME_MAX - 1, "starting with a letter or digit");
 		return 1;
 	}
+	if (device && !pci_bdf_valid(device)) {
+		err("'%s' is not a PCI address (want DDDD:BB:DD.F, as lspci -D prints)",
+		    device);
+		return 1;
+	}
 	if (check_bpf_elf(path) || check_module())
 		return 1;
 
@@ -325,7 +453,8 @@ static int cmd_load(int argc, char **argv)
 	}
 	btf = bpf_object__btf(obj);
 	bpf_object__for_each_map(map, obj) {
-		int off;
+		__u32 type_id = bpf_map__btf_value_type_id(map);
+		int off, ids_off, slot_off;
 		char *value;
 		size_t size;
 
@@ -335,7 +464,7 @@ static int cmd_load(int argc, char **argv)
 			err("%s: more than %d chr_ext_ops maps", path, MAX_DRIVERS);
 			goto out;
 		}
-		off = name_offset(btf, bpf_map__btf_value_type_id(map));
+		off = member_offset(btf, type_id, "name");
 		value = bpf_map__initial_value(map, &size);
 		if (off < 0 || !value || off + BPFDRV_NAME_MAX > (int)size) {
 			err("%s: map '%s': chr_ext_ops without a name member",
@@ -353,6 +482,39 @@ static int cmd_load(int argc, char **argv)
 			    bpf_map__name(map), names[n]);
 			goto out;
 		}
+
+		ids_off = member_offset(btf, type_id, "pci_ids");
+		slot_off = member_offset(btf, type_id, "pci_slot");
+		if (device) {
+			if (slot_off < 0 || slot_off + BPFDRV_PCI_SLOT_MAX > (int)size) {
+				err("%s: built without pci_slot; rebuild it to use --device",
+				    path);
+				goto out;
+			}
+			strcpy(value + slot_off, device);
+			if (pci_bind(device))
+				goto out;
+			is_pci[n] = true;
+		} else if (ids_off >= 0 &&
+			   ids_off + sizeof(struct bpfdrv_pci_id) * BPFDRV_MAX_PCI_IDS <= size) {
+			struct bpfdrv_pci_id ids[BPFDRV_MAX_PCI_IDS];
+			int nr = 0;
+
+			memcpy(ids, value + ids_off, sizeof(ids));
+			while (nr < BPFDRV_MAX_PCI_IDS && ids[nr].vendor)
+				nr++;
+			is_pci[n] = nr > 0;
+			if (nr && pci_bind_matching(ids, nr))
+				goto out;
+		}
+		if (gpio_chip || gpio_lines) {
+			int r = gpio_override(btf, type_id, value, size, gpio_chip,
+					      gpio_lines, names[n]);
+
+			if (r < 0)
+				goto out;
+			n_gpio += r;
+		}
 		maps[n++] = map;
 	}
 	if (!n) {
@@ -360,9 +522,14 @@ static int cmd_load(int argc, char **argv)
 		    "declare one in SEC(\".struct_ops.link\")");
 		goto out;
 	}
-	if (new_name && n > 1) {
-		err("%s: --name needs an object with one chr_ext_ops map (this one has %d)",
-		    path, n);
+	if ((gpio_chip || gpio_lines) && n && !n_gpio) {
+		err("%s: --gpio-chip/--gpio-lines: no driver in it declares GPIO lines",
+		    path);
+		goto out;
+	}
+	if ((new_name || device) && n > 1) {
+		err("%s: --%s needs an object with one chr_ext_ops map (this one has %d)",
+		    path, new_name ? "name" : "device", n);
 		goto out;
 	}
 
@@ -383,12 +550,8 @@ static int cmd_load(int argc, char **argv)
 		if (!links[i]) {
 			int e = errno;
 
-			if (e == EEXIST)
-				err("driver name '%s' is already in use (see: bpfdrv list)",
-				    names[i]);
-			else
-				err("%s: cannot attach driver '%s': %s", path, names[i],
-				    strerror(e));
+			if (is_pci[i] || !gpio_explain_map(btf, maps[i], e, names[i]))
+				attach_error(path, names[i], e, is_pci[i]);
 			goto out;
 		}
 	}
@@ -406,8 +569,10 @@ static int cmd_load(int argc, char **argv)
 				goto out;
 			}
 		}
-		printf("%s: attached, /dev/bpfdrv/%s%s\n", names[i], names[i],
-		       pin ? " (pinned)" : "");
+		if (!print_instances(names[i], pin))
+			printf("%s: attached%s; no device yet: nodes appear when a %s\n",
+			       names[i], pin ? " (pinned)" : "",
+			       "function it serves is bound (bpfdrv bind BDF)");
 	}
 	fflush(stdout);
 
@@ -431,28 +596,31 @@ out:
 	return ret;
 }
 
-static int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
+/* The link of driver @drv, from any of its instances; 0 if it has none. */
+static __u32 driver_link_id(const char *drv)
 {
-	char path[256];
-	ssize_t n;
-	int fd;
+	char owner[BPFDRV_NAME_MAX + 1], buf[32];
+	struct dirent *de;
+	__u32 id = 0;
+	DIR *dir;
 
-	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	dir = opendir(SYSFS_CLASS);
+	if (!dir)
+		return 0;
+	while (!id && (de = readdir(dir)))
+		if (de->d_name[0] != '.' &&
+		    !read_sysfs(de->d_name, "driver", owner, sizeof(owner)) &&
+		    !strcmp(owner, drv) &&
+		    !read_sysfs(de->d_name, "link_id", buf, sizeof(buf)))
+			id = strtoul(buf, NULL, 10);
+	closedir(dir);
+	return id;
 }
 
 static int cmd_unload(int argc, char **argv)
 {
 	char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
-	char buf[32];
+	char owner[BPFDRV_NAME_MAX + 1];
 	__u32 link_id;
 	int fd = -1;
 
@@ -467,22 +635,28 @@ static int cmd_unload(int argc, char **argv)
 	if (check_module())
 		return 1;
 	snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", argv[1]);
-	if (read_sysfs(argv[1], "link_id", buf, sizeof(buf))) {
-		if (!unlink(pinpath))
-			return 0;	/* a stale pin: the driver was gone */
-		err("no driver named '%s' is attached (see: bpfdrv list)", argv[1]);
+	link_id = driver_link_id(argv[1]);
+	if (link_id) {
+		fd = bpf_link_get_fd_by_id(link_id);
+	} else if (!read_sysfs(argv[1], "driver", owner, sizeof(owner))) {
+		if (strcmp(owner, argv[1]))
+			err("'%s' is an instance of driver '%s': bpfdrv unload %s",
+			    argv[1], owner, owner);
+		else
+			err("'%s' was attached without a link; detach it with: %s",
+			    argv[1], "bpftool struct_ops unregister name MAP");
 		return 1;
+	} else {
+		/* a pinned driver with no instance (no device bound yet) */
+		fd = bpf_obj_get(pinpath);
+		if (fd < 0) {
+			err("no driver named '%s' is attached (see: bpfdrv list)",
+			    argv[1]);
+			return 1;
+		}
 	}
-	link_id = strtoul(buf, NULL, 10);
-	if (!link_id) {
-		err("'%s' was attached without a link; detach it with: %s",
-		    argv[1], "bpftool struct_ops unregister name MAP");
-		return 1;
-	}
-	fd = bpf_link_get_fd_by_id(link_id);
 	if (fd < 0 || bpf_link_detach(fd)) {
-		err("cannot detach '%s' (link %u): %s", argv[1], link_id,
-		    strerror(errno));
+		err("cannot detach '%s': %s", argv[1], strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return 1;
@@ -538,25 +712,23 @@ static int cmd_list(int argc, char **argv)
 		err(SYSFS_CLASS ": %s", strerror(errno));
 		return 1;
 	}
-	printf("%-16s %-24s %5s %6s %8s %8s %8s %8s %8s %8s %4s\n", "NAME", "NODE",
-	       "OPEN", "LINK", "open", "release", "read", "write", "ioctl", "poll",
-	       "BAD");
+	printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s\n",
+	       "NAME", "DRIVER", "PCI", "OPEN", "LINK", "open", "release", "read",
+	       "write", "ioctl", "poll", "BAD");
 	while ((de = readdir(dir))) {
 		unsigned long long c[NR_OPS] = {};
-		char node[300], open_count[32], link[32];
-		struct stat st;
+		char open_count[32], link[32], drv[BPFDRV_NAME_MAX + 1], bdf[64];
 
 		if (de->d_name[0] == '.')
 			continue;
 		if (read_sysfs(de->d_name, "open_count", open_count, sizeof(open_count)) ||
 		    read_sysfs(de->d_name, "link_id", link, sizeof(link)) ||
+		    read_sysfs(de->d_name, "driver", drv, sizeof(drv)) ||
 		    parse_stats(de->d_name, c))
 			continue;	/* detached while we looked */
-		snprintf(node, sizeof(node), "/dev/bpfdrv/%s", de->d_name);
-		if (stat(node, &st))
-			snprintf(node, sizeof(node), "(no node)");
-		printf("%-16s %-24s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu\n",
-		       de->d_name, node, strtoul(open_count, NULL, 10),
+		instance_pci(de->d_name, bdf, sizeof(bdf));
+		printf("%-16s %-12s %-12s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu\n",
+		       de->d_name, drv, bdf, strtoul(open_count, NULL, 10),
 		       strtoul(link, NULL, 10), c[0], c[1], c[2], c[3], c[4],
 		       c[5], c[6]);
 		rows++;
@@ -571,9 +743,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfdrv [-v] COMMAND [ARGS]\n"
-		"  load OBJ [--pin] [--name NAME]  attach the drivers in a BPF object\n"
+		"  load OBJ [--pin] [--name NAME] [--device BDF]\n"
+		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
+		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
-		"  list                            attached drivers, open files, call counts\n"
+		"  list                            device instances, open files, call counts\n"
+		"  bind BDF                        hand PCI function BDF to bpfdrv\n"
+		"  unbind BDF                      take it back\n"
 		"  -v  verbose (libbpf debug output)   -h  this help\n");
 }
 
@@ -605,6 +781,10 @@ int main(int argc, char **argv)
 		return cmd_unload(argc - i, argv + i);
 	if (!strcmp(argv[i], "list"))
 		return cmd_list(argc - i, argv + i);
+	if (!strcmp(argv[i], "bind"))
+		return cmd_bind(argc - i, argv + i);
+	if (!strcmp(argv[i], "unbind"))
+		return cmd_unbind(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }

@@ -54,7 +54,7 @@ exec 3>&-
 $BPFDRV list >"$OUT/list"
 sed 's/^/# /' "$OUT/list"
 check "list: counts opens/reads/writes of a driver (open 0, release 0, read 2, write 1)" \
-	awk '$1 == "counted" && $3 == 0 && $5 == 0 && $6 == 0 && $7 == 2 && $8 == 1 { f = 1 } END { exit !f }' "$OUT/list"
+	awk '$1 == "counted" && $2 == "counted" && $4 == 0 && $6 == 0 && $7 == 0 && $8 == 2 && $9 == 1 { f = 1 } END { exit !f }' "$OUT/list"
 $BPFDRV unload counted
 
 # --- detach while a reader is blocked ---

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GPIO lines of a BPF driver: claimed through gpiod when the driver attaches,
+ * released when it detaches, reached from BPF only through the bpfdrv_gpio_*
+ * kfuncs, which name a line by its index in chr_ext_ops.gpio_lines.
+ *
+ * Lines are claimed as a board file would: a gpiod lookup table keyed by the
+ * chip's label and the bpfdrv device's name, gpiod_get_index() on that
+ * device, then the table is removed again. gpiolib thus enforces exclusive
+ * use: a line held by anyone else fails the attach with EBUSY.
+ *
+ * Edge lines get a threaded interrupt; the thread reads the level and calls
+ * the driver's gpio_edge callback like chrdev.c calls the others: inside
+ * bpfdrv_srcu, skipped once the device is dead, under the device mutex.
+ * Detach drains those calls (synchronize_srcu) before exit runs, and frees
+ * the interrupts after exit, before the lines are put.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/gpio/consumer.h>
+#include <linux/gpio/driver.h>
+#include <linux/gpio/machine.h>
+#include <linux/interrupt.h>
+#include <linux/slab.h>
+
+#include "bpfdrv.h"
+
+#define BPFDRV_GPIO_DIR_OUT	(BPFDRV_GPIO_OUT_LOW | BPFDRV_GPIO_OUT_HIGH)
+#define BPFDRV_GPIO_EDGES	(BPFDRV_GPIO_EDGE_RISING | BPFDRV_GPIO_EDGE_FALLING)
+
+struct bpfdrv_gpio_irq {
+	struct bpfdrv_device *bdev;
+	struct gpio_desc *desc;
+	u32 line;			/* index in gpio_lines */
+	int irq;			/* 0: none requested */
+};
+
+struct bpfdrv_gpio {
+	unsigned int nr_lines;
+	struct gpio_desc *descs[BPFDRV_MAX_GPIO_LINES];
+	u32 flags[BPFDRV_MAX_GPIO_LINES];
+	struct bpfdrv_gpio_irq irqs[BPFDRV_MAX_GPIO_LINES];
+	char consumer[BPFDRV_NAME_MAX + 8];	/* "bpfdrv:<name>" */
+};
+
+static unsigned int bpfdrv_gpio_count(const struct chr_ext_ops *ops)
+{
+	unsigned int n = 0;
+
+	while (n < BPFDRV_MAX_GPIO_LINES && ops->gpio_lines[n].flags)
+		n++;
+	return n;
+}
+
+/*
+ * Refuse what gpiolib would report badly: a chip that does not exist (it
+ * would say -EPROBE_DEFER), an offset past its end, an offset declared twice
+ * (it would say -EBUSY, held by ourselves).
+ */
+static int bpfdrv_gpio_check(struct bpfdrv_device *bdev, unsigned int n)
+{
+	const struct chr_ext_ops *ops = bdev->ops;
+	struct gpio_device *gdev;
+	struct gpio_desc *desc;
+	unsigned int i, j;
+	int ret = 0;
+
+	gdev = gpio_device_find_by_label(ops->gpio_chip);
+	if (!gdev) {
+		dev_info(&bdev->dev, "no GPIO chip labelled '%s'\n", ops->gpio_chip);
+		return -ENODEV;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		u32 off = ops->gpio_lines[i].offset;
+
+		desc = off > U16_MAX ? ERR_PTR(-EINVAL) :
+		       gpio_device_get_desc(gdev, off);
+		if (IS_ERR(desc)) {
+			dev_info(&bdev->dev, "GPIO chip '%s' has no line %u\n",
+				 ops->gpio_chip, off);
+			ret = -EINVAL;
+		}
+		for (j = 0; j < i && !ret; j++) {
+			if (ops->gpio_lines[j].offset == off) {
+				dev_info(&bdev->dev, "GPIO line %u of chip '%s' is declared twice\n",
+					 off, ops->gpio_chip);
+				ret = -EINVAL;
+			}
+		}
+	}
+	gpio_device_put(gdev);
+	return ret;
+}
+
+static enum gpiod_flags bpfdrv_gpiod_flags(u32 flags)
+{
+	if (flags & BPFDRV_GPIO_OUT_HIGH)
+		return GPIOD_OUT_HIGH;
+	if (flags & BPFDRV_GPIO_OUT_LOW)
+		return GPIOD_OUT_LOW;
+	return GPIOD_IN;
+}
+
+/* Request every declared line, in order; on error put those already got. */
+static int bpfdrv_gpio_get_lines(struct bpfdrv_device *bdev,
+				 struct bpfdrv_gpio *g)
+{
+	const struct chr_ext_ops *ops = bdev->ops;
+	struct gpiod_lookup_table *table;
+	struct gpio_desc *desc;
+	unsigned int i;
+	int ret = 0;
+
+	table = kzalloc(struct_size(table, table, g->nr_lines + 1), GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	table->dev_id = dev_name(&bdev->dev);
+	for (i = 0; i < g->nr_lines; i++) {
+		u32 flags = ops->gpio_lines[i].flags;
+
+		table->table[i] = GPIO_LOOKUP_IDX(ops->gpio_chip,
+						  ops->gpio_lines[i].offset,
+						  NULL, i,
+						  flags & BPFDRV_GPIO_ACTIVE_LOW ?
+						  GPIO_ACTIVE_LOW : GPIO_ACTIVE_HIGH);
+	}
+
+	gpiod_add_lookup_table(table);
+	for (i = 0; i < g->nr_lines && !ret; i++) {
+		u32 off = ops->gpio_lines[i].offset;
+
+		desc = gpiod_get_index(&bdev->dev, NULL, i,
+				       bpfdrv_gpiod_flags(g->flags[i]));
+		if (IS_ERR(desc)) {
+			ret = PTR_ERR(desc);
+			if (ret == -EBUSY)
+				dev_info(&bdev->dev, "GPIO line %u of chip '%s' is in use (gpioinfo shows by whom)\n",
+					 off, ops->gpio_chip);
+			else
+				dev_info(&bdev->dev, "cannot claim GPIO line %u of chip '%s': %d\n",
+					 off, ops->gpio_chip, ret);
+			break;
+		}
+		g->descs[i] = desc;
+		ret = gpiod_set_consumer_name(desc, g->consumer);
+	}
+	gpiod_remove_lookup_table(table);
+	kfree(table);
+
+	if (ret) {
+		for (i = 0; i < g->nr_lines; i++) {
+			if (g->descs[i])
+				gpiod_put(g->descs[i]);
+			g->descs[i] = NULL;
+		}
+		/* the chip went away between the check and the claim */
+		if (ret == -EPROBE_DEFER)
+			ret = -ENODEV;
+	}
+	return ret;
+}
+
+static irqreturn_t bpfdrv_gpio_edge_thread(int irq, void *data)
+{
+	struct bpfdrv_gpio_irq *gi = data;
+	struct bpfdrv_device *bdev = gi->bdev;
+	int value, idx;
+
+	value = gpiod_get_value_cansleep(gi->desc);
+	if (value < 0)
+		return IRQ_HANDLED;
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	/*
+	 * Until the node is registered, init may still be running: edges
+	 * before the driver is live are dropped, so callbacks never overlap.
+	 */
+	if (!READ_ONCE(bdev->dead) && device_is_registered(&bdev->dev)) {
+		mutex_lock(&bdev->lock);
+		bdev->ops->gpio_edge(&bdev->pub, gi->line, value);
+		mutex_unlock(&bdev->lock);
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+	return IRQ_HANDLED;
+}
+
+/* The trigger for the declared logical edges of an input line. */
+static unsigned long bpfdrv_gpio_trigger(u32 flags)
+{
+	bool rising = flags & BPFDRV_GPIO_EDGE_RISING;
+	bool falling = flags & BPFDRV_GPIO_EDGE_FALLING;
+
+	/* An active-low line's logical rising edge is a physical falling one. */
+	if (flags & BPFDRV_GPIO_ACTIVE_LOW)
+		swap(rising, falling);
+	return (rising ? IRQF_TRIGGER_RISING : 0) |
+	       (falling ? IRQF_TRIGGER_FALLING : 0);
+}
+
+static void bpfdrv_gpio_free_irqs(struct bpfdrv_gpio *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nr_lines; i++) {
+		if (g->irqs[i].irq > 0)
+			free_irq(g->irqs[i].irq, &g->irqs[i]);
+		g->irqs[i].irq = 0;
+	}
+}
+
+static int bpfdrv_gpio_request_irqs(struct bpfdrv_device *bdev,
+				    struct bpfdrv_gpio *g)
+{
+	const struct chr_ext_ops *ops = bdev->ops;
+	unsigned int i;
+	int irq, ret;
+
+	for (i = 0; i < g->nr_lines; i++) {
+		struct bpfdrv_gpio_irq *gi = &g->irqs[i];
+
+		if (!(g->flags[i] & BPFDRV_GPIO_EDGES))
+			continue;
+		irq = gpiod_to_irq(g->descs[i]);
+		if (irq <= 0) {
+			dev_info(&bdev->dev, "GPIO line %u of chip '%s' has no interrupt: %d\n",
+				 ops->gpio_lines[i].offset, ops->gpio_chip, irq);
+			ret = irq ? irq : -ENXIO;
+			goto err;
+		}
+		gi->bdev = bdev;
+		gi->desc = g->descs[i];
+		gi->line = i;
+		ret = request_threaded_irq(irq, NULL, bpfdrv_gpio_edge_thread,
+					   IRQF_ONESHOT |
+					   bpfdrv_gpio_trigger(g->flags[i]),
+					   g->consumer, gi);
+		if (ret) {
+			dev_info(&bdev->dev, "cannot request the interrupt of GPIO line %u of chip '%s': %d\n",
+				 ops->gpio_lines[i].offset, ops->gpio_chip, ret);
+			goto err;
+		}
+		gi->irq = irq;
+	}
+	return 0;
+
+err:
+	bpfdrv_gpio_free_irqs(g);
+	return ret;
+}
+
+/**
+ * bpfdrv_gpio_claim - claim the GPIO lines a driver declares
+ * @bdev: the device being created, named, not yet live
+ *
+ * Return: 0 (also when the driver declares no lines), -ENODEV for a missing
+ * chip, -EBUSY for a line someone else holds, -EINVAL for a bad declaration.
+ */
+int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
+{
+	const struct chr_ext_ops *ops = bdev->ops;
+	unsigned int i, n = bpfdrv_gpio_count(ops);
+	struct bpfdrv_gpio *g;
+	bool edges = false;
+	int ret;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		edges |= !!(ops->gpio_lines[i].flags & BPFDRV_GPIO_EDGES);
+	if (edges && !ops->gpio_edge) {
+		dev_info(&bdev->dev, "declares GPIO edges but has no gpio_edge callback\n");
+		return -EINVAL;
+	}
+	ret = bpfdrv_gpio_check(bdev, n);
+	if (ret)
+		return ret;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return -ENOMEM;
+	g->nr_lines = n;
+	for (i = 0; i < n; i++)
+		g->flags[i] = ops->gpio_lines[i].flags;
+	snprintf(g->consumer, sizeof(g->consumer), "bpfdrv:%s", dev_name(&bdev->dev));
+
+	ret = bpfdrv_gpio_get_lines(bdev, g);
+	if (ret)
+		goto err_free;
+	ret = bpfdrv_gpio_request_irqs(bdev, g);
+	if (ret)
+		goto err_put;
+	bdev->gpio = g;
+	return 0;
+
+err_put:
+	for (i = 0; i < n; i++)
+		gpiod_put(g->descs[i]);
+err_free:
+	kfree(g);
+	return ret;
+}
+
+/**
+ * bpfdrv_gpio_release - free the interrupts and lines of a detached driver
+ * @bdev: the device, dead, its callbacks drained and exit done
+ */
+void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_gpio *g = bdev->gpio;
+	unsigned int i;
+
+	if (!g)
+		return;
+	bpfdrv_gpio_free_irqs(g);	/* waits for a running edge thread */
+	for (i = 0; i < g->nr_lines; i++)
+		gpiod_put(g->descs[i]);
+	bdev->gpio = NULL;
+	kfree(g);
+}
+
+/* The device's GPIO lines, or NULL (no lines, or a NULL pointer on 6.12). */
+static struct bpfdrv_gpio *bpfdrv_gpio_of(struct bpfdrv_dev *dev)
+{
+	return dev ? to_bpfdrv_device(dev)->gpio : NULL;
+}
+
+static int bpfdrv_gpio_range(struct bpfdrv_gpio *g, u32 first, u32 count)
+{
+	if (!g)
+		return -ENODEV;
+	if (!count || first >= g->nr_lines || count > g->nr_lines - first)
+		return -EINVAL;
+	return 0;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_gpio_get - read one of the device's GPIO lines
+ * @dev: the device
+ * @line: index in chr_ext_ops.gpio_lines
+ *
+ * Return: the logical level (0 or 1; active-low lines inverted), -ENODEV if
+ * the device has no GPIO lines, -EINVAL for an undeclared index, or the
+ * chip's error.
+ */
+__bpf_kfunc int bpfdrv_gpio_get(struct bpfdrv_dev *dev, u32 line)
+{
+	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
+	int ret = bpfdrv_gpio_range(g, line, 1);
+
+	return ret ? ret : gpiod_get_value_cansleep(g->descs[line]);
+}
+
+/**
+ * bpfdrv_gpio_set - drive one of the device's output lines
+ * @dev: the device
+ * @line: index in chr_ext_ops.gpio_lines
+ * @value: logical level, 0 or not 0
+ *
+ * Return: 0, -ENODEV (no GPIO lines), -EINVAL (undeclared index), -EPERM
+ * (an input line), or the chip's error.
+ */
+__bpf_kfunc int bpfdrv_gpio_set(struct bpfdrv_dev *dev, u32 line, u32 value)
+{
+	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
+	unsigned long map;
+	int ret = bpfdrv_gpio_range(g, line, 1);
+
+	if (ret)
+		return ret;
+	if (!(g->flags[line] & BPFDRV_GPIO_DIR_OUT))
+		return -EPERM;
+	/* the array call returns the chip's error on 6.12 too */
+	map = !!value;
+	return gpiod_set_array_value_cansleep(1, &g->descs[line], NULL, &map);
+}
+
+/**
+ * bpfdrv_gpio_get_array - read consecutive lines at once
+ * @dev: the device
+ * @first: index of the first line
+ * @count: number of lines, 1..32
+ * @bits: out: bit i is the logical level of line @first + i
+ *
+ * Return: 0, -ENODEV, -EINVAL (a line outside the declared ones), or the
+ * chip's error (then @bits is 0).
+ */
+__bpf_kfunc int bpfdrv_gpio_get_array(struct bpfdrv_dev *dev, u32 first,
+				      u32 count, u32 *bits)
+{
+	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
+	unsigned long map = 0;
+	int ret = bpfdrv_gpio_range(g, first, count);
+
+	*bits = 0;
+	if (ret)
+		return ret;
+	ret = gpiod_get_array_value_cansleep(count, &g->descs[first], NULL, &map);
+	if (!ret)
+		*bits = map;
+	return ret;
+}
+
+/**
+ * bpfdrv_gpio_set_array - drive consecutive output lines at once
+ * @dev: the device
+ * @first: index of the first line
+ * @count: number of lines, 1..32
+ * @bits: bit i is the logical level for line @first + i
+ *
+ * Return: 0, -ENODEV, -EINVAL (a line outside the declared ones), -EPERM
+ * (one of them is an input; nothing is set), or the chip's error.
+ */
+__bpf_kfunc int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, u32 first,
+				      u32 count, u32 bits)
+{
+	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
+	unsigned long map = bits;
+	int ret = bpfdrv_gpio_range(g, first, count);
+	u32 i;
+
+	if (ret)
+		return ret;
+	for (i = first; i < first + count; i++)
+		if (!(g->flags[i] & BPFDRV_GPIO_DIR_OUT))
+			return -EPERM;
+	return gpiod_set_array_value_cansleep(count, &g->descs[first], NULL, &map);
+}
+
+__bpf_kfunc_end_defs();

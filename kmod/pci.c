@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PCI functions for BPF drivers.
+ *
+ * bpfdrv registers a pci_driver with no ID table, so it binds only what an
+ * administrator hands it through driver_override (as vfio-pci and
+ * uio_pci_generic do). A bound function has its memory BARs mapped; an
+ * attached chr_ext_ops driver that declares the function's IDs (or its
+ * slot) makes it a device instance with its own node, interrupt and DMA
+ * buffer. The kfuncs below act only on the calling instance's function:
+ * BAR accesses are bounds-checked, config writes are limited to a few
+ * harmless fields, and nothing is reachable while the kernel is locked down.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/pci.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+
+#include "bpfdrv.h"
+
+/* The largest DMA buffer one instance may own. */
+#define BPFDRV_DMA_MAX		SZ_1M
+
+/* PCI_COMMAND bits a driver may change; the rest stay as the kernel set them. */
+#define BPFDRV_CMD_WRITABLE	(PCI_COMMAND_MASTER | PCI_COMMAND_PARITY | \
+				 PCI_COMMAND_SERR | PCI_COMMAND_INTX_DISABLE)
+/* PCI_STATUS error bits, write-one-to-clear. */
+#define BPFDRV_STATUS_W1C	(PCI_STATUS_DETECTED_PARITY | \
+				 PCI_STATUS_SIG_SYSTEM_ERROR | \
+				 PCI_STATUS_REC_MASTER_ABORT | \
+				 PCI_STATUS_REC_TARGET_ABORT | \
+				 PCI_STATUS_SIG_TARGET_ABORT | \
+				 PCI_STATUS_PARITY)
+
+/* Lockdown (integrity and up) forbids raw PCI access from user space. */
+bool bpfdrv_pci_locked_down(void)
+{
+	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
+}
+
+static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
+{
+	struct bpfdrv_device *bdev = data;
+	int ret = 0, idx;
+
+	idx = srcu_read_lock(&bpfdrv_srcu);
+	if (!READ_ONCE(bdev->dead) && bdev->ops->irq) {
+		mutex_lock(&bdev->lock);
+		ret = bdev->ops->irq(&bdev->pub, 0);
+		mutex_unlock(&bdev->lock);
+	}
+	srcu_read_unlock(&bpfdrv_srcu, idx);
+	if (ret <= 0)
+		return IRQ_NONE;
+	atomic64_inc(&bdev->irq_count);
+	return IRQ_HANDLED;
+}
+
+/*
+ * Called with bpfdrv_lock held before the driver's init: the node gets the
+ * function as its parent, and a driver with an irq callback gets one
+ * vector (MSI if the function has it, else INTx; none if it has neither).
+ * The callback runs in the IRQ thread, serialized with the other callbacks
+ * by the device mutex.
+ */
+int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
+			      struct bpfdrv_pci_fn *fn)
+{
+	struct pci_dev *pdev = fn->pdev;
+	unsigned long irqflags = IRQF_ONESHOT;
+	int ret, nvec;
+
+	bdev->pci = fn;
+	bdev->pub.bus = BPFDRV_BUS_PCI;
+	bdev->pub.vendor = pdev->vendor;
+	bdev->pub.device = pdev->device;
+	bdev->dev.parent = &pdev->dev;
+	fn->bdev = bdev;
+
+	if (!bdev->ops->irq || (!pdev->msi_cap && !pdev->pin))
+		return 0;
+	nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	if (nvec < 0) {
+		ret = nvec;
+		goto err;
+	}
+	fn->irq_vectors = true;
+	if (!pdev->msi_enabled)
+		irqflags |= IRQF_SHARED;
+	ret = request_threaded_irq(pci_irq_vector(pdev, 0), NULL,
+				   bpfdrv_pci_irq_thread, irqflags,
+				   bdev->pub.name, bdev);
+	if (ret)
+		goto err;
+	fn->irq = pci_irq_vector(pdev, 0);
+	return 0;
+
+err:
+	pci_err(pdev, "%s: cannot set up the interrupt: %d\n", bdev->pub.name, ret);
+	bpfdrv_pci_instance_teardown(bdev);
+	return ret;
+}
+
+/* Free the interrupt; waits for a running irq callback. */
+void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+
+	if (fn->irq) {
+		free_irq(fn->irq, bdev);
+		fn->irq = 0;
+	}
+	if (fn->irq_vectors) {
+		pci_free_irq_vectors(fn->pdev);
+		fn->irq_vectors = false;
+	}
+}
+
+/*
+ * After the driver's exit: stop the function's DMA before its buffer is
+ * freed, and leave the function ready for the next driver.
+ */
+void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+
+	bpfdrv_pci_irq_free(bdev);
+	pci_clear_master(fn->pdev);
+	if (fn->dma_cpu) {
+		dma_free_coherent(&fn->pdev->dev, fn->dma_size, fn->dma_cpu,
+				  fn->dma_addr);
+		fn->dma_cpu = NULL;
+		fn->dma_size = 0;
+	}
+	fn->bdev = NULL;
+	bdev->pci = NULL;
+}
+
+static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct bpfdrv_pci_fn *fn;
+	int bar, ret;
+
+	if (bpfdrv_pci_locked_down())
+		return -EPERM;
+	fn = devm_kzalloc(&pdev->dev, sizeof(*fn), GFP_KERNEL);
+	if (!fn)
+		return -ENOMEM;
+	fn->pdev = pdev;
+
+	ret = pci_enable_device(pdev);
+	if (ret)
+		return ret;
+	ret = pci_request_regions(pdev, KBUILD_MODNAME);
+	if (ret)
+		goto err_disable;
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
+		    !pci_resource_len(pdev, bar))
+			continue;
+		fn->bar[bar] = pci_iomap(pdev, bar, 0);
+		if (!fn->bar[bar]) {
+			ret = -ENOMEM;
+			goto err_unmap;
+		}
+		fn->bar_len[bar] = pci_resource_len(pdev, bar);
+	}
+	pci_set_drvdata(pdev, fn);
+	bpfdrv_pci_fn_added(fn);
+	return 0;
+
+err_unmap:
+	while (--bar >= 0)
+		if (fn->bar[bar])
+			pci_iounmap(pdev, fn->bar[bar]);
+	pci_release_regions(pdev);
+err_disable:
+	pci_disable_device(pdev);
+	return ret;
+}
+
+static void bpfdrv_pci_remove(struct pci_dev *pdev)
+{
+	struct bpfdrv_pci_fn *fn = pci_get_drvdata(pdev);
+	int bar;
+
+	bpfdrv_pci_fn_removed(fn);
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++)
+		if (fn->bar[bar])
+			pci_iounmap(pdev, fn->bar[bar]);
+	pci_release_regions(pdev);
+	pci_disable_device(pdev);
+}
+
+static struct pci_driver bpfdrv_pci_driver = {
+	.name = KBUILD_MODNAME,
+	.id_table = NULL,	/* driver_override only */
+	.probe = bpfdrv_pci_probe,
+	.remove = bpfdrv_pci_remove,
+};
+
+int bpfdrv_pci_init(void)
+{
+	return pci_register_driver(&bpfdrv_pci_driver);
+}
+
+void bpfdrv_pci_exit(void)
+{
+	pci_unregister_driver(&bpfdrv_pci_driver);
+}
+
+/* The instance's function, or NULL if it has none or lockdown forbids it. */
+static struct bpfdrv_pci_fn *bpfdrv_pci_fn(struct bpfdrv_dev *dev, int *err)
+{
+	struct bpfdrv_pci_fn *fn = to_bpfdrv_device(dev)->pci;
+
+	*err = -ENODEV;
+	if (!fn)
+		return NULL;
+	*err = -EPERM;
+	if (bpfdrv_pci_locked_down())
+		return NULL;
+	return fn;
+}
+
+/* An access of @size bytes at @off inside a region of @len bytes, aligned. */
+static bool bpfdrv_access_ok(u64 off, u32 size, u64 len)
+{
+	u64 end;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return false;
+	return !(off & (size - 1)) && !check_add_overflow(off, (u64)size, &end) &&
+	       end <= len;
+}
+
+/* The mapped address of a checked BAR access, or NULL with *err set. */
+static void __iomem *bpfdrv_mmio_addr(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				      u32 size, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn(dev, err);
+
+	if (!fn)
+		return NULL;
+	*err = -EINVAL;
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return NULL;
+	*err = -ENXIO;
+	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
+		return NULL;
+	*err = -ERANGE;
+	if (!bpfdrv_access_ok(off, size, fn->bar_len[bar]))
+		return NULL;
+	return fn->bar[bar] + off;
+}
+
+/*
+ * The instance's DMA buffer at [@dma_off, @dma_off + @len) after checking
+ * it and [@io_off, @io_off + @len) of the I/O buffer; NULL with *err set.
+ */
+static void *bpfdrv_dma_range(struct bpfdrv_dev *dev, u32 dma_off,
+			      struct bpfdrv_io *io, u32 io_off, u32 len, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn(dev, err);
+
+	if (!fn)
+		return NULL;
+	*err = -ENOMEM;
+	if (!fn->dma_cpu)
+		return NULL;
+	*err = -ERANGE;
+	if (!bpfdrv_range_ok(io_off, len, io->len) ||
+	    !bpfdrv_range_ok(dma_off, len, fn->dma_size))
+		return NULL;
+	return fn->dma_cpu + dma_off;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_pci_cfg_read - read the instance's PCI configuration space
+ * @dev: the instance
+ * @off: offset, aligned to @size
+ * @size: 1, 2 or 4 bytes
+ * @val: where the value goes
+ *
+ * Return: 0, -EINVAL for a bad size, alignment or offset, -ENODEV for an
+ * instance without a PCI function, -EPERM under lockdown.
+ */
+__bpf_kfunc int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, u32 off, u32 size,
+				    u32 *val)
+{
+	struct bpfdrv_pci_fn *fn;
+	int err;
+	u16 w;
+	u8 b;
+
+	*val = 0;
+	fn = bpfdrv_pci_fn(dev, &err);
+	if (!fn)
+		return err;
+	if (size == 8 || !bpfdrv_access_ok(off, size, fn->pdev->cfg_size))
+		return -EINVAL;
+	switch (size) {
+	case 1:
+		err = pci_read_config_byte(fn->pdev, off, &b);
+		*val = b;
+		break;
+	case 2:
+		err = pci_read_config_word(fn->pdev, off, &w);
+		*val = w;
+		break;
+	default:
+		err = pci_read_config_dword(fn->pdev, off, val);
+	}
+	return pcibios_err_to_errno(err);
+}
+
+/**
+ * bpfdrv_pci_cfg_write - write one of the few config fields a driver owns
+ * @dev: the instance
+ * @off: PCI_COMMAND or PCI_STATUS
+ * @size: 2
+ * @val: the new value
+ *
+ * PCI_COMMAND: only bus mastering, parity and SERR reporting and INTx
+ * disable may change; PCI_STATUS: write-one-to-clear error bits. BARs,
+ * capabilities (MSI, power management) and the rest stay the kernel's.
+ *
+ * Return: 0, -EPERM for any other field or bit (or lockdown), -EINVAL for a
+ * bad size, -ENODEV for an instance without a PCI function.
+ */
+__bpf_kfunc int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, u32 off, u32 size,
+				     u32 val)
+{
+	struct bpfdrv_pci_fn *fn;
+	u16 cmd;
+	int err;
+
+	fn = bpfdrv_pci_fn(dev, &err);
+	if (!fn)
+		return err;
+	if (size != 2)
+		return off == PCI_COMMAND || off == PCI_STATUS ? -EINVAL : -EPERM;
+	switch (off) {
+	case PCI_COMMAND:
+		err = pci_read_config_word(fn->pdev, PCI_COMMAND, &cmd);
+		if (err)
+			return pcibios_err_to_errno(err);
+		if ((val ^ cmd) & ~BPFDRV_CMD_WRITABLE & 0xffff || val > 0xffff)
+			return -EPERM;
+		return pcibios_err_to_errno(pci_write_config_word(fn->pdev, off, val));
+	case PCI_STATUS:
+		if (val & ~BPFDRV_STATUS_W1C)
+			return -EPERM;
+		return pcibios_err_to_errno(pci_write_config_word(fn->pdev, off, val));
+	}
+	return -EPERM;
+}
+
+/**
+ * bpfdrv_pci_bar_len - length of one of the instance's memory BARs
+ * @dev: the instance
+ * @bar: BAR number, 0-5
+ *
+ * Return: the length in bytes, -ENXIO for an absent or I/O-port BAR,
+ * -ENODEV for an instance without a PCI function, -EPERM under lockdown.
+ */
+__bpf_kfunc s64 bpfdrv_pci_bar_len(struct bpfdrv_dev *dev, u32 bar)
+{
+	struct bpfdrv_pci_fn *fn;
+	int err;
+
+	fn = bpfdrv_pci_fn(dev, &err);
+	if (!fn)
+		return err;
+	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
+		return -ENXIO;
+	return fn->bar_len[bar];
+}
+
+/**
+ * bpfdrv_mmio_read - read a device register in a memory BAR
+ * @dev: the instance
+ * @bar: BAR number, 0-5
+ * @off: byte offset in the BAR, aligned to @size
+ * @size: 1, 2, 4 or 8 bytes
+ * @val: where the value goes (0 on error)
+ *
+ * Return: 0, -ERANGE if [@off, @off + @size) is outside the BAR or
+ * misaligned (nothing is read), -EINVAL for a bad size, -ENXIO for an
+ * absent or I/O-port BAR, -ENODEV, -EPERM under lockdown.
+ */
+__bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				 u32 size, u64 *val)
+{
+	void __iomem *p;
+	int err;
+
+	*val = 0;
+	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
+	if (!p)
+		return err;
+	switch (size) {
+	case 1:
+		*val = readb(p);
+		break;
+	case 2:
+		*val = readw(p);
+		break;
+	case 4:
+		*val = readl(p);
+		break;
+	default:
+		*val = readq(p);
+	}
+	return 0;
+}
+
+/**
+ * bpfdrv_mmio_write - write a device register in a memory BAR
+ * @dev: the instance
+ * @bar: BAR number, 0-5
+ * @off: byte offset in the BAR, aligned to @size
+ * @size: 1, 2, 4 or 8 bytes
+ * @val: the value (its low @size bytes)
+ *
+ * Return: as bpfdrv_mmio_read(); nothing is written on error.
+ */
+__bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				  u32 size, u64 val)
+{
+	void __iomem *p;
+	int err;
+
+	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
+	if (!p)
+		return err;
+	switch (size) {
+	case 1:
+		writeb(val, p);
+		break;
+	case 2:
+		writew(val, p);
+		break;
+	case 4:
+		writel(val, p);
+		break;
+	default:
+		writeq(val, p);
+	}
+	return 0;
+}
+
+/**
+ * bpfdrv_dma_alloc - give the instance a coherent DMA buffer
+ * @dev: the instance
+ * @size: bytes, 1 to 1 MiB
+ * @mask_bits: how many address bits the device can drive (24-64)
+ *
+ * Enables bus mastering. The buffer lives until the instance goes away
+ * (bus mastering is turned off first). Sleeps: sleepable programs only.
+ *
+ * Return: the buffer's bus address, to program into the device, or
+ * -EEXIST (the instance has one), -EINVAL, -EIO (mask unsupported),
+ * -ENOMEM, -ENODEV, -EPERM under lockdown.
+ */
+__bpf_kfunc s64 bpfdrv_dma_alloc(struct bpfdrv_dev *dev, u32 size,
+				 u32 mask_bits)
+{
+	struct bpfdrv_pci_fn *fn;
+	int err;
+
+	fn = bpfdrv_pci_fn(dev, &err);
+	if (!fn)
+		return err;
+	if (fn->dma_cpu)
+		return -EEXIST;
+	if (!size || size > BPFDRV_DMA_MAX || mask_bits < 24 || mask_bits > 64)
+		return -EINVAL;
+	if (dma_set_mask_and_coherent(&fn->pdev->dev, DMA_BIT_MASK(mask_bits)))
+		return -EIO;
+	fn->dma_cpu = dma_alloc_coherent(&fn->pdev->dev, size, &fn->dma_addr,
+					 GFP_KERNEL);
+	if (!fn->dma_cpu)
+		return -ENOMEM;
+	fn->dma_size = size;
+	pci_set_master(fn->pdev);
+	return fn->dma_addr;
+}
+
+/**
+ * bpfdrv_io_to_dma - copy from the I/O buffer into the DMA buffer
+ * @io: the callback's I/O context
+ * @io_off: where to start in the I/O buffer
+ * @dev: the instance that owns the DMA buffer
+ * @dma_off: where to start in the DMA buffer
+ * @len: bytes
+ *
+ * Return: 0, -ERANGE if either range is out of bounds (nothing copied),
+ * -ENOMEM if the instance has no DMA buffer, -ENODEV, -EPERM.
+ */
+__bpf_kfunc int bpfdrv_io_to_dma(struct bpfdrv_io *io, u32 io_off,
+				 struct bpfdrv_dev *dev, u32 dma_off, u32 len)
+{
+	void *dma;
+	int err;
+
+	dma = bpfdrv_dma_range(dev, dma_off, io, io_off, len, &err);
+	if (!dma)
+		return err;
+	memcpy(dma, to_bpfdrv_io(io)->data + io_off, len);
+	return 0;
+}
+
+/**
+ * bpfdrv_dma_to_io - copy from the DMA buffer into the I/O buffer
+ * @dev: the instance that owns the DMA buffer
+ * @dma_off: where to start in the DMA buffer
+ * @io: the callback's I/O context
+ * @io_off: where to start in the I/O buffer
+ * @len: bytes
+ *
+ * Return: as bpfdrv_io_to_dma().
+ */
+__bpf_kfunc int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, u32 dma_off,
+				 struct bpfdrv_io *io, u32 io_off, u32 len)
+{
+	void *dma;
+	int err;
+
+	dma = bpfdrv_dma_range(dev, dma_off, io, io_off, len, &err);
+	if (!dma)
+		return err;
+	memcpy(to_bpfdrv_io(io)->data + io_off, dma, len);
+	return 0;
+}
+
+__bpf_kfunc_end_defs();

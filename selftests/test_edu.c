@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_edu: drive an edu device node through the interface of
+ * include/bpfdrv_edu.h, so the same checks run against the BPF driver
+ * (/dev/bpfdrv/edu<N>) and the reference C driver (/dev/edu_ref<N>).
+ *
+ *   test_edu facts NODE          print "n n!" for n = 0..12, one per line
+ *   test_edu fact NODE N         print N! (N as given, for error tests)
+ *   test_edu dma NODE            4096-byte DMA round trips, two patterns
+ *   test_edu liveness NODE V     print what the liveness register returns
+ *   test_edu info NODE           print the identification and DMA address
+ *   test_edu regread NODE OFF SIZE
+ *   test_edu regwrite NODE OFF SIZE VAL
+ *   test_edu nonblock NODE       EAGAIN and poll while another file owns it
+ *
+ * Errors print "error: <errno name>: <what>" and exit 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "bpfdrv_edu.h"
+
+static int fail(const char *what)
+{
+	int e = errno;
+
+	printf("error: %s: %s\n", e == ERANGE ? "ERANGE" : e == EINVAL ? "EINVAL" :
+	       e == EPERM ? "EPERM" : e == EBUSY ? "EBUSY" : e == ENODEV ? "ENODEV" :
+	       e == EAGAIN ? "EAGAIN" : e == ENXIO ? "ENXIO" : strerror(e), what);
+	return 1;
+}
+
+static int open_node(const char *node, int flags)
+{
+	int fd = open(node, O_RDWR | flags);
+
+	if (fd < 0)
+		exit(fail(node));
+	return fd;
+}
+
+/* Write n as text, read the factorial back; 0 or -1 with errno set. */
+static int factorial(int fd, const char *n, unsigned long *result)
+{
+	char buf[32];
+	ssize_t len;
+
+	if (write(fd, n, strlen(n)) != (ssize_t)strlen(n))
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len <= 0) {
+		if (!len)
+			errno = ENODATA;
+		return -1;
+	}
+	buf[len] = '\0';
+	*result = strtoul(buf, NULL, 10);
+	return 0;
+}
+
+static int cmd_facts(const char *node)
+{
+	unsigned long r;
+	char n[8];
+	int fd = open_node(node, 0), i;
+
+	for (i = 0; i <= 12; i++) {
+		snprintf(n, sizeof(n), "%d\n", i);
+		if (factorial(fd, n, &r))
+			return fail("factorial");
+		printf("%d %lu\n", i, r);
+	}
+	return 0;
+}
+
+static int cmd_fact(const char *node, const char *n)
+{
+	unsigned long r;
+	int fd = open_node(node, 0);
+
+	if (factorial(fd, n, &r))
+		return fail("factorial");
+	printf("%lu\n", r);
+	return 0;
+}
+
+static int cmd_dma(const char *node)
+{
+	static unsigned char out[EDU_DMA_SIZE], in[EDU_DMA_SIZE];
+	__u32 mode = EDU_MODE_DMA;
+	int fd = open_node(node, 0), round, i;
+
+	if (ioctl(fd, EDU_IOC_SET_MODE, &mode))
+		return fail("EDU_IOC_SET_MODE");
+	/* two patterns, so a transfer that moves nothing cannot pass */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < EDU_DMA_SIZE; i++)
+			out[i] = round ? 255 - (i * 7 + 3) % 251 : (i * 13 + 1) % 253;
+		memset(in, 0, sizeof(in));
+		if (write(fd, out, sizeof(out)) != sizeof(out))
+			return fail("DMA write");
+		if (read(fd, in, sizeof(in)) != sizeof(in))
+			return fail("DMA read");
+		if (memcmp(in, out, sizeof(out))) {
+			for (i = 0; in[i] == out[i]; i++)
+				;
+			printf("mismatch in round %d at byte %d: %u != %u\n", round,
+			       i, in[i], out[i]);
+			return 1;
+		}
+	}
+	printf("ok %d bytes x 2\n", EDU_DMA_SIZE);
+	return 0;
+}
+
+static int cmd_liveness(const char *node, const char *v)
+{
+	__u32 val = strtoul(v, NULL, 0);
+	int fd = open_node(node, 0);
+
+	if (ioctl(fd, EDU_IOC_LIVENESS, &val))
+		return fail("EDU_IOC_LIVENESS");
+	printf("0x%08x\n", val);
+	return 0;
+}
+
+static int cmd_info(const char *node)
+{
+	struct edu_info info;
+	int fd = open_node(node, 0);
+
+	if (ioctl(fd, EDU_IOC_INFO, &info))
+		return fail("EDU_IOC_INFO");
+	printf("id 0x%08x index %u dma 0x%llx bar %llu\n", info.id, info.index,
+	       (unsigned long long)info.dma_addr, (unsigned long long)info.bar_len);
+	return 0;
+}
+
+static int cmd_reg(const char *node, int argc, char **argv, bool write)
+{
+	struct edu_reg reg = {
+		.off = strtoul(argv[0], NULL, 0),
+		.size = strtoul(argv[1], NULL, 0),
+	};
+	int fd = open_node(node, 0);
+
+	if (write) {
+		if (argc < 3)
+			return 2;
+		reg.val = strtoull(argv[2], NULL, 0);
+		if (ioctl(fd, EDU_IOC_REG_WRITE, &reg))
+			return fail("EDU_IOC_REG_WRITE");
+		return 0;
+	}
+	if (ioctl(fd, EDU_IOC_REG_READ, &reg))
+		return fail("EDU_IOC_REG_READ");
+	printf("0x%llx\n", (unsigned long long)reg.val);
+	return 0;
+}
+
+/*
+ * O_NONBLOCK and poll: while one file owns the factorial unit, another
+ * file's write gives EAGAIN and poll says not writable; once the owner has
+ * read its result, the other file may write, and poll reports its result.
+ */
+static int cmd_nonblock(const char *node)
+{
+	int owner = open_node(node, 0), other = open_node(node, O_NONBLOCK);
+	struct pollfd pfd = { .fd = other, .events = POLLIN | POLLOUT };
+	char buf[32];
+	ssize_t n;
+
+	if (write(owner, "12", 2) != 2)
+		return fail("owner's write");
+	n = write(other, "5", 1);
+	if (n >= 0 || errno != EAGAIN) {
+		printf("write while the unit is owned: %zd (want EAGAIN)\n", n);
+		return 1;
+	}
+	if (poll(&pfd, 1, 0) != 0) {
+		printf("poll while the unit is owned: revents 0x%x (want none)\n",
+		       pfd.revents);
+		return 1;
+	}
+	n = read(owner, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return fail("owner's read");
+	if (poll(&pfd, 1, 5000) != 1 || pfd.revents != POLLOUT) {
+		printf("poll after the owner's read: revents 0x%x (want POLLOUT)\n",
+		       pfd.revents);
+		return 1;
+	}
+	if (write(other, "5", 1) != 1)
+		return fail("second write");
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 5000) != 1 || !(pfd.revents & POLLIN)) {
+		printf("poll did not report the result\n");
+		return 1;
+	}
+	n = read(other, buf + 16, 15);
+	if (n <= 0)
+		return fail("read after poll");
+	buf[16 + n] = '\0';
+	printf("EAGAIN, then %s", buf + 16);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: test_edu facts|fact|dma|liveness|info|regread|regwrite|nonblock NODE [ARGS]\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "facts"))
+		return cmd_facts(argv[2]);
+	if (!strcmp(argv[1], "fact") && argc == 4)
+		return cmd_fact(argv[2], argv[3]);
+	if (!strcmp(argv[1], "dma"))
+		return cmd_dma(argv[2]);
+	if (!strcmp(argv[1], "liveness") && argc == 4)
+		return cmd_liveness(argv[2], argv[3]);
+	if (!strcmp(argv[1], "info"))
+		return cmd_info(argv[2]);
+	if (!strcmp(argv[1], "regread") && argc == 5)
+		return cmd_reg(argv[2], argc - 3, argv + 3, false);
+	if (!strcmp(argv[1], "regwrite") && argc == 6)
+		return cmd_reg(argv[2], argc - 3, argv + 3, true);
+	if (!strcmp(argv[1], "nonblock"))
+		return cmd_nonblock(argv[2]);
+	fprintf(stderr, "test_edu: bad command\n");
+	return 2;
+}

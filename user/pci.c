@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv bind/unbind, and the binding done by bpfdrv load: a PCI function
+ * is handed to bpfdrv.ko's pci_driver the way vfio-pci and uio_pci_generic
+ * take devices, with driver_override. bpfdrv has no ID table, so nothing
+ * is bound to it unless asked for here.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpfdrv.h"
+
+#define PCI_DEVICES	"/sys/bus/pci/devices"
+#define PCI_DRIVER	"/sys/bus/pci/drivers/bpfdrv"
+
+/* "DDDD:BB:DD.F", hexadecimal. */
+bool pci_bdf_valid(const char *bdf)
+{
+	static const char form[] = "xxxx:xx:xx.x";
+	size_t i;
+
+	if (strlen(bdf) != sizeof(form) - 1)
+		return false;
+	for (i = 0; i < sizeof(form) - 1; i++)
+		if (form[i] == 'x' ? !isxdigit((unsigned char)bdf[i]) : bdf[i] != form[i])
+			return false;
+	return true;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	return n;
+}
+
+/* The name of the driver bound to @bdf, "" if none. */
+static void pci_driver_of(const char *bdf, char *name, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", bdf);
+	n = readlink(path, target, sizeof(target) - 1);
+	name[0] = '\0';
+	if (n > 0) {
+		target[n] = '\0';
+		snprintf(name, size, "%s", strrchr(target, '/') + 1);
+	}
+}
+
+static int pci_read_id(const char *bdf, const char *attr, unsigned int *id)
+{
+	char path[PATH_MAX], buf[16];
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", bdf, attr);
+	if (read_line(path, buf, sizeof(buf)))
+		return -1;
+	*id = strtoul(buf, NULL, 16);
+	return 0;
+}
+
+static int pci_check(const char *bdf)
+{
+	char path[PATH_MAX];
+
+	if (!pci_bdf_valid(bdf)) {
+		err("'%s' is not a PCI address (want DDDD:BB:DD.F, as lspci -D prints)",
+		    bdf);
+		return -1;
+	}
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s", bdf);
+	if (access(path, F_OK)) {
+		err("no PCI device %s", bdf);
+		return -1;
+	}
+	return check_module();
+}
+
+/* Hand @bdf to bpfdrv, taking it from the driver it has, if any. */
+int pci_bind(const char *bdf)
+{
+	char path[PATH_MAX], drv[64];
+	int ret;
+
+	if (pci_check(bdf))
+		return -1;
+	pci_driver_of(bdf, drv, sizeof(drv));
+	if (!strcmp(drv, "bpfdrv"))
+		return 0;
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", bdf);
+	ret = write_file(path, "bpfdrv");
+	if (ret) {
+		err("%s: cannot set driver_override: %s", bdf, strerror(-ret));
+		return -1;
+	}
+	if (drv[0]) {
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver/unbind", bdf);
+		ret = write_file(path, bdf);
+		if (ret) {
+			err("%s: cannot unbind it from %s: %s", bdf, drv, strerror(-ret));
+			return -1;
+		}
+	}
+	ret = write_file("/sys/bus/pci/drivers_probe", bdf);
+	pci_driver_of(bdf, drv, sizeof(drv));
+	if (strcmp(drv, "bpfdrv")) {
+		err("%s: bpfdrv did not take the device: %s (see dmesg)", bdf,
+		    ret ? strerror(-ret) : "probe failed");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Bind every function with one of @ids that has no driver; leave those that
+ * another driver holds, saying how to take them.
+ */
+int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids)
+{
+	unsigned int vendor, device;
+	struct dirent *de;
+	char drv[64];
+	DIR *dir;
+	int i, ret = 0;
+
+	dir = opendir(PCI_DEVICES);
+	if (!dir)
+		return 0;	/* no PCI bus */
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' ||
+		    pci_read_id(de->d_name, "vendor", &vendor) ||
+		    pci_read_id(de->d_name, "device", &device))
+			continue;
+		for (i = 0; i < nr_ids; i++)
+			if (ids[i].vendor == vendor && ids[i].device == device)
+				break;
+		if (i == nr_ids)
+			continue;
+		pci_driver_of(de->d_name, drv, sizeof(drv));
+		if (!strcmp(drv, "bpfdrv"))
+			continue;
+		if (drv[0]) {
+			printf("%s: in use by %s; 'bpfdrv bind %s' hands it over\n",
+			       de->d_name, drv, de->d_name);
+			continue;
+		}
+		if (pci_bind(de->d_name))
+			ret = -1;
+	}
+	closedir(dir);
+	return ret;
+}
+
+int cmd_bind(int argc, char **argv)
+{
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: bpfdrv bind BDF\n"
+			"  hand PCI function BDF (DDDD:BB:DD.F) to bpfdrv; an attached\n"
+			"  driver that serves it makes it a device instance\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (pci_bind(argv[1]))
+		return 1;
+	printf("%s: bound to bpfdrv\n", argv[1]);
+	return 0;
+}
+
+int cmd_unbind(int argc, char **argv)
+{
+	char path[PATH_MAX], drv[64];
+	int ret;
+
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: bpfdrv unbind BDF\n"
+			"  take PCI function BDF from bpfdrv (its node goes away; open\n"
+			"  files get ENODEV) and clear its driver_override\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (pci_check(argv[1]))
+		return 1;
+	pci_driver_of(argv[1], drv, sizeof(drv));
+	if (strcmp(drv, "bpfdrv")) {
+		err("%s is not bound to bpfdrv%s%s", argv[1], drv[0] ? " but to " : "",
+		    drv);
+		return 1;
+	}
+	ret = write_file(PCI_DRIVER "/unbind", argv[1]);
+	if (ret) {
+		err("%s: cannot unbind: %s", argv[1], strerror(-ret));
+		return 1;
+	}
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", argv[1]);
+	write_file(path, "\n");
+	printf("%s: unbound from bpfdrv\n", argv[1]);
+	return 0;
+}
