@@ -6,6 +6,7 @@
 #   /dev/$ECHO_CUSE           selftests/bench/cuse_echo on CUSE
 # echo_devices_up prints one "# skip:" or error line and fails if one of them
 # cannot be had; echo_devices_down removes what echo_devices_up made.
+# CUSE_CPU=n pins the CUSE daemon to CPU n.
 
 ECHO_BPFDRV=benchecho
 ECHO_CUSE=cuse_echo
@@ -22,7 +23,8 @@ echo_devices_up() {
 		echo "# skip: CUSE implementation (this kernel has no cuse module)"
 		return 1
 	fi
-	$CUSE_ECHO -f --name=$ECHO_CUSE 2>"$OUT/cuse.err" &
+	${CUSE_CPU:+taskset -c "$CUSE_CPU"} $CUSE_ECHO -f --name=$ECHO_CUSE \
+		2>"$OUT/cuse.err" &
 	cuse_pid=$!
 	if ! wait_for 10 test -c /dev/$ECHO_CUSE; then
 		echo "# error: /dev/$ECHO_CUSE did not appear"

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * echobench: per-operation cost of echo devices (bpfdrv, a native module,
- * CUSE) and of the system call floor (/dev/zero, /dev/null), measured in
- * one process so that every implementation sees the same machine.
+ * CUSE) and of the system call floor (/dev/zero, /dev/null), or of edu
+ * devices (the bpfdrv edu driver, the edu_ref module), measured in one
+ * process so that every implementation sees the same machine.
  *
- *   echobench [-d SECONDS] [-r REPS] IMPL...
+ *   echobench [-d SECONDS] [-r REPS] [-p] IMPL...   (-p: thread i on CPU i)
  *   IMPL: NAME:echo:PATH            an echo device
  *         NAME:floor:RPATH:WPATH    reads from RPATH, the rest on WPATH
+ *         NAME:edu:PATH             an edu device (include/bpfdrv_edu.h)
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
- * (ECHO_IOC_INFO), open+close; each with one and two threads, every thread
- * on its own open file of the same device. Repetitions are interleaved: rep
+ * (ECHO_IOC_INFO), open+close; for edu, a register round trip
+ * (EDU_IOC_LIVENESS: an MMIO write and read) and a factorial (write n, read
+ * n! once the device's interrupt came). Each with one and two threads,
+ * every thread on its own open file of the same device. One run takes
+ * echo and floor implementations or edu ones. Repetitions are interleaved: rep
  * 0 runs every workload on every implementation, then rep 1, and so on,
  * with the order of implementations rotated each rep, so slow drifts of
  * the machine hit all of them alike.
@@ -29,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +45,7 @@
 #include <unistd.h>
 
 #include "bpfdrv_echo.h"
+#include "bpfdrv_edu.h"
 
 #define MAX_IMPLS	8
 #define MAX_THREADS	2
@@ -46,7 +53,7 @@
 #define IO_BIG		4096
 #define BATCH		16	/* ops per throughput sample */
 
-enum impl_kind { KIND_ECHO, KIND_FLOOR };
+enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU };
 
 struct impl {
 	const char *name;
@@ -56,14 +63,20 @@ struct impl {
 };
 
 enum workload { WL_READ1, WL_READ4K, WL_WRITE1, WL_WRITE4K, WL_IOCTL,
-		WL_OPENCLOSE, WL_NR };
+		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_NR };
 
 static const char *const wl_names[WL_NR] = {
 	"read1", "read4k", "write1", "write4k", "ioctl", "openclose",
+	"reg", "fact",
 };
+
+#define EDU_FACT_N	"10"
+#define EDU_FACT_RESULT	"3628800\n"
+
 
 struct worker {
 	pthread_t thread;
+	int cpu;		/* pinned there if >= 0 */
 	const struct impl *impl;
 	enum workload wl;
 	uint32_t *samples;	/* ns per counted op */
@@ -73,6 +86,7 @@ struct worker {
 };
 
 static double run_seconds = 0.25;
+static bool pin_threads;
 static uint64_t timer_cost_ns;
 static pthread_barrier_t start_barrier;
 
@@ -160,11 +174,19 @@ static void *worker_run(void *arg)
 	size_t size = wl_size(w->wl);
 	struct echo_info info;
 	char buf[IO_BIG];
+	__u32 val;
 	uint64_t end, t0, t1, d;
 	int fd = -1;
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
 	if (w->wl != WL_OPENCLOSE) {
 		fd = open(path, O_RDWR);
 		if (fd < 0) {
@@ -194,10 +216,28 @@ static void *worker_run(void *arg)
 			if (!echo && r < 0 && errno == ENOTTY)
 				r = 0;
 			break;
-		default:
+		case WL_OPENCLOSE:
 			r = open(path, O_RDWR);
 			if (r >= 0)
 				r = close(r);
+			break;
+		case WL_EDU_REG:
+			val = (__u32)t0;
+			r = ioctl(fd, EDU_IOC_LIVENESS, &val);
+			if (!r && val != ~(__u32)t0) {
+				r = -1;
+				errno = EIO;	/* not the device's answer */
+			}
+			break;
+		default:
+			r = write(fd, EDU_FACT_N, strlen(EDU_FACT_N));
+			if (r == (long)strlen(EDU_FACT_N))
+				r = read(fd, buf, sizeof(buf));
+			if (r >= 0 && (r != (long)strlen(EDU_FACT_RESULT) ||
+				       memcmp(buf, EDU_FACT_RESULT, r))) {
+				r = -1;
+				errno = EIO;	/* not 10! */
+			}
 			break;
 		}
 		t1 = now_ns();
@@ -271,6 +311,7 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 
 		w->impl = im;
 		w->wl = wl;
+		w->cpu = pin_threads ? i : -1;
 		w->ops = w->busy_ns = 0;
 		w->err = 0;
 		if (pthread_create(&w->thread, NULL, worker_run, w)) {
@@ -301,11 +342,12 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 		return -1;
 	}
 	qsort(all, n, sizeof(*all), cmp_u32);
-	printf("{\"bench\": \"echo\", \"impl\": \"%s\", \"workload\": \"%s\", "
+	printf("{\"bench\": \"%s\", \"impl\": \"%s\", \"workload\": \"%s\", "
 	       "\"threads\": %d, \"rep\": %d, \"ops\": %llu, "
 	       "\"ops_per_s\": %.1f, \"mean_ops_per_s\": %.1f, "
 	       "\"p50_ns\": %u, \"p99_ns\": %u}\n",
-	       im->name, wl_names[wl], threads, rep, (unsigned long long)ops,
+	       im->kind == KIND_EDU ? "edu" : "echo", im->name, wl_names[wl],
+	       threads, rep, (unsigned long long)ops,
 	       ops_per_s, mean_ops_per_s, all[n / 2], all[n * 99 / 100]);
 	fflush(stdout);
 	return 0;
@@ -324,6 +366,11 @@ static int parse_impl(char *arg, struct impl *im)
 		im->rpath = im->wpath = arg;
 		return strchr(arg, ':') ? -1 : 0;
 	}
+	if (!strcmp(kind, "edu")) {
+		im->kind = KIND_EDU;
+		im->rpath = im->wpath = arg;
+		return strchr(arg, ':') ? -1 : 0;
+	}
 	if (!strcmp(kind, "floor")) {
 		im->kind = KIND_FLOOR;
 		im->rpath = strsep(&arg, ":");
@@ -335,18 +382,21 @@ static int parse_impl(char *arg, struct impl *im)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] "
-		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ...\n");
+	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] [-p] "
+		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ... | NAME:edu:PATH ...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct impl impls[MAX_IMPLS];
-	int nimpl, reps = 5, rep, wl, t, i, opt;
+	int nimpl, reps = 5, rep, wl, t, i, opt, first_wl, end_wl;
 
-	while ((opt = getopt(argc, argv, "d:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:r:p")) != -1) {
 		switch (opt) {
+		case 'p':
+			pin_threads = true;
+			break;
 		case 'd':
 			run_seconds = atof(optarg);
 			if (run_seconds <= 0 || run_seconds > 60)
@@ -371,6 +421,14 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	for (i = 1; i < nimpl; i++) {
+		if ((impls[i].kind == KIND_EDU) != (impls[0].kind == KIND_EDU)) {
+			fprintf(stderr, "echobench: edu and echo implementations run separately\n");
+			usage();
+		}
+	}
+	first_wl = impls[0].kind == KIND_EDU ? WL_EDU_REG : WL_READ1;
+	end_wl = impls[0].kind == KIND_EDU ? WL_NR : WL_EDU_REG;
 	for (t = 0; t < MAX_THREADS; t++) {
 		workers[t].samples = malloc(sizeof(uint32_t) * MAX_SAMPLES);
 		if (!workers[t].samples)
@@ -382,7 +440,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)timer_cost_ns);
 
 	for (rep = 0; rep < reps; rep++)
-		for (wl = 0; wl < WL_NR; wl++)
+		for (wl = first_wl; wl < end_wl; wl++)
 			for (t = 1; t <= MAX_THREADS; t++)
 				for (i = 0; i < nimpl; i++)
 					if (run_cell(&impls[(i + rep) % nimpl],

@@ -2,8 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench, inside the VM: bring up the bpfdrv, native and CUSE echo
 # devices, run echobench over them and the /dev/zero, /dev/null floor
-# (interleaved, REPS repetitions of SECONDS per cell), then the memory
-# figures. Results are JSON lines on stdout; the host collects them.
+# (interleaved, REPS repetitions of SECONDS per cell), then over the bpfdrv
+# edu driver and the edu_ref module on the two edu functions, then the
+# memory figures. Results are JSON lines on stdout; the host collects them.
+#
+# Thread i runs on vCPU i and the CUSE daemon on vCPU 0: under TCG a wakeup
+# across vCPUs waits for the host to schedule the other vCPU's thread,
+# milliseconds on a busy host, which would measure the host, not CUSE.
 #
 #   guest-bench.sh REPS SECONDS
 set -u
@@ -24,15 +29,36 @@ for v in spectre_v2 retbleed; do
 	echo "# env: $v: $(cat /sys/devices/system/cpu/vulnerabilities/$v 2>/dev/null)"
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
-echo_devices_up || { echo_devices_down; exit 1; }
+CUSE_CPU=0 echo_devices_up || { echo_devices_down; exit 1; }
 
-$B/selftests/bench/echobench -r "$reps" -d "$secs" \
+$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 	bpfdrv:echo:/dev/bpfdrv/$ECHO_BPFDRV \
 	native:echo:/dev/echo_native \
 	cuse:echo:/dev/$ECHO_CUSE \
 	floor:floor:/dev/zero:/dev/null || echo "# error: echobench failed"
 
-python3 selftests/bench/memory.py $BPFDRV $OBJ/echo.bpf.o $ECHO_BPFDRV \
+# edu: edu0 stays with the bpfdrv edu driver, the second function goes to
+# edu_ref, as in the PCI tests.
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+if [ ${#edus[@]} -lt 2 ]; then
+	echo "# skip: edu benchmark (want two edu devices, found ${#edus[@]})"
+elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
+	$BPFDRV unbind "${edus[1]}" >/dev/null && insmod $KMODS/edu_ref.ko &&
+	echo edu_ref >"/sys/bus/pci/devices/${edus[1]}/driver_override" &&
+	echo "${edus[1]}" >/sys/bus/pci/drivers_probe &&
+	wait_for 5 test -c /dev/edu_ref0 && wait_for 5 test -c /dev/bpfdrv/edu0; then
+	$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
+		bpfdrv:edu:/dev/bpfdrv/edu0 native:edu:/dev/edu_ref0 ||
+		echo "# error: echobench (edu) failed"
+	echo "${edus[1]}" >/sys/bus/pci/drivers/edu_ref/unbind
+	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
+	rmmod edu_ref
+	$BPFDRV unload edu >/dev/null
+else
+	echo "# error: setting up the edu drivers failed"
+fi
+
+taskset -c 0 python3 selftests/bench/memory.py $BPFDRV $OBJ/echo.bpf.o $ECHO_BPFDRV \
 	/dev/echo_native /dev/$ECHO_CUSE || echo "# error: memory figures failed"
 
 echo_devices_down
