@@ -13,8 +13,10 @@
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
  * (EDU_IOC_LIVENESS: an MMIO write and read) and a factorial (write n, read
- * n! once the device's interrupt came). Each with one and two threads,
- * every thread on its own open file of the same device. One run takes
+ * n! once the device's interrupt came). Echo workloads run with one and
+ * two threads, every thread on its own open file of the same device; edu
+ * ones with one thread (its liveness register and factorial unit are one
+ * per device, so concurrent users would only measure waiting). One run takes
  * echo and floor implementations or edu ones. Repetitions are interleaved: rep
  * 0 runs every workload on every implementation, then rep 1, and so on,
  * with the order of implementations rotated each rep, so slow drifts of
@@ -390,7 +392,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct impl impls[MAX_IMPLS];
-	int nimpl, reps = 5, rep, wl, t, i, opt, first_wl, end_wl;
+	int nimpl, reps = 5, rep, wl, t, i, opt, first_wl, end_wl, max_threads;
 
 	while ((opt = getopt(argc, argv, "d:r:p")) != -1) {
 		switch (opt) {
@@ -427,6 +429,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	max_threads = impls[0].kind == KIND_EDU ? 1 : MAX_THREADS;
 	first_wl = impls[0].kind == KIND_EDU ? WL_EDU_REG : WL_READ1;
 	end_wl = impls[0].kind == KIND_EDU ? WL_NR : WL_EDU_REG;
 	for (t = 0; t < MAX_THREADS; t++) {
@@ -441,7 +444,7 @@ int main(int argc, char **argv)
 
 	for (rep = 0; rep < reps; rep++)
 		for (wl = first_wl; wl < end_wl; wl++)
-			for (t = 1; t <= MAX_THREADS; t++)
+			for (t = 1; t <= max_threads; t++)
 				for (i = 0; i < nimpl; i++)
 					if (run_cell(&impls[(i + rep) % nimpl],
 						     wl, t, rep))
