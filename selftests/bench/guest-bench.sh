@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 . selftests/guest/lib.sh
 . selftests/bench/devices.sh
 
-reps=${1:-5} secs=${2:-0.25}
+reps=${1:-9} secs=${2:-0.15}
 exec 2>&1	# one stream: the host's log must not get two writers
 echo "# kernel $(uname -r)"
 # What shapes the figures under emulation: the CPU model QEMU offers, its

@@ -10,8 +10,8 @@
 #   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 900)
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
-#   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 5)
-#   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.25)
+#   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
+#   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -93,7 +93,7 @@ if [ "$mode" = bench ]; then
 	mkdir -p "$out"
 	if [ -n "$accel" ]; then echo accel=tcg; else echo accel=kvm; fi >"$out/meta"
 	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
-	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-5} ${BPFDRV_BENCH_SECONDS:-0.25}" \
+	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15}" \
 		>"$out/guest.log" 2>&1
 	grep -q "^# bench done" <(tr -d '\r' <"$out/guest.log") ||
 		{ tail -30 "$out/guest.log" >&2; die "the benchmark did not complete"; }
