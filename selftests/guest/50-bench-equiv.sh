@@ -40,4 +40,4 @@ done
 
 echo_devices_down
 check "cuse_echo exits on SIGTERM and its node goes away" wait_for 5 test ! -e /dev/$ECHO_CUSE
-check "rmmod echo_native" test ! -d /sys/module/echo_native
+check "echo_native is unloaded" test ! -d /sys/module/echo_native
