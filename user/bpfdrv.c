@@ -32,6 +32,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv_abi.h"
+#include "trace.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
@@ -574,6 +575,8 @@ static void usage(FILE *f)
 		"  load OBJ [--pin] [--name NAME]  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
 		"  list                            attached drivers, open files, call counts\n"
+		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
+		"  trace [-l] [-g GROUPS] [-- CMD] trace the NPU, DRM and bpfdrv drivers\n"
 		"  -v  verbose (libbpf debug output)   -h  this help\n");
 }
 
@@ -605,6 +608,10 @@ int main(int argc, char **argv)
 		return cmd_unload(argc - i, argv + i);
 	if (!strcmp(argv[i], "list"))
 		return cmd_list(argc - i, argv + i);
+	if (!strcmp(argv[i], "stats"))
+		return cmd_stats(argc - i, argv + i);
+	if (!strcmp(argv[i], "trace"))
+		return cmd_trace(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }
