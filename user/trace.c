@@ -400,6 +400,9 @@ static void attach_hooks(struct trace_bpf *skel)
 		if (hooks[h->needs[0]].attached && hooks[h->needs[1]].attached) {
 			h->attached = true;
 			h->target = hooks[h->needs[1]].target;
+		} else if (h->needs[0] == h->needs[1]) {
+			snprintf(h->why, sizeof(h->why), "needs %s",
+				 hooks[h->needs[0]].name);
 		} else {
 			snprintf(h->why, sizeof(h->why), "needs %s and %s",
 				 hooks[h->needs[0]].name, hooks[h->needs[1]].name);
@@ -734,7 +737,8 @@ static void print_list(struct trace_session *s)
 				trace_json_str(out, h->target);
 			else
 				fputs("null", out);
-			fprintf(out, ",\"attached\":%s,\"status\":", h->attached ? "true" : "false");
+			fprintf(out, ",\"attached\":%s,\"status\":",
+				h->attached ? "true" : "false");
 			trace_json_str(out, status);
 			fputs(",\"what\":", out);
 			trace_json_str(out, h->what);
@@ -945,6 +949,11 @@ int trace_session_run(struct trace_opts *o)
 	pid_t child = 0;
 
 	trace_groups_active = o->groups;
+	for (i = 0; i < NR_HOOKS; i++)
+		if (!hooks[i].name) {	/* an H_* index out of step with the table */
+			trace_err("internal error: hook %d is empty", i);
+			return 1;
+		}
 	if (o->cmd) {
 		child = start_child(o->cmd, &go_fd);
 		if (child < 0)
@@ -1035,9 +1044,8 @@ int trace_session_run(struct trace_opts *o)
 out:
 	if (go_fd >= 0)
 		close(go_fd);	/* the child sees EOF and exits */
-	if (child > 0) {
-		if (ret)
-			kill(child, SIGTERM);
+	if (child > 0) {	/* tracing ended first: so does the command */
+		kill(child, SIGTERM);
 		waitpid(child, &status, 0);
 	}
 	detach_hooks();

@@ -110,7 +110,8 @@ else
 	done
 	expect_eq "trace: drm_ioctl calls have no other ioctl numbers" \
 		"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl)" \
-		"$(python3 -c 'import json, sys; print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json")"
+		"$(python3 -c 'import json, sys
+print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json")"
 	expect_eq "trace: per-process drm_ioctl count equals the workload's" \
 		"$(jsum "$OUT/drm.json" count type=proc hook=drm_ioctl comm=test_trace_drm)" \
 		"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl)"
