@@ -43,6 +43,8 @@ expect_err "trace: an unknown group is refused" "invalid group list" \
 expect_err "trace: an invalid duration is refused" "invalid duration" \
 	$BPFDRV trace -d soon
 expect_err "trace: an invalid PID is refused" "invalid PID" $BPFDRV trace -p -3
+# earlier parts leave the module loaded with nothing attached
+[ -d /sys/module/bpfdrv ] && rmmod bpfdrv
 expect_err "stats: module not loaded is reported" "module bpfdrv is not loaded" \
 	$BPFDRV stats
 
