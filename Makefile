@@ -41,10 +41,33 @@ $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-USER_SRCS := $(wildcard user/*.c)
-$(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(HEADERS)
+# The tracing programs (user/*.bpf.c) are CO-RE: they are compiled against a
+# vmlinux.h dumped from a kernel's BTF at build time (the headers package's
+# BTF-only vmlinux, else the running kernel's) and relocated when loaded.
+VMLINUX_BTF ?= $(firstword $(wildcard /usr/src/linux-headers-*-amd64/vmlinux) \
+		 /sys/kernel/btf/vmlinux)
+BPFTOOL ?= bpftool
+LLVM_STRIP ?= llvm-strip
+USER_SRCS := $(filter-out %.bpf.c,$(wildcard user/*.c))
+USER_SKELS := $(patsubst user/%.bpf.c,$(BUILD)/user/%.skel.h,$(wildcard user/*.bpf.c))
+
+$(BUILD)/user/vmlinux.h:
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(USER_SRCS) -o $@ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/user/%.bpf.o: user/%.bpf.c user/trace.h $(BUILD)/user/vmlinux.h
+	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser \
+		-c $< -o $@
+
+# The skeleton embeds the object: without DWARF it is a few ten kB, not a MB.
+$(BUILD)/user/%.skel.h: $(BUILD)/user/%.bpf.o
+	$(LLVM_STRIP) -g -o $(@:.skel.h=.stripped.o) $<
+	$(BPFTOOL) gen skeleton $(@:.skel.h=.stripped.o) name $(*F)_bpf >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(USER_SKELS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuser -I$(BUILD)/user $(USER_SRCS) -o $@ \
+		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 
 $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

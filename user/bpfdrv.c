@@ -37,6 +37,7 @@
 
 #include "bpfdrv.h"
 #include "gpio.h"
+#include "trace.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define MAX_DRIVERS	16
@@ -750,6 +751,8 @@ static void usage(FILE *f)
 		"  list                            device instances, open files, call counts\n"
 		"  bind BDF                        hand PCI function BDF to bpfdrv\n"
 		"  unbind BDF                      take it back\n"
+		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
+		"  trace [-l] [-g GROUPS] [-- CMD] trace the NPU, DRM and bpfdrv drivers\n"
 		"  -v  verbose (libbpf debug output)   -h  this help\n");
 }
 
@@ -785,6 +788,10 @@ int main(int argc, char **argv)
 		return cmd_bind(argc - i, argv + i);
 	if (!strcmp(argv[i], "unbind"))
 		return cmd_unbind(argc - i, argv + i);
+	if (!strcmp(argv[i], "stats"))
+		return cmd_stats(argc - i, argv + i);
+	if (!strcmp(argv[i], "trace"))
+		return cmd_trace(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }

@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Observability: `bpfdrv trace` and `bpfdrv stats`. Workloads that count
+# their own operations (selftests/test_trace_*.c) run under the tracer, and
+# what the tracer reports must equal those counts exactly. The NPU and GPU
+# scheduler have no device in the VM: their hooks are checked for attach
+# and for the right names on this kernel.
+. "$(dirname "$0")/lib.sh"
+
+T=$B/selftests
+
+# jsum FILE FIELD KEY=VALUE...: sum of FIELD over the JSON lines matching all
+jsum() {
+	python3 - "$@" <<'EOF'
+import json, sys
+path, field = sys.argv[1], sys.argv[2]
+conds = [a.split("=", 1) for a in sys.argv[3:]]
+total = 0
+for line in open(path):
+    if line.startswith("{"):
+        o = json.loads(line)
+        if all(str(o.get(k)).lower() == v.lower() for k, v in conds):
+            total += o.get(field, 0)
+print(total)
+EOF
+}
+# jget FILE KEY[.KEY]: a value of the one JSON object in FILE
+jget() {
+	python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    o = o[k]
+print(o)' "$@"
+}
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1"; echo "# got '$2', want '$3'"; fi
+}
+
+# --- errors that need nothing loaded ---
+expect_err "trace: an unknown group is refused" "invalid group list" \
+	$BPFDRV trace -g gpu --list
+expect_err "trace: an invalid duration is refused" "invalid duration" \
+	$BPFDRV trace -d soon
+expect_err "trace: an invalid PID is refused" "invalid PID" $BPFDRV trace -p -3
+# earlier parts leave the module loaded with nothing attached
+[ -d /sys/module/bpfdrv ] && rmmod bpfdrv
+expect_err "stats: module not loaded is reported" "module bpfdrv is not loaded" \
+	$BPFDRV stats
+
+load_module || { nok "insmod bpfdrv.ko"; exit 0; }
+
+# --- bpfdrv's own callbacks ---
+check "load --pin echo as tr" $BPFDRV load --pin --name tr $OBJ/echo.bpf.o
+expect_err "stats: unknown driver" "no driver named 'nosuch'" $BPFDRV stats nosuch
+
+if $BPFDRV stats --json -o "$OUT/stats.json" tr -- \
+	$T/test_trace_chrdev tr 5 "$OUT/tally.json" 2>"$OUT/stats.err"; then
+	ok "stats -- workload: runs the workload under the tracer"
+else
+	nok "stats -- workload: runs the workload under the tracer"
+	sed 's/^/# /' "$OUT/stats.err" "$OUT/stats.json"
+fi
+for cb in open release read write ioctl poll; do
+	expect_eq "stats: traced $cb calls of tr equal the workload's" \
+		"$(jsum "$OUT/stats.json" calls type=callback driver=tr callback=$cb)" \
+		"$(jget "$OUT/tally.json" $cb)"
+done
+for cb in read write ioctl poll; do
+	expect_eq "stats: the module's $cb counter moved by the workload's $cb calls" \
+		"$(jsum "$OUT/stats.json" module_calls type=callback driver=tr callback=$cb)" \
+		"$(jget "$OUT/tally.json" $cb)"
+done
+expect_eq "stats: every traced read has a latency in the histogram" \
+	"$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o.get("callback") == "read":
+        print(sum(b["count"] for b in o["hist_us"]))' "$OUT/stats.json")" \
+	"$(jget "$OUT/tally.json" read)"
+
+$BPFDRV trace -g bpfdrv --json -o "$OUT/trace.json" -- \
+	$T/test_trace_chrdev tr 3 "$OUT/tally.json" 2>"$OUT/trace.err"
+check "trace -g bpfdrv -- workload exits 0" test $? -eq 0
+for op in open release read write ioctl poll; do
+	expect_eq "trace: bpfdrv $op count for driver tr equals the workload's" \
+		"$(jsum "$OUT/trace.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
+		"$(jget "$OUT/tally.json" $op)"
+done
+$BPFDRV stats tr >"$OUT/counters"
+check "stats NAME without a measurement prints the module's counters" \
+	grep -q "^tr *read *[1-9]" "$OUT/counters"
+$BPFDRV unload tr
+
+# --- DRM: vgem and the virtio GPU ---
+modprobe vgem 2>/dev/null
+modprobe virtio_gpu 2>/dev/null
+vgem=$($T/test_trace_drm find vgem)
+gpu=$(wait_for 10 $T/test_trace_drm find virtio_gpu >/dev/null && $T/test_trace_drm find virtio_gpu)
+if [ -z "$vgem" ] || [ -z "$gpu" ]; then
+	echo "# skip: DRM counts (no vgem '$vgem' or virtio_gpu '$gpu' card)"
+else
+	echo "# vgem $vgem, virtio_gpu $gpu"
+	$BPFDRV trace -g drm --json -o "$OUT/drm.json" -- \
+		$T/test_trace_drm run "$vgem" "$gpu" 7 "$OUT/drm_tally.json" 2>"$OUT/drm.err"
+	if [ $? -eq 0 ]; then ok "trace -g drm -- DRM workload exits 0"; else
+		nok "trace -g drm -- DRM workload exits 0"; sed 's/^/# /' "$OUT/drm.err"; fi
+	for ioc in VERSION GET_CAP MODE_CREATE_DUMB DRIVER+0x01 DRIVER+0x02 GEM_CLOSE; do
+		expect_eq "trace: drm_ioctl $ioc count equals the workload's" \
+			"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl detail=$ioc)" \
+			"$(jget "$OUT/drm_tally.json" ioctl.$ioc)"
+	done
+	expect_eq "trace: drm_ioctl calls have no other ioctl numbers" \
+		"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl)" \
+		"$(python3 -c 'import json, sys
+print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json")"
+	expect_eq "trace: per-process drm_ioctl count equals the workload's" \
+		"$(jsum "$OUT/drm.json" count type=proc hook=drm_ioctl comm=test_trace_drm)" \
+		"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl)"
+	expect_eq "trace: dma_fence_init count equals the fences the workload created" \
+		"$(jsum "$OUT/drm.json" count type=stat hook=fence_init)" \
+		"$(jget "$OUT/drm_tally.json" fences_created)"
+	expect_eq "trace: dma_fence_signaled count equals the fences it signaled" \
+		"$(jsum "$OUT/drm.json" count type=stat hook=fence_signaled)" \
+		"$(jget "$OUT/drm_tally.json" fences_signaled)"
+	expect_eq "trace: every signaled fence has a created-to-signaled latency" \
+		"$(jsum "$OUT/drm.json" timed type=stat hook=fence_init_to_signal)" \
+		"$(jget "$OUT/drm_tally.json" fences_signaled)"
+
+	# -c COMM and a clean exit on Ctrl-C, with a live view
+	$BPFDRV trace -g drm -c test_trace_drm -i 0.5 --json -o "$OUT/drmc.json" \
+		2>"$OUT/drmc.err" &
+	tracer=$!
+	if wait_for 60 grep -q "tracing" "$OUT/drmc.err"; then
+		$T/test_trace_drm run "$vgem" "$gpu" 4 "$OUT/drmc_tally.json"
+		sleep 1.2
+		kill -INT $tracer
+		wait $tracer
+		check "trace: Ctrl-C ends the tracer with status 0" test $? -eq 0
+		expect_eq "trace -c COMM: VERSION count equals the workload's" \
+			"$(jsum "$OUT/drmc.json" count type=stat hook=drm_ioctl detail=VERSION)" \
+			"$(jget "$OUT/drmc_tally.json" ioctl.VERSION)"
+		expect_eq "trace -c COMM: dma_fence_signaled count equals the workload's" \
+			"$(jsum "$OUT/drmc.json" count type=stat hook=fence_signaled)" \
+			"$(jget "$OUT/drmc_tally.json" fences_signaled)"
+		check "trace -i: the live view printed intervals" \
+			test "$(grep -c '"type":"interval"' "$OUT/drmc.json")" -ge 2
+	else
+		nok "trace -c COMM attaches"
+		kill $tracer
+		sed 's/^/# /' "$OUT/drmc.err"
+	fi
+	timeout 60 $BPFDRV trace -g drm -q -d 1 >"$OUT/dur.txt" 2>&1
+	check "trace -d 1 ends by itself with status 0 and prints a summary" \
+		eval "[ $? -eq 0 ] && grep -q 'Traced for' '$OUT/dur.txt'"
+fi
+
+# --- NPU and GPU scheduler without hardware: attach and naming ---
+modprobe intel_vpu 2>/dev/null || echo "# intel_vpu did not load"
+modprobe gpu-sched 2>/dev/null || echo "# gpu-sched did not load"
+$BPFDRV trace --list --json >"$OUT/list.json" 2>"$OUT/list.err"
+check "trace --list --json exits 0" test $? -eq 0
+sed 's/^/# /' "$OUT/list.json" | cut -c1-160 | grep -v '"group":"bpfdrv"' | head -50
+check "trace --list: every hook whose symbol exists here is attached" \
+	python3 -c 'import json, sys
+bad = [o for o in map(json.loads, open(sys.argv[1]))
+       if o["kind"] != "latency" and o["target"] and not o["attached"]]
+print(bad)
+sys.exit(bool(bad))' "$OUT/list.json"
+
+# the hooks present must be exactly those whose symbols the kernel has
+for f in ivpu_bo_create_ioctl ivpu_submit_ioctl ivpu_cmdq_submit_ioctl \
+	 ivpu_get_param_ioctl ivpu_gem_create_object ivpu_mmu_context_map_sgt \
+	 ivpu_ipc_irq_handler ivpu_ipc_receive; do
+	if grep -q " $f\b" /proc/kallsyms; then want=1; else want=0; fi
+	expect_eq "trace --list: $f attached iff the kernel has it ($want)" \
+		"$(jsum "$OUT/list.json" attached type=hook target=$f)" "$want"
+done
+if grep -q " ivpu_bo_bind\b" /proc/kallsyms; then bo=ivpu_bo_bind; else bo=ivpu_bo_pin; fi
+expect_eq "trace --list: the buffer-pin hook uses this kernel's name ($bo)" \
+	"$(jsum "$OUT/list.json" attached type=hook hook=bo_bind target=$bo)" 1
+
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+ev=/sys/kernel/tracing/events
+if [ -d $ev/vpu ]; then want=3; else want=0; fi
+expect_eq "trace --list: vpu:job/jsm/pm attached iff the kernel has them ($want)" \
+	"$(( $(jsum "$OUT/list.json" attached type=hook hook=vpu_job) + \
+	     $(jsum "$OUT/list.json" attached type=hook hook=vpu_jsm) + \
+	     $(jsum "$OUT/list.json" attached type=hook hook=vpu_pm) ))" "$want"
+
+# 6.17 renamed the gpu_scheduler events; the test knows by version, the tool probes
+rel=$(uname -r)
+if printf '%s\n' 6.17 "${rel%%[-+]*}" | sort -V -C; then
+	set_names="drm_sched_job_queue drm_sched_job_run drm_sched_job_done"
+else
+	set_names="drm_sched_job drm_run_job drm_sched_process_job"
+fi
+if [ -d /sys/module/gpu_sched ]; then
+	set -- $set_names
+	i=1
+	for h in sched_queue sched_run sched_done; do
+		eval "want=\$$i"
+		expect_eq "trace --list: $h uses the $rel name $want" \
+			"$(jsum "$OUT/list.json" attached type=hook hook=$h target=$want)" 1
+		i=$((i + 1))
+	done
+	expect_eq "trace --list: the scheduler latencies are measured" \
+		"$(jsum "$OUT/list.json" attached type=hook hook=sched_queue_to_done)" 1
+else
+	echo "# skip: gpu_scheduler names (gpu-sched did not load)"
+fi
+
+# a trace with everything attached runs and ends cleanly
+timeout 120 $BPFDRV trace -q -d 1 >"$OUT/all.txt" 2>&1
+check "trace with every group attached ends with status 0" test $? -eq 0
+rmmod intel_vpu gpu-sched 2>/dev/null
+$BPFDRV trace -g npu --list >"$OUT/nonpu.txt" 2>&1
+check "trace --list without intel_vpu: NPU hooks are skipped, not failed" \
+	eval "[ $? -eq 0 ] && grep -q 'skipped: module intel_vpu not loaded' '$OUT/nonpu.txt'"
+expect_err "trace -g npu without intel_vpu: nothing to trace is one line" \
+	"nothing to trace" $BPFDRV trace -q -g npu -d 1

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpfdrv trace/stats: what the BPF tracing programs (trace.bpf.c) and the
+ * tool (trace.c, stats.c) share. Every attached hook has a small id; the BPF
+ * side learns it from the attach cookie, so one program serves many hooks
+ * and user space alone decides which kernel symbols they are.
+ */
+#ifndef __BPFDRV_TRACE_H
+#define __BPFDRV_TRACE_H
+
+#define TRACE_COMM_LEN		16
+#define TRACE_STR_LEN		16
+#define TRACE_HIST_SLOTS	32	/* log2 buckets of microseconds */
+
+/* Cookie of a function probe: hook id, what its arguments say, flags. */
+#define TRACE_HOOK_MASK		0xffffULL
+#define TRACE_ARG_SHIFT		16
+#define TRACE_ARG_NONE		0	/* no sub-key */
+#define TRACE_ARG_IOCTL_NR	1	/* arg 2 is an ioctl cmd: sub = _IOC_NR */
+#define TRACE_ARG_FILE_MINOR	2	/* arg 1 is a struct file: sub = minor */
+#define TRACE_ARG_INODE_MINOR	3	/* arg 1 is a struct inode: sub = minor */
+#define TRACE_RET_ERRNO		(1ULL << 24)	/* negative return = error */
+#define TRACE_COOKIE(hook, arg, flags) \
+	((__u64)(hook) | ((__u64)(arg) << TRACE_ARG_SHIFT) | (flags))
+
+/*
+ * Latencies measured between two events (tracepoint pairs). They are
+ * recorded under these hook ids, above every attachable hook's id.
+ */
+enum trace_lat {
+	TRACE_LAT_SCHED_QUEUE_RUN = 0xff00,
+	TRACE_LAT_SCHED_RUN_DONE,
+	TRACE_LAT_SCHED_QUEUE_DONE,
+	TRACE_LAT_FENCE_INIT_SIGNAL,
+	TRACE_LAT_FENCE_EMIT_SIGNAL,
+	TRACE_LAT_VPU_SUBMIT_DONE,
+};
+
+/* One row of statistics: a hook and its sub-key (ioctl nr, minor, ...). */
+struct trace_key {
+	__u32 hook;
+	__u32 sub;
+};
+
+struct trace_hist {
+	__u64 count;
+	__u64 errors;
+	__u64 timed;		/* events that have a latency */
+	__u64 total_ns;
+	__u64 max_ns;
+	__u32 slots[TRACE_HIST_SLOTS];
+	char str[TRACE_STR_LEN];	/* the event's string argument, if any */
+};
+
+/* Per-process counts. */
+struct trace_proc_key {
+	__u32 tgid;
+	__u32 hook;
+	__u32 sub;
+	__u32 pad;
+};
+
+struct trace_proc {
+	__u64 count;
+	char comm[TRACE_COMM_LEN];
+};
+
+/* The subcommands (user space only). */
+#ifndef __bpf__
+int cmd_trace(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+#endif
+
+#endif /* __BPFDRV_TRACE_H */

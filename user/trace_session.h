@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracing session that `bpfdrv trace` and `bpfdrv stats` share
+ * (trace.c): options, the rows read back from the BPF maps, and the
+ * printing helpers. stats.c supplies its own report callback.
+ */
+#ifndef __BPFDRV_TRACE_SESSION_H
+#define __BPFDRV_TRACE_SESSION_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "trace.h"
+
+#define TRACE_NPU	(1U << 0)
+#define TRACE_DRM	(1U << 1)
+#define TRACE_BPFDRV	(1U << 2)
+#define TRACE_MAX_HOOKS	64
+
+struct trace_session;
+
+struct trace_opts {
+	unsigned int groups;	/* TRACE_NPU | ... */
+	__u32 pid;		/* 0: any */
+	const char *comm;	/* NULL: any */
+	double interval;	/* live view every that many seconds; 0: none */
+	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
+	bool json, list, quiet;
+	char **cmd;		/* run this once attached and trace only it */
+	FILE *out;		/* NULL: stdout */
+	/* instead of the trace report: called per interval and at the end */
+	void (*report)(struct trace_session *s, bool final);
+	void *priv;		/* for report */
+};
+
+struct trace_session {
+	struct trace_opts *opts;
+	struct trace_bpf *skel;
+	FILE *out;
+	double start_time, last_time;
+	__u64 prev[TRACE_MAX_HOOKS];
+};
+
+struct trace_row {
+	int hook;		/* index in the hook table */
+	__u32 sub;
+	char sub_name[48];	/* ioctl name, driver name, event string */
+	struct trace_hist hist;
+};
+
+struct trace_proc_row {
+	__u32 tgid;
+	int hook;
+	__u32 sub;
+	__u64 count;
+	char comm[TRACE_COMM_LEN + 1];
+	char sub_name[48];
+};
+
+int trace_session_run(struct trace_opts *o);
+int trace_parse_common(int opt, const char *arg, struct trace_opts *o);
+int trace_read_rows(struct trace_session *s, struct trace_row **rows);
+int trace_read_procs(struct trace_session *s, struct trace_proc_row **rows);
+const char *trace_hook_name(int hook);
+const char *trace_hook_target(int hook);
+unsigned int trace_hook_group(int hook);
+bool trace_hook_attached(int hook);
+bool trace_hook_per_minor(int hook);
+const char *trace_group_name(unsigned int group);
+const char *trace_driver_name(unsigned int minor);
+void trace_print_hist(FILE *out, const struct trace_hist *h);
+void trace_json_hist(FILE *out, const struct trace_hist *h);
+void trace_json_str(FILE *out, const char *s);
+
+extern unsigned int trace_groups_active;
+
+#endif /* __BPFDRV_TRACE_SESSION_H */
