@@ -38,6 +38,7 @@ struct edu_ref {
 	struct miscdevice misc;
 	char name[16];
 	int index;
+	struct mutex regs_lock;		/* register ioctls: write, then read back */
 	wait_queue_head_t wq;		/* its lock guards the fields below */
 	struct file *fact_owner;	/* NULL: free */
 	struct file *dma_owner;
@@ -259,8 +260,11 @@ static long edu_ref_ioctl(struct file *filp, unsigned int cmd, unsigned long arg
 	case EDU_IOC_LIVENESS:
 		if (get_user(v, (u32 __user *)uarg))
 			return -EFAULT;
+		mutex_lock(&edu->regs_lock);
 		writel(v, edu->regs + EDU_REG_LIVENESS);
-		return put_user(readl(edu->regs + EDU_REG_LIVENESS), (u32 __user *)uarg);
+		v = readl(edu->regs + EDU_REG_LIVENESS);
+		mutex_unlock(&edu->regs_lock);
+		return put_user(v, (u32 __user *)uarg);
 	case EDU_IOC_REG_READ:
 	case EDU_IOC_REG_WRITE:
 		if (copy_from_user(&reg, uarg, sizeof(reg)))
@@ -328,6 +332,7 @@ static int edu_ref_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!edu)
 		return -ENOMEM;
 	edu->pdev = pdev;
+	mutex_init(&edu->regs_lock);
 	init_waitqueue_head(&edu->wq);
 
 	ret = pcim_enable_device(pdev);
