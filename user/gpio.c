@@ -24,6 +24,7 @@
 #include <bpf/btf.h>
 
 #include "bpfdrv_abi.h"
+#include "bpfdrv.h"
 #include "gpio.h"
 
 struct gpio_decl {
@@ -79,8 +80,8 @@ int gpio_override(const struct btf *btf, unsigned int type_id, char *value,
 		return 0;
 	if (chip) {
 		if (!*chip || strlen(chip) >= BPFDRV_GPIO_LABEL_MAX) {
-			fprintf(stderr, "bpfdrv: invalid --gpio-chip '%s': 1-%d characters\n",
-				chip, BPFDRV_GPIO_LABEL_MAX - 1);
+			err("invalid --gpio-chip '%s': 1-%d characters",
+			    chip, BPFDRV_GPIO_LABEL_MAX - 1);
 			return -1;
 		}
 		memset(d.chip, 0, BPFDRV_GPIO_LABEL_MAX);
@@ -96,15 +97,15 @@ int gpio_override(const struct btf *btf, unsigned int type_id, char *value,
 		off = strtoul(lines, &end, 10);
 		if (errno || end == lines || off > 65535 ||
 		    (*end && *end != ',') || n == BPFDRV_MAX_GPIO_LINES) {
-			fprintf(stderr, "bpfdrv: invalid --gpio-lines: want offsets like 3,4,5\n");
+			err("invalid --gpio-lines: want offsets like 3,4,5");
 			return -1;
 		}
 		offsets[n++] = off;
 		lines = *end ? end + 1 : end;
 	}
 	if (n != d.nr_lines) {
-		fprintf(stderr, "bpfdrv: --gpio-lines gives %d line%s, driver '%s' declares %d\n",
-			n, n == 1 ? "" : "s", driver, d.nr_lines);
+		err("--gpio-lines gives %d line%s, driver '%s' declares %d",
+		    n, n == 1 ? "" : "s", driver, d.nr_lines);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -142,7 +143,8 @@ static int open_chip(const char *label, struct gpiochip_info *info)
 }
 
 bool gpio_explain(const struct btf *btf, unsigned int type_id,
-		  const char *value, size_t size, int err, const char *driver)
+		  const char *value, size_t size, int attach_err,
+		  const char *driver)
 {
 	struct gpio_v2_line_info li;
 	struct gpiochip_info info;
@@ -154,8 +156,8 @@ bool gpio_explain(const struct btf *btf, unsigned int type_id,
 		return false;
 	fd = open_chip(d.chip, &info);
 	if (fd < 0) {
-		fprintf(stderr, "bpfdrv: %s: no GPIO chip labelled '%s' (gpiodetect lists them)\n",
-			driver, d.chip);
+		err("%s: no GPIO chip labelled '%s' (gpiodetect lists them)",
+		    driver, d.chip);
 		return true;
 	}
 	for (i = 0; i < d.nr_lines && !told; i++) {
@@ -164,20 +166,20 @@ bool gpio_explain(const struct btf *btf, unsigned int type_id,
 
 		for (j = 0; j < i && !told; j++) {
 			if (d.lines[j].offset == off) {
-				fprintf(stderr, "bpfdrv: %s: declares GPIO line %u twice\n",
-					driver, off);
+				err("%s: declares GPIO line %u twice",
+				    driver, off);
 				told = true;
 			}
 		}
 		if (told)
 			break;
 		if (off >= info.lines) {
-			fprintf(stderr, "bpfdrv: %s: GPIO chip '%s' has no line %u (it has %u)\n",
-				driver, d.chip, off, info.lines);
+			err("%s: GPIO chip '%s' has no line %u (it has %u)",
+			    driver, d.chip, off, info.lines);
 			told = true;
 			continue;
 		}
-		if (err != EBUSY)
+		if (attach_err != EBUSY)
 			continue;
 		memset(&li, 0, sizeof(li));
 		li.offset = off;
@@ -185,12 +187,12 @@ bool gpio_explain(const struct btf *btf, unsigned int type_id,
 		    !(li.flags & GPIO_V2_LINE_FLAG_USED))
 			continue;
 		if (li.consumer[0])
-			fprintf(stderr, "bpfdrv: %s: GPIO line %u of chip '%s' is in use by '%.*s'\n",
-				driver, off, d.chip, (int)sizeof(li.consumer),
-				li.consumer);
+			err("%s: GPIO line %u of chip '%s' is in use by '%.*s'",
+			    driver, off, d.chip, (int)sizeof(li.consumer),
+			    li.consumer);
 		else
-			fprintf(stderr, "bpfdrv: %s: GPIO line %u of chip '%s' is in use\n",
-				driver, off, d.chip);
+			err("%s: GPIO line %u of chip '%s' is in use",
+			    driver, off, d.chip);
 		told = true;
 	}
 	close(fd);

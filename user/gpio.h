@@ -23,11 +23,12 @@ int gpio_override(const struct btf *btf, unsigned int type_id, char *value,
 		  const char *driver);
 
 /*
- * After an attach of @driver failed with @err: if its GPIO declaration
+ * After an attach of @driver failed with @attach_err: if its GPIO declaration
  * explains why (no such chip, a line out of range or in use), print that
  * as one line and return true.
  */
 bool gpio_explain(const struct btf *btf, unsigned int type_id,
-		  const char *value, size_t size, int err, const char *driver);
+		  const char *value, size_t size, int attach_err,
+		  const char *driver);
 
 #endif

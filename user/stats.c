@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfdrv_abi.h"
+#include "bpfdrv.h"
 #include "trace_session.h"
 
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
@@ -39,13 +39,6 @@ struct stats_ctx {
 	struct driver_counts before[MAX_DRIVERS];
 	int nbefore;
 };
-
-static void stats_err(const char *fmt, const char *arg)
-{
-	fputs("bpfdrv: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-}
 
 static int read_counts(const char *name, struct driver_counts *c)
 {
@@ -108,7 +101,7 @@ static int print_counters(const char *only, bool json)
 	int i, j, n = read_all_counts(only, c);
 
 	if (only && !n) {
-		stats_err("no driver named '%s' is attached (see: bpfdrv list)", only);
+		err("no driver named '%s' is attached (see: bpfdrv list)", only);
 		return 1;
 	}
 	if (!json)
@@ -267,7 +260,7 @@ int cmd_stats(int argc, char **argv)
 	if (optind < argc)
 		o.cmd = argv + optind;
 	if (access("/sys/module/bpfdrv", F_OK)) {
-		stats_err("kernel module bpfdrv is not loaded%s", "");
+		err("kernel module bpfdrv is not loaded");
 		return 1;
 	}
 	if (ctx.only && access(SYSFS_CLASS, F_OK) == 0) {
@@ -275,7 +268,7 @@ int cmd_stats(int argc, char **argv)
 
 		snprintf(path, sizeof(path), SYSFS_CLASS "/%s", ctx.only);
 		if (strlen(ctx.only) >= BPFDRV_NAME_MAX || access(path, F_OK)) {
-			stats_err("no driver named '%s' is attached (see: bpfdrv list)",
+			err("no driver named '%s' is attached (see: bpfdrv list)",
 				  ctx.only);
 			return 1;
 		}
@@ -283,7 +276,7 @@ int cmd_stats(int argc, char **argv)
 	if (!o.interval && !o.duration && !o.cmd)
 		return print_counters(ctx.only, o.json);
 	if (geteuid()) {
-		stats_err("measuring needs root (CAP_BPF and CAP_PERFMON)%s", "");
+		err("measuring needs root (CAP_BPF and CAP_PERFMON)%s", "");
 		return 1;
 	}
 	ctx.nbefore = read_all_counts(ctx.only, ctx.before);

@@ -36,6 +36,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfdrv.h"
 #include "trace.h"
 #include "trace_session.h"
 #include "trace.skel.h"
@@ -191,17 +192,6 @@ static volatile sig_atomic_t stop;
 static void on_signal(int sig)
 {
 	stop = 1;
-}
-
-static void trace_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bpfdrv: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 const char *trace_group_name(unsigned int group)
@@ -917,12 +907,12 @@ static pid_t start_child(char **argv, int *go_fd)
 	pid_t pid;
 
 	if (pipe(p)) {
-		trace_err("pipe: %s", strerror(errno));
+		err("pipe: %s", strerror(errno));
 		return -1;
 	}
 	pid = fork();
 	if (pid < 0) {
-		trace_err("fork: %s", strerror(errno));
+		err("fork: %s", strerror(errno));
 		return -1;
 	}
 	if (!pid) {
@@ -951,7 +941,7 @@ int trace_session_run(struct trace_opts *o)
 	trace_groups_active = o->groups;
 	for (i = 0; i < NR_HOOKS; i++)
 		if (!hooks[i].name) {	/* an H_* index out of step with the table */
-			trace_err("internal error: hook %d is empty", i);
+			err("internal error: hook %d is empty", i);
 			return 1;
 		}
 	if (o->cmd) {
@@ -963,7 +953,7 @@ int trace_session_run(struct trace_opts *o)
 	}
 	s.skel = trace_bpf__open();
 	if (!s.skel) {
-		trace_err("cannot open the tracing programs: %s", strerror(errno));
+		err("cannot open the tracing programs: %s", strerror(errno));
 		goto out;
 	}
 	s.skel->rodata->targ_tgid = o->pid;
@@ -974,7 +964,7 @@ int trace_session_run(struct trace_opts *o)
 	probe_hooks(o->groups);
 	set_autoload(s.skel);
 	if (trace_bpf__load(s.skel)) {
-		trace_err("cannot load the tracing programs: %s (-v shows libbpf's log)",
+		err("cannot load the tracing programs: %s (-v shows libbpf's log)",
 			  strerror(errno));
 		goto out;
 	}
@@ -995,7 +985,7 @@ int trace_session_run(struct trace_opts *o)
 				trace_group_name(hooks[i].group), hooks[i].name,
 				hooks[i].why);
 	if (!nattached) {
-		trace_err("nothing to trace: no hook of the chosen groups exists here");
+		err("nothing to trace: no hook of the chosen groups exists here");
 		goto out;
 	}
 
@@ -1009,7 +999,7 @@ int trace_session_run(struct trace_opts *o)
 	end = o->duration > 0 ? s.start_time + o->duration : 0;
 	if (child) {
 		if (write(go_fd, "g", 1) != 1)
-			trace_err("cannot start %s", o->cmd[0]);
+			err("cannot start %s", o->cmd[0]);
 		close(go_fd);
 		go_fd = -1;
 	}
@@ -1064,7 +1054,7 @@ static int parse_seconds(const char *arg, const char *what, double *v)
 	errno = 0;
 	*v = strtod(arg, &end);
 	if (errno || end == arg || *end || *v <= 0 || *v > 86400 * 365) {
-		trace_err("invalid %s '%s': a number of seconds > 0", what, arg);
+		err("invalid %s '%s': a number of seconds > 0", what, arg);
 		return -1;
 	}
 	return 0;
@@ -1087,14 +1077,14 @@ int trace_parse_common(int opt, const char *arg, struct trace_opts *o)
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (errno || end == arg || *end || v <= 0 || v > 0x3fffffff) {
-			trace_err("invalid PID '%s'", arg);
+			err("invalid PID '%s'", arg);
 			return -1;
 		}
 		o->pid = v;
 		return 0;
 	case 'c':
 		if (!*arg || strlen(arg) >= TRACE_COMM_LEN) {
-			trace_err("invalid COMM '%s': 1-%d characters", arg,
+			err("invalid COMM '%s': 1-%d characters", arg,
 				  TRACE_COMM_LEN - 1);
 			return -1;
 		}
@@ -1103,7 +1093,7 @@ int trace_parse_common(int opt, const char *arg, struct trace_opts *o)
 	case 'o':
 		o->out = fopen(arg, "w");
 		if (!o->out) {
-			trace_err("%s: %s", arg, strerror(errno));
+			err("%s: %s", arg, strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -1130,7 +1120,7 @@ static int parse_groups(const char *arg, unsigned int *groups)
 			break;
 	}
 	if (tok || !*groups) {
-		trace_err("invalid group list '%s': npu, drm, bpfdrv or all, comma-separated",
+		err("invalid group list '%s': npu, drm, bpfdrv or all, comma-separated",
 			  arg);
 		return -1;
 	}
@@ -1201,11 +1191,11 @@ int cmd_trace(int argc, char **argv)
 	if (optind < argc)
 		o.cmd = argv + optind;
 	if (o.cmd && o.list) {
-		trace_err("--list takes no command");
+		err("--list takes no command");
 		return 2;
 	}
 	if (geteuid()) {
-		trace_err("tracing needs root (CAP_BPF and CAP_PERFMON)");
+		err("tracing needs root (CAP_BPF and CAP_PERFMON)");
 		return 1;
 	}
 	ret = trace_session_run(&o);
