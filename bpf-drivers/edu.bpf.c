@@ -232,8 +232,9 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	return -EAGAIN;
 }
 
-SEC("struct_ops/edu_write")
-int BPF_PROG(edu_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+/* read and write: a DMA transfer or the factorial unit, by the file's mode. */
+static __always_inline int edu_rw(struct bpfdrv_file *file, struct bpfdrv_io *io,
+				  bool write)
 {
 	struct edu_file *f = bpfdrv_file_state(file, struct edu_file);
 	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
@@ -242,22 +243,20 @@ int BPF_PROG(edu_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 	if (!f || !e)
 		return -EIO;
 	if (f->mode == EDU_MODE_DMA)
-		return dma_rw(file, dev, e, f, io, true);
-	return fact_write(file, dev, e, io);
+		return dma_rw(file, dev, e, f, io, write);
+	return write ? fact_write(file, dev, e, io) : fact_read(file, dev, e, io);
+}
+
+SEC("struct_ops/edu_write")
+int BPF_PROG(edu_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+{
+	return edu_rw(file, io, true);
 }
 
 SEC("struct_ops/edu_read")
 int BPF_PROG(edu_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct edu_file *f = bpfdrv_file_state(file, struct edu_file);
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
-	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
-
-	if (!f || !e)
-		return -EIO;
-	if (f->mode == EDU_MODE_DMA)
-		return dma_rw(file, dev, e, f, io, false);
-	return fact_read(file, dev, e, io);
+	return edu_rw(file, io, false);
 }
 
 SEC("struct_ops/edu_ioctl")

@@ -538,6 +538,22 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 	}
 }
 
+/* Make room in *rows for element @n (doubling); false if out of memory. */
+static bool grow_rows(void **rows, int n, int *cap, size_t size)
+{
+	int want = *cap ? *cap * 2 : 64;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	p = realloc(*rows, want * size);
+	if (!p)
+		return false;
+	*rows = p;
+	*cap = want;
+	return true;
+}
+
 static int row_cmp(const void *a, const void *b)
 {
 	const struct trace_row *x = a, *y = b;
@@ -567,15 +583,8 @@ int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 		r.hook = hook;
 		r.sub = key.sub;
 		trace_sub_name(hook, key.sub, &r.hist, r.sub_name, sizeof(r.sub_name));
-		if (n == cap) {
-			struct trace_row *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(rows, cap * sizeof(*rows));
-			if (!p)
-				break;
-			rows = p;
-		}
+		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
+			break;
 		rows[n++] = r;
 	}
 	if (n)
@@ -625,15 +634,8 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 		trace_sub_name(hook, key.sub,
 			       bpf_map_lookup_elem(hfd, &hkey, &hist) ? NULL : &hist,
 			       r.sub_name, sizeof(r.sub_name));
-		if (n == cap) {
-			struct trace_proc_row *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(rows, cap * sizeof(*rows));
-			if (!p)
-				break;
-			rows = p;
-		}
+		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
+			break;
 		rows[n++] = r;
 	}
 	if (n)
