@@ -38,7 +38,8 @@ static struct echo_state *state(void)
 }
 
 SEC("struct_ops/echo_read")
-int BPF_PROG(echo_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(echo_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct echo_state *s = state();
 
@@ -48,7 +49,8 @@ int BPF_PROG(echo_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops/echo_write")
-int BPF_PROG(echo_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(echo_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct echo_state *s = state();
 	int n;
@@ -64,7 +66,8 @@ int BPF_PROG(echo_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops/echo_ioctl")
-int BPF_PROG(echo_ioctl, struct bpfdrv_file *file, unsigned int cmd,
+int BPF_PROG(echo_ioctl, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, unsigned int cmd,
 	     struct bpfdrv_io *io)
 {
 	struct echo_state *s = state();
@@ -90,7 +93,7 @@ int BPF_PROG(echo_ioctl, struct bpfdrv_file *file, unsigned int cmd,
 }
 
 SEC("struct_ops/echo_poll")
-__u32 BPF_PROG(echo_poll, struct bpfdrv_file *file)
+__u32 BPF_PROG(echo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	struct echo_state *s = state();
 	__u32 mask = 0;

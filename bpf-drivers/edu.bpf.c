@@ -233,11 +233,11 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 }
 
 /* read and write: a DMA transfer or the factorial unit, by the file's mode. */
-static __always_inline int edu_rw(struct bpfdrv_file *file, struct bpfdrv_io *io,
+static __always_inline int edu_rw(struct bpfdrv_dev *dev,
+				  struct bpfdrv_file *file, struct bpfdrv_io *io,
 				  bool write)
 {
 	struct edu_file *f = bpfdrv_file_state(file, struct edu_file);
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
 
 	if (!f || !e)
@@ -248,23 +248,25 @@ static __always_inline int edu_rw(struct bpfdrv_file *file, struct bpfdrv_io *io
 }
 
 SEC("struct_ops/edu_write")
-int BPF_PROG(edu_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(edu_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	return edu_rw(file, io, true);
+	return edu_rw(dev, file, io, true);
 }
 
 SEC("struct_ops/edu_read")
-int BPF_PROG(edu_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(edu_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	return edu_rw(file, io, false);
+	return edu_rw(dev, file, io, false);
 }
 
 SEC("struct_ops/edu_ioctl")
-int BPF_PROG(edu_ioctl, struct bpfdrv_file *file, unsigned int cmd,
+int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, unsigned int cmd,
 	     struct bpfdrv_io *io)
 {
 	struct edu_file *f = bpfdrv_file_state(file, struct edu_file);
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
 	struct edu_info info = {};
 	struct edu_reg reg;
@@ -319,9 +321,8 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_file *file, unsigned int cmd,
 }
 
 SEC("struct_ops/edu_poll")
-__u32 BPF_PROG(edu_poll, struct bpfdrv_file *file)
+__u32 BPF_PROG(edu_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
 	__u32 mask = 0;
 
@@ -335,9 +336,8 @@ __u32 BPF_PROG(edu_poll, struct bpfdrv_file *file)
 }
 
 SEC("struct_ops/edu_release")
-void BPF_PROG(edu_release, struct bpfdrv_file *file)
+void BPF_PROG(edu_release, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
 
 	if (!e)

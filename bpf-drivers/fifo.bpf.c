@@ -36,7 +36,8 @@ static struct fifo_state *state(void)
 }
 
 SEC("struct_ops/fifo_read")
-int BPF_PROG(fifo_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(fifo_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct fifo_state *s = state();
 	int n;
@@ -47,12 +48,13 @@ int BPF_PROG(fifo_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
 		return -EAGAIN;
 	n = bpfdrv_ring_to_io(io, &s->ring, sizeof(s->ring));
 	if (n > 0)
-		bpfdrv_wake(file);	/* room for blocked writers */
+		bpfdrv_dev_wake(dev);	/* room for blocked writers */
 	return n;
 }
 
 SEC("struct_ops/fifo_write")
-int BPF_PROG(fifo_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(fifo_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct fifo_state *s = state();
 	int n;
@@ -63,12 +65,12 @@ int BPF_PROG(fifo_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 		return -EAGAIN;
 	n = bpfdrv_io_to_ring(io, &s->ring, sizeof(s->ring));
 	if (n > 0)
-		bpfdrv_wake(file);	/* data for blocked readers */
+		bpfdrv_dev_wake(dev);	/* data for blocked readers */
 	return n;
 }
 
 SEC("struct_ops/fifo_poll")
-__u32 BPF_PROG(fifo_poll, struct bpfdrv_file *file)
+__u32 BPF_PROG(fifo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	struct fifo_state *s = state();
 	__u32 mask = 0;

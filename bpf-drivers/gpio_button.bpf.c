@@ -70,7 +70,7 @@ void BPF_PROG(button_edge, struct bpfdrv_dev *dev, __u32 line, __u32 value)
 }
 
 SEC("struct_ops/button_open")
-int BPF_PROG(button_open, struct bpfdrv_file *file)
+int BPF_PROG(button_open, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	struct button_reader *r = bpfdrv_file_state(file, struct button_reader);
 	struct button_state *s = state();
@@ -82,7 +82,8 @@ int BPF_PROG(button_open, struct bpfdrv_file *file)
 }
 
 SEC("struct_ops/button_read")
-int BPF_PROG(button_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(button_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct button_reader *r = bpfdrv_file_state(file, struct button_reader);
 	struct button_state *s = state();
@@ -112,7 +113,7 @@ int BPF_PROG(button_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops/button_poll")
-__u32 BPF_PROG(button_poll, struct bpfdrv_file *file)
+__u32 BPF_PROG(button_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	struct button_reader *r = bpfdrv_file_state(file, struct button_reader);
 	struct button_state *s = state();

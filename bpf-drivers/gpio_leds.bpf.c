@@ -46,9 +46,9 @@ static int parse_leds(struct bpfdrv_io *io, __u32 *bits)
 }
 
 SEC("struct_ops.s/leds_write")
-int BPF_PROG(leds_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(leds_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	__u32 bits = 0;
 	int err;
 
@@ -62,9 +62,9 @@ int BPF_PROG(leds_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops.s/leds_read")
-int BPF_PROG(leds_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(leds_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	char out[NLEDS + 1];
 	__u32 bits = 0, i, at;
 	__u8 *p;

@@ -35,9 +35,7 @@ extern int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 			     __u32 ring__sz) __ksym;
 extern __u8 *bpfdrv_file_priv(struct bpfdrv_file *file,
 			      const __u32 rdwr_buf_size) __ksym;
-extern void bpfdrv_wake(struct bpfdrv_file *file) __ksym;
 extern void bpfdrv_dev_wake(struct bpfdrv_dev *dev) __ksym;
-extern struct bpfdrv_dev *bpfdrv_file_dev(struct bpfdrv_file *file) __ksym;
 extern __u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev,
 			     const __u32 rdwr_buf_size) __ksym;
 

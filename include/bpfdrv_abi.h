@@ -18,6 +18,14 @@
 #define __bpfdrv_core
 #endif
 
+/*
+ * The contexts below (dev, file, io) each hold a pointer that bpfdrv never
+ * sets. A struct with a pointer member is a kernel object to the verifier:
+ * a kfunc then accepts only a pointer bpfdrv handed to the callback, never
+ * program memory (stack, map value) shaped like the struct.
+ */
+#define __bpfdrv_kernel_object	const void *__kernel_object
+
 /* Device names: [a-zA-Z0-9_-], first char alphanumeric, NUL included. */
 #define BPFDRV_NAME_MAX		32
 
@@ -82,6 +90,7 @@ struct bpfdrv_dev {
 	__u32 bus;		/* BPFDRV_BUS_* */
 	__u16 vendor;		/* PCI IDs (BPFDRV_BUS_PCI) */
 	__u16 device;
+	__bpfdrv_kernel_object;
 } __bpfdrv_core;
 
 /* One open file of a device. */
@@ -89,6 +98,7 @@ struct bpfdrv_file {
 	__u64 id;		/* unique while the module is loaded */
 	__u32 f_flags;		/* O_* flags, O_NONBLOCK kept current */
 	__u32 uid;		/* opener's uid in the initial namespace */
+	__bpfdrv_kernel_object;
 } __bpfdrv_core;
 
 /*
@@ -101,6 +111,7 @@ struct bpfdrv_io {
 	__u64 pos;		/* file offset (BPFDRV_F_SEEKABLE devices) */
 	__u32 len;
 	__u32 nonblock;		/* the caller will not wait (O_NONBLOCK) */
+	__bpfdrv_kernel_object;
 } __bpfdrv_core;
 
 /*
@@ -115,14 +126,18 @@ struct bpfdrv_ring {
 };
 
 /*
- * The callbacks a BPF driver implements; all are optional. They run in
- * process context, one at a time per device instance, and may be sleepable
+ * The callbacks a BPF driver implements; all are optional. Each gets the
+ * device instance it runs for as its first argument. They run in process
+ * context, one at a time per device instance, and may be sleepable
  * (SEC("struct_ops.s/...")).
+ *
+ * The pointers a callback gets are the only ones the kfuncs accept, and
+ * only during that call: the verifier refuses anything else at load time.
  *
  * init runs per instance before its node appears; an error refuses that
  * instance. read/write return the bytes moved (0..io->len) or -errno;
  * -EAGAIN makes a blocking caller sleep until the driver calls
- * bpfdrv_wake(), then the callback runs again. Absent: read => -EINVAL,
+ * bpfdrv_dev_wake(), then the callback runs again. Absent: read => -EINVAL,
  * write => -EINVAL, ioctl => -ENOTTY, poll => readable and writable.
  *
  * irq runs in the instance's interrupt thread for each interrupt of a PCI
@@ -134,18 +149,20 @@ struct bpfdrv_ring {
 struct chr_ext_ops {
 	int (*init)(struct bpfdrv_dev *dev);
 	void (*exit)(struct bpfdrv_dev *dev);
-	int (*open)(struct bpfdrv_file *file);
-	void (*release)(struct bpfdrv_file *file);
-	int (*read)(struct bpfdrv_file *file, struct bpfdrv_io *io);
-	int (*write)(struct bpfdrv_file *file, struct bpfdrv_io *io);
-	int (*ioctl)(struct bpfdrv_file *file, unsigned int cmd,
+	int (*open)(struct bpfdrv_dev *dev, struct bpfdrv_file *file);
+	void (*release)(struct bpfdrv_dev *dev, struct bpfdrv_file *file);
+	int (*read)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+		    struct bpfdrv_io *io);
+	int (*write)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		     struct bpfdrv_io *io);
-	__u32 (*poll)(struct bpfdrv_file *file);
+	int (*ioctl)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+		     unsigned int cmd, struct bpfdrv_io *io);
+	__u32 (*poll)(struct bpfdrv_dev *dev, struct bpfdrv_file *file);
 	int (*irq)(struct bpfdrv_dev *dev, __u32 vector);
 	void (*gpio_edge)(struct bpfdrv_dev *dev, __u32 line, __u32 value);
 
 	char name[BPFDRV_NAME_MAX];	/* the node is /dev/bpfdrv/<name> */
-	__u32 mode;			/* node permissions; 0 => 0600 */
+	__u32 mode;			/* node permissions, at most 0666; 0 => 0600 */
 	__u32 flags;			/* BPFDRV_F_* */
 	/* PCI: the functions served, or one function whatever its IDs */
 	struct bpfdrv_pci_id pci_ids[BPFDRV_MAX_PCI_IDS];

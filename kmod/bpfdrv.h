@@ -92,7 +92,8 @@ struct bpfdrv_file_kern {
 
 struct bpfdrv_io_kern {
 	struct bpfdrv_io pub;		/* what BPF sees */
-	u8 *data;			/* pub.len bytes */
+	u8 *data;			/* size bytes */
+	u32 size;			/* the bound kfuncs check, = pub.len */
 };
 
 extern struct btf *bpfdrv_btf;

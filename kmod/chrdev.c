@@ -130,7 +130,7 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 	if (bdev->ops->open) {
 		bpfdrv_count(bdev, BPFDRV_OP_OPEN);
 		mutex_lock(&bdev->lock);
-		ret = bdev->ops->open(&f->pub);
+		ret = bdev->ops->open(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 		ret = bpfdrv_check_ret(bdev, ret, 0);
 		if (ret)
@@ -162,7 +162,7 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
 		bpfdrv_count(bdev, BPFDRV_OP_RELEASE);
 		mutex_lock(&bdev->lock);
-		bdev->ops->release(&f->pub);
+		bdev->ops->release(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 	}
 	srcu_read_unlock(&bpfdrv_srcu, idx);
@@ -194,7 +194,7 @@ static __always_inline ssize_t bpfdrv_rw_call(struct file *filp,
 					      u32 len, loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
-	struct bpfdrv_io_kern io = { .data = buf };
+	struct bpfdrv_io_kern io = { .data = buf, .size = len };
 	int ret, idx, seq;
 
 	for (;;) {
@@ -212,7 +212,8 @@ static __always_inline ssize_t bpfdrv_rw_call(struct file *filp,
 			ret = -EINVAL;
 			if (bdev->ops->read) {
 				mutex_lock(&bdev->lock);
-				ret = bdev->ops->read(&f->pub, &io.pub);
+				ret = bdev->ops->read(&bdev->pub, &f->pub,
+						      &io.pub);
 				mutex_unlock(&bdev->lock);
 			}
 		} else {
@@ -220,7 +221,8 @@ static __always_inline ssize_t bpfdrv_rw_call(struct file *filp,
 			ret = -EINVAL;
 			if (bdev->ops->write) {
 				mutex_lock(&bdev->lock);
-				ret = bdev->ops->write(&f->pub, &io.pub);
+				ret = bdev->ops->write(&bdev->pub, &f->pub,
+						       &io.pub);
 				mutex_unlock(&bdev->lock);
 			}
 		}
@@ -327,7 +329,7 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	struct bpfdrv_device *bdev = f->bdev;
 	void __user *uarg = (void __user *)arg;
 	u32 size = _IOC_SIZE(cmd);
-	struct bpfdrv_io_kern io = { .pub.len = size };
+	struct bpfdrv_io_kern io = { .pub.len = size, .size = size };
 	/* Zeroed: what the driver gets for a command without _IOC_WRITE. */
 	u8 stack[BPFDRV_IO_SMALL] = {};
 	long ret;
@@ -355,7 +357,7 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	} else if (bdev->ops->ioctl) {
 		bpfdrv_count(bdev, BPFDRV_OP_IOCTL);
 		mutex_lock(&bdev->lock);
-		ret = bdev->ops->ioctl(&f->pub, cmd, &io.pub);
+		ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
 		mutex_unlock(&bdev->lock);
 		ret = bpfdrv_check_ret(bdev, ret, INT_MAX);
 	} else {
@@ -386,7 +388,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	} else if (bdev->ops->poll) {
 		bpfdrv_count(bdev, BPFDRV_OP_POLL);
 		mutex_lock(&bdev->lock);
-		mask = (__force __poll_t)bdev->ops->poll(&f->pub);
+		mask = (__force __poll_t)bdev->ops->poll(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
 			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;

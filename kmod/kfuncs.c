@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kfuncs for chr_ext_ops programs: the I/O buffer, per-file and per-device
- * storage and wakeups; the PCI kfuncs live in pci.c and are listed here.
- * Every pointer they take comes from a callback argument or from bpfdrv,
- * every offset and length is checked, so a driver cannot reach memory
- * outside the buffers it was given.
+ * storage and wakeups; the PCI and GPIO kfuncs live in pci.c and gpio.c and
+ * are listed here.
+ *
+ * Every context pointer they take is one bpfdrv passed to the running
+ * callback: the contexts are kernel objects (see __bpfdrv_kernel_object) and
+ * every kfunc has trusted arguments, so the verifier refuses program memory,
+ * NULL, pointers walked from other objects or offset from the original.
+ * Bounds come from kernel-private fields, never from what BPF can see.
  */
 #include <linux/bpf.h>
 #include <linux/btf.h>
@@ -35,7 +39,7 @@ __bpf_kfunc u8 *bpfdrv_io_data(struct bpfdrv_io *io, u32 offset,
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 
-	if (!bpfdrv_range_ok(offset, rdwr_buf_size, io->len))
+	if (!bpfdrv_range_ok(offset, rdwr_buf_size, k->size))
 		return NULL;
 	return k->data + offset;
 }
@@ -52,9 +56,11 @@ __bpf_kfunc u8 *bpfdrv_io_data(struct bpfdrv_io *io, u32 offset,
 __bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
 			       u32 dst__sz)
 {
-	if (!bpfdrv_range_ok(io_off, dst__sz, io->len))
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
+
+	if (!bpfdrv_range_ok(io_off, dst__sz, k->size))
 		return -ERANGE;
-	memcpy(dst, to_bpfdrv_io(io)->data + io_off, dst__sz);
+	memcpy(dst, k->data + io_off, dst__sz);
 	return 0;
 }
 
@@ -70,9 +76,11 @@ __bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
 __bpf_kfunc int bpfdrv_io_store(struct bpfdrv_io *io, u32 io_off, void *src,
 				u32 src__sz)
 {
-	if (!bpfdrv_range_ok(io_off, src__sz, io->len))
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
+
+	if (!bpfdrv_range_ok(io_off, src__sz, k->size))
 		return -ERANGE;
-	memcpy(to_bpfdrv_io(io)->data + io_off, src, src__sz);
+	memcpy(k->data + io_off, src, src__sz);
 	return 0;
 }
 
@@ -102,14 +110,15 @@ static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap)
 __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 				  u32 ring__sz)
 {
-	u8 *out = to_bpfdrv_io(io)->data;
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 	struct bpfdrv_ring *r;
+	u8 *out = k->data;
 	u32 cap, n, first;
 
 	r = bpfdrv_ring_check(ring, ring__sz, &cap);
 	if (!r)
 		return -EINVAL;
-	n = min(io->len, r->count);
+	n = min(k->size, r->count);
 	first = min(n, cap - r->head);
 	memcpy(out, r->data + r->head, first);
 	memcpy(out + first, r->data, n - first);
@@ -131,7 +140,8 @@ __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 				  u32 ring__sz)
 {
-	const u8 *in = to_bpfdrv_io(io)->data;
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
+	const u8 *in = k->data;
 	struct bpfdrv_ring *r;
 	u32 cap, n, tail, first;
 
@@ -139,7 +149,7 @@ __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 	if (!r)
 		return -EINVAL;
 	tail = (r->head + r->count) % cap;
-	n = min(io->len, cap - r->count);
+	n = min(k->size, cap - r->count);
 	first = min(n, cap - tail);
 	memcpy(r->data + tail, in, first);
 	memcpy(r->data, in + first, n - first);
@@ -165,34 +175,14 @@ __bpf_kfunc u8 *bpfdrv_file_priv(struct bpfdrv_file *file,
 }
 
 /**
- * bpfdrv_wake - wake everyone waiting on the file's device
- * @file: the callback's file
- *
- * Blocked readers and writers retry their callback; pollers re-poll.
- */
-__bpf_kfunc void bpfdrv_wake(struct bpfdrv_file *file)
-{
-	bpfdrv_device_wake(to_bpfdrv_file(file)->bdev);
-}
-
-/**
  * bpfdrv_dev_wake - wake everyone waiting on a device
  * @dev: the callback's device instance
+ *
+ * Blocked readers and writers retry their callback; pollers re-poll.
  */
 __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 {
 	bpfdrv_device_wake(to_bpfdrv_device(dev));
-}
-
-/**
- * bpfdrv_file_dev - the device instance a file is open on
- * @file: the callback's file
- *
- * Return: the instance, for the device kfuncs (PCI, GPIO, wakeups).
- */
-__bpf_kfunc struct bpfdrv_dev *bpfdrv_file_dev(struct bpfdrv_file *file)
-{
-	return &to_bpfdrv_file(file)->bdev->pub;
 }
 
 /**
@@ -214,6 +204,10 @@ __bpf_kfunc u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev, const u32 rdwr_buf_size)
 
 __bpf_kfunc_end_defs();
 
+/*
+ * Trusted arguments everywhere (the default from 7.x on): a context must be
+ * the very pointer bpfdrv passed, never NULL.
+ */
 BTF_KFUNCS_START(bpfdrv_kfunc_ids)
 BTF_ID_FLAGS(func, bpfdrv_io_data, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_io_load, KF_TRUSTED_ARGS)
@@ -221,26 +215,20 @@ BTF_ID_FLAGS(func, bpfdrv_io_store, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_ring_to_io, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
-BTF_ID_FLAGS(func, bpfdrv_wake, KF_TRUSTED_ARGS)
-/*
- * Device pointers also come from bpfdrv_file_dev(), which 6.12's verifier
- * does not mark trusted; the only source of such pointers is bpfdrv.
- */
-BTF_ID_FLAGS(func, bpfdrv_dev_wake)
-BTF_ID_FLAGS(func, bpfdrv_file_dev, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_RET_NULL)
-BTF_ID_FLAGS(func, bpfdrv_pci_cfg_read)
-BTF_ID_FLAGS(func, bpfdrv_pci_cfg_write)
-BTF_ID_FLAGS(func, bpfdrv_pci_bar_len)
-BTF_ID_FLAGS(func, bpfdrv_mmio_read)
-BTF_ID_FLAGS(func, bpfdrv_mmio_write)
-BTF_ID_FLAGS(func, bpfdrv_dma_alloc, KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_io_to_dma)
-BTF_ID_FLAGS(func, bpfdrv_dma_to_io)
-BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpfdrv_pci_cfg_read, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_pci_cfg_write, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_pci_bar_len, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_mmio_read, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_mmio_write, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dma_alloc, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_io_to_dma, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dma_to_io, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*

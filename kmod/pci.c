@@ -276,7 +276,7 @@ static void *bpfdrv_dma_range(struct bpfdrv_dev *dev, u32 dma_off,
 	if (!fn->dma_cpu)
 		return NULL;
 	*err = -ERANGE;
-	if (!bpfdrv_range_ok(io_off, len, io->len) ||
+	if (!bpfdrv_range_ok(io_off, len, to_bpfdrv_io(io)->size) ||
 	    !bpfdrv_range_ok(dma_off, len, fn->dma_size))
 		return NULL;
 	return fn->dma_cpu + dma_off;

@@ -9,6 +9,7 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
+#include <linux/capability.h>
 #include <linux/module.h>
 
 #include "bpfdrv.h"
@@ -30,8 +31,28 @@ static bool bpfdrv_ops_is_valid_access(int off, int size,
 	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
 }
 
+/*
+ * The base helpers, less those that read raw kernel or user memory: a
+ * driver reaches data only through the buffers bpfdrv hands it.
+ */
+static const struct bpf_func_proto *
+bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
+{
+	switch (func_id) {
+	case BPF_FUNC_probe_read_kernel:
+	case BPF_FUNC_probe_read_kernel_str:
+	case BPF_FUNC_probe_read_user:
+	case BPF_FUNC_probe_read_user_str:
+	case BPF_FUNC_get_current_task:
+	case BPF_FUNC_get_current_task_btf:
+		return NULL;
+	default:
+		return bpf_base_func_proto(func_id, prog);
+	}
+}
+
 static const struct bpf_verifier_ops bpfdrv_verifier_ops = {
-	.get_func_proto = bpf_base_func_proto,
+	.get_func_proto = bpfdrv_get_func_proto,
 	.is_valid_access = bpfdrv_ops_is_valid_access,
 };
 
@@ -83,8 +104,11 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		strscpy(kops->name, uops->name, sizeof(kops->name));
 		return 1;
 	case offsetof(struct chr_ext_ops, mode):
-		if (uops->mode & ~0777)
+		/* no setuid, setgid, sticky or execute bits on a device node */
+		if (uops->mode & ~0666) {
+			pr_info("invalid node mode %#o (at most 0666)\n", uops->mode);
 			return -EINVAL;
+		}
 		kops->mode = uops->mode;
 		return 1;
 	case offsetof(struct chr_ext_ops, flags):
@@ -119,9 +143,20 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	return 0;
 }
 
+/*
+ * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the initial
+ * user namespace, whatever BPF token the loader holds; one that claims
+ * hardware (PCI functions, GPIO lines) also takes CAP_SYS_RAWIO, as raw
+ * device access from user space does.
+ */
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
-	return bpfdrv_driver_attach(kdata, link);
+	struct chr_ext_ops *ops = kdata;
+	bool hw = ops->pci_slot[0] || ops->pci_ids[0].vendor || ops->gpio_chip[0];
+
+	if (!capable(CAP_SYS_ADMIN) || (hw && !capable(CAP_SYS_RAWIO)))
+		return -EPERM;
+	return bpfdrv_driver_attach(ops, link);
 }
 
 static void bpfdrv_ops_unreg(void *kdata, struct bpf_link *link)
@@ -139,32 +174,34 @@ static void bpfdrv_stub_exit(struct bpfdrv_dev *dev)
 {
 }
 
-static int bpfdrv_stub_open(struct bpfdrv_file *file)
+static int bpfdrv_stub_open(struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	return 0;
 }
 
-static void bpfdrv_stub_release(struct bpfdrv_file *file)
+static void bpfdrv_stub_release(struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 }
 
-static int bpfdrv_stub_read(struct bpfdrv_file *file, struct bpfdrv_io *io)
-{
-	return -EINVAL;
-}
-
-static int bpfdrv_stub_write(struct bpfdrv_file *file, struct bpfdrv_io *io)
+static int bpfdrv_stub_read(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+			    struct bpfdrv_io *io)
 {
 	return -EINVAL;
 }
 
-static int bpfdrv_stub_ioctl(struct bpfdrv_file *file, unsigned int cmd,
+static int bpfdrv_stub_write(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 			     struct bpfdrv_io *io)
+{
+	return -EINVAL;
+}
+
+static int bpfdrv_stub_ioctl(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+			     unsigned int cmd, struct bpfdrv_io *io)
 {
 	return -ENOTTY;
 }
 
-static u32 bpfdrv_stub_poll(struct bpfdrv_file *file)
+static u32 bpfdrv_stub_poll(struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
 	return 0;
 }

@@ -8,7 +8,8 @@
 char _license[] SEC("license") = "GPL";
 
 SEC("struct_ops/nocheck_write")
-int BPF_PROG(nocheck_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(nocheck_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	__u8 *p = bpfdrv_io_data(io, 0, 1);
 

@@ -5,7 +5,8 @@
 char _license[] SEC("license") = "GPL";
 
 SEC("struct_ops/oob_read")
-int BPF_PROG(oob_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(oob_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	__u8 *p = bpfdrv_io_data(io, 0, 8);
 

@@ -10,13 +10,15 @@
 char _license[] SEC("license") = "GPL";
 
 SEC("struct_ops/bad_read")
-int BPF_PROG(bad_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(bad_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	return io->len + 1;
 }
 
 SEC("struct_ops/bad_write")
-int BPF_PROG(bad_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(bad_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	return -1000;	/* not an errno */
 }

@@ -14,7 +14,8 @@ struct file_state {
 };
 
 SEC("struct_ops/fs_write")
-int BPF_PROG(fs_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(fs_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct file_state *st = bpfdrv_file_state(file, struct file_state);
 	__u32 n = min(io->len, sizeof(st->data));
@@ -30,7 +31,8 @@ int BPF_PROG(fs_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops/fs_read")
-int BPF_PROG(fs_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(fs_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
 	struct file_state *st = bpfdrv_file_state(file, struct file_state);
 	__u32 n;

@@ -34,9 +34,9 @@ static int one_call(struct bpfdrv_dev *dev, char op)
 }
 
 SEC("struct_ops.s/kf_write")
-int BPF_PROG(kf_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(kf_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	char op = 0;
 	int err;
 
@@ -49,9 +49,9 @@ int BPF_PROG(kf_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops.s/kf_read")
-int BPF_PROG(kf_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(kf_read, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	char out[2] = { '0', '\n' };
 	int level;
 
@@ -69,9 +69,9 @@ int BPF_PROG(kf_read, struct bpfdrv_file *file, struct bpfdrv_io *io)
 }
 
 SEC("struct_ops.s/nolines_write")
-int BPF_PROG(nolines_write, struct bpfdrv_file *file, struct bpfdrv_io *io)
+int BPF_PROG(nolines_write, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, struct bpfdrv_io *io)
 {
-	struct bpfdrv_dev *dev = bpfdrv_file_dev(file);
 	int err;
 
 	if (!dev)
