@@ -22,6 +22,7 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
 
 BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-drivers/*.bpf.c))
 BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,$(wildcard selftests/progs/*.bpf.c))
+HOSTILE := $(patsubst selftests/hostile/%.bpf.c,$(BUILD)/selftests/hostile/%.bpf.o,$(wildcard selftests/hostile/*.bpf.c))
 TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
 BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
 HEADERS := $(wildcard include/*.h)
@@ -31,13 +32,18 @@ all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
-selftests: $(BPF_TESTS) $(TEST_PROGS) $(BENCH_PROGS)
+selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# The hostile-driver corpus: objects the kernel must refuse (selftests/hostile).
+$(BUILD)/selftests/hostile/%.bpf.o: selftests/hostile/%.bpf.c selftests/hostile/hostile.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

@@ -13,6 +13,7 @@
  * --pin the drivers stay attached while this process runs (Ctrl-C detaches);
  * with --pin the links are pinned in /sys/fs/bpf/bpfdrv/ and outlive it.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,9 +27,11 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <elf.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 
 #include <bpf/bpf.h>
@@ -46,6 +49,8 @@
 static bool verbose;
 static char *libbpf_log;	/* everything libbpf said, for error reports */
 static size_t libbpf_log_len;
+static char *libbpf_warns;	/* libbpf's warnings, e.g. a missing kfunc */
+static size_t libbpf_warns_len;
 
 void err(const char *fmt, ...)
 {
@@ -61,25 +66,32 @@ void err(const char *fmt, ...)
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	char line[4096];
+	char *line, *p;
 	int n;
-	char *p;
 
 	if (level == LIBBPF_DEBUG && !verbose)
 		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	/* one call can carry a whole verifier log: no fixed-size buffer */
+	n = vasprintf(&line, fmt, ap);
 	if (n < 0)
 		return n;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
 	if (verbose)
 		fputs(line, stderr);
+	if (level == LIBBPF_WARN) {
+		p = realloc(libbpf_warns, libbpf_warns_len + n + 1);
+		if (p) {
+			memcpy(p + libbpf_warns_len, line, n + 1);
+			libbpf_warns = p;
+			libbpf_warns_len += n;
+		}
+	}
 	p = realloc(libbpf_log, libbpf_log_len + n + 1);
-	if (!p)
-		return n;
-	memcpy(p + libbpf_log_len, line, n + 1);
-	libbpf_log = p;
-	libbpf_log_len += n;
+	if (p) {
+		memcpy(p + libbpf_log_len, line, n + 1);
+		libbpf_log = p;
+		libbpf_log_len += n;
+	}
+	free(line);
 	return n;
 }
 
@@ -152,9 +164,13 @@ static bool print_verifier_tail(void)
 /* The program whose load failed, from libbpf's report. */
 static const char *failed_prog(char *buf, size_t size)
 {
-	const char *p = libbpf_log ? strstr(libbpf_log, "prog '") : NULL;
-	const char *q;
+	const char *p, *q;
 
+	/* only a load the kernel refused leaves a verifier log */
+	p = libbpf_log ? strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --") : NULL;
+	while (p && p > libbpf_log && p[-1] != '\n')
+		p--;
+	p = p ? strstr(p, "prog '") : NULL;
 	if (!p)
 		return NULL;
 	p += 6;
@@ -361,11 +377,34 @@ static int print_instances(const char *drv, bool pinned)
 	return n;
 }
 
+/* The init user namespace's inode number (PROC_USER_INIT_INO). */
+#define INIT_USER_NS_INO	4026531837UL
+
+/* Does this process hold capability @cap in the initial user namespace? */
+static bool init_ns_capable(int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = {};
+	struct stat st;
+
+	if (stat("/proc/self/ns/user", &st) || st.st_ino != INIT_USER_NS_INO)
+		return false;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
 /* Why an attach failed, in words for the errors bpfdrv.ko gives. */
 static void attach_error(const char *path, const char *name, int e, bool pci)
 {
 	if (e == EEXIST)
 		err("driver name '%s' is already in use (see: bpfdrv list)", name);
+	else if (e == EPERM && !init_ns_capable(CAP_SYS_ADMIN))
+		err("%s: cannot attach driver '%s': attaching needs CAP_SYS_ADMIN in the initial user namespace (a BPF token does not grant it)",
+		    path, name);
+	else if (e == EPERM && !init_ns_capable(CAP_SYS_RAWIO))
+		err("%s: cannot attach driver '%s': a driver that claims hardware (PCI functions, GPIO lines) needs CAP_SYS_RAWIO too",
+		    path, name);
 	else if (e == EPERM && pci)
 		err("%s: cannot attach PCI driver '%s': the kernel is locked down (%s)",
 		    path, name, "/sys/kernel/security/lockdown");
@@ -483,6 +522,13 @@ static int cmd_load(int argc, char **argv)
 			    bpf_map__name(map), names[n]);
 			goto out;
 		}
+		off = member_offset(btf, type_id, "mode");
+		if (off >= 0 && off + sizeof(__u32) <= size &&
+		    (*(__u32 *)(value + off) & ~0666)) {
+			err("%s: driver '%s': invalid node mode %#o (at most 0666: no setuid, setgid, sticky or execute bits)",
+			    path, names[n], *(__u32 *)(value + off));
+			goto out;
+		}
 
 		ids_off = member_offset(btf, type_id, "pci_ids");
 		slot_off = member_offset(btf, type_id, "pci_slot");
@@ -542,7 +588,8 @@ static int cmd_load(int argc, char **argv)
 			    strerror(e));
 		else
 			err("%s: load failed: %s", path, strerror(e));
-		print_verifier_tail();
+		if (!print_verifier_tail() && libbpf_warns && !verbose)
+			fputs(libbpf_warns, stderr);
 		goto out;
 	}
 
@@ -551,7 +598,8 @@ static int cmd_load(int argc, char **argv)
 		if (!links[i]) {
 			int e = errno;
 
-			if (is_pci[i] || !gpio_explain_map(btf, maps[i], e, names[i]))
+			if (e == EPERM || is_pci[i] ||
+			    !gpio_explain_map(btf, maps[i], e, names[i]))
 				attach_error(path, names[i], e, is_pci[i]);
 			goto out;
 		}

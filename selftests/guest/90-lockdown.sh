@@ -29,3 +29,6 @@ check "locked down: a driver without hardware still attaches" \
 check "locked down: drivers still detach" \
 	eval "$BPFDRV unload echo_ld && $BPFDRV unload edu"
 $BPFDRV unbind "${edus[0]}" >/dev/null
+
+# Lockdown must not be what stops a hostile driver: the verifier does.
+hostile_corpus "locked down: hostile"

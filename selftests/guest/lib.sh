@@ -49,3 +49,37 @@ load_module() {
 	[ -d /sys/module/bpfdrv ] && return 0
 	insmod "$KO"
 }
+
+# hostile_corpus LABEL: load every object of selftests/hostile/; each must be
+# refused with the message its source states ("expect: ERE"), attach
+# nothing, and leave a core_pattern sentinel unchanged.
+hostile_corpus() {
+	local label=$1 src name pat n=0 old sentinel=bpfdrv-sentinel-$$
+
+	old=$(cat /proc/sys/kernel/core_pattern)
+	echo "$sentinel" >/proc/sys/kernel/core_pattern
+	for src in selftests/hostile/*.bpf.c; do
+		name=$(basename "$src" .bpf.c)
+		pat=$(sed -n 's/^ \* expect: //p' "$src")
+		n=$((n + 1))
+		if [ -z "$pat" ]; then
+			nok "$label $name: its source states the refusal it expects"
+			continue
+		fi
+		if $BPFDRV load "$TOBJ/hostile/$name.bpf.o" >"$OUT/out" 2>&1; then
+			nok "$label $name: refused at load (it attached)"
+			$BPFDRV unload "hostile_$name" >/dev/null 2>&1
+		elif grep -Eq -- "$pat" "$OUT/out"; then
+			ok "$label $name: $(grep -E -m1 -- "$pat" "$OUT/out" | sed 's/^[# ]*//' | cut -c1-160)"
+		else
+			nok "$label $name: refused with /$pat/"
+			sed 's/^/# /' "$OUT/out" | head -20
+		fi
+	done
+	check "$label: the corpus has at least 30 objects ($n)" test "$n" -ge 30
+	check "$label: no hostile driver is attached" \
+		eval '! ls /sys/class/bpfdrv 2>/dev/null | grep -q hostile'
+	check "$label: kernel memory unchanged (core_pattern sentinel)" \
+		test "$(cat /proc/sys/kernel/core_pattern)" = "$sentinel"
+	echo "$old" >/proc/sys/kernel/core_pattern
+}

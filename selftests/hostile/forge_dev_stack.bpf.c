@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile: a zeroed device instance on the stack, passed to a PCI kfunc.
+ * expect: arg#0 pointer type STRUCT bpfdrv_dev must point to|R1 is fp expected STRUCT bpfdrv_dev
+ */
+#include "hostile.h"
+
+SEC("struct_ops/attack")
+int BPF_PROG(attack, struct bpfdrv_dev *dev)
+{
+	struct bpfdrv_dev fake = {};
+
+	return bpfdrv_pci_bar_len(&fake, 0) < 0 ? 0 : -1;
+}
+
+HOSTILE_OPS(forge_dev_stack, .init = (void *)attack);
