@@ -79,6 +79,11 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
 
+$(BUILD)/selftests/test_caps: selftests/test_caps.c selftests/tap.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $< -o $@ \
+		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+
 $(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3 2>/dev/null) $< -o $@ \

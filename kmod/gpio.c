@@ -320,10 +320,10 @@ void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
 	kfree(g);
 }
 
-/* The device's GPIO lines, or NULL (no lines, or a NULL pointer on 6.12). */
+/* The device's GPIO lines, or NULL if it claimed none. */
 static struct bpfdrv_gpio *bpfdrv_gpio_of(struct bpfdrv_dev *dev)
 {
-	return dev ? to_bpfdrv_device(dev)->gpio : NULL;
+	return to_bpfdrv_device(dev)->gpio;
 }
 
 static int bpfdrv_gpio_range(struct bpfdrv_gpio *g, u32 first, u32 count)

@@ -25,10 +25,14 @@ if [ -d /sys/module/bpfdrv ]; then
 fi
 
 # --- the kernel log must be clean ---
-if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace|general protection" >"$OUT/dmesg"; then
-	nok "kernel log has no WARNING, BUG or Oops"
+bad="WARNING:|BUG:|Oops|Call Trace|general protection"
+bad="$bad|rcu: INFO: .* detected stalls|rcu_.* self-detected stall|blocked for more than"
+bad="$bad|soft lockup|hard LOCKUP|possible circular locking|possible recursive locking"
+bad="$bad|inconsistent lock state|suspicious RCU usage|lockdep"
+if dmesg | grep -E "$bad" >"$OUT/dmesg"; then
+	nok "kernel log has no WARNING, BUG, Oops, stall, hung task, lockup or lockdep report"
 	sed 's/^/# /' "$OUT/dmesg" | head -40
 else
-	ok "kernel log has no WARNING, BUG or Oops"
+	ok "kernel log has no WARNING, BUG, Oops, stall, hung task, lockup or lockdep report"
 fi
 echo "# guest done"

@@ -30,7 +30,7 @@ static int tap_check(int pass, const char *fmt, ...)
 #define ok(cond, ...) tap_check(!!(cond), __VA_ARGS__)
 
 __attribute__((format(printf, 1, 2)))
-static void tap_diag(const char *fmt, ...)
+static inline void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -199,6 +199,23 @@ static bool name_valid(const char *name)
 	return true;
 }
 
+/* The init user namespace's inode number (PROC_USER_INIT_INO). */
+#define INIT_USER_NS_INO	4026531837UL
+
+/* Does this process hold capability @cap in the initial user namespace? */
+static bool init_ns_capable(int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = {};
+	struct stat st;
+
+	if (stat("/proc/self/ns/user", &st) || st.st_ino != INIT_USER_NS_INO)
+		return false;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
 /* Is @path a readable ELF file for the BPF machine? */
 static int check_bpf_elf(const char *path)
 {
@@ -377,23 +394,6 @@ static int print_instances(const char *drv, bool pinned)
 	return n;
 }
 
-/* The init user namespace's inode number (PROC_USER_INIT_INO). */
-#define INIT_USER_NS_INO	4026531837UL
-
-/* Does this process hold capability @cap in the initial user namespace? */
-static bool init_ns_capable(int cap)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = {};
-	struct stat st;
-
-	if (stat("/proc/self/ns/user", &st) || st.st_ino != INIT_USER_NS_INO)
-		return false;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1U << (cap % 32));
-}
-
 /* Why an attach failed, in words for the errors bpfdrv.ko gives. */
 static void attach_error(const char *path, const char *name, int e, bool pci)
 {
@@ -485,6 +485,11 @@ static int cmd_load(int argc, char **argv)
 	}
 	if (check_bpf_elf(path) || check_module())
 		return 1;
+	if (!init_ns_capable(CAP_SYS_ADMIN)) {
+		err("%s: loading a driver needs CAP_SYS_ADMIN in the initial user namespace (a BPF token does not grant it)",
+		    path);
+		return 1;
+	}
 
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
