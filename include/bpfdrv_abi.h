@@ -19,12 +19,12 @@
 #endif
 
 /*
- * The contexts below (dev, file, io) each hold a pointer that bpfdrv never
- * sets. A struct with a pointer member is a kernel object to the verifier:
- * a kfunc then accepts only a pointer bpfdrv handed to the callback, never
- * program memory (stack, map value) shaped like the struct.
+ * The contexts below (dev, file, io) each end with a pointer that bpfdrv
+ * never sets (it stays NULL). A struct with a pointer member is a kernel
+ * object to the verifier: a kfunc then accepts only a pointer bpfdrv handed
+ * to the callback, never program memory (stack, map value) shaped like the
+ * struct. See docs/security.md.
  */
-#define __bpfdrv_kernel_object	const void *__kernel_object
 
 /* Device names: [a-zA-Z0-9_-], first char alphanumeric, NUL included. */
 #define BPFDRV_NAME_MAX		32
@@ -90,7 +90,7 @@ struct bpfdrv_dev {
 	__u32 bus;		/* BPFDRV_BUS_* */
 	__u16 vendor;		/* PCI IDs (BPFDRV_BUS_PCI) */
 	__u16 device;
-	__bpfdrv_kernel_object;
+	const void *__kernel_object;	/* NULL; see above */
 } __bpfdrv_core;
 
 /* One open file of a device. */
@@ -98,7 +98,7 @@ struct bpfdrv_file {
 	__u64 id;		/* unique while the module is loaded */
 	__u32 f_flags;		/* O_* flags, O_NONBLOCK kept current */
 	__u32 uid;		/* opener's uid in the initial namespace */
-	__bpfdrv_kernel_object;
+	const void *__kernel_object;	/* NULL; see above */
 } __bpfdrv_core;
 
 /*
@@ -111,7 +111,7 @@ struct bpfdrv_io {
 	__u64 pos;		/* file offset (BPFDRV_F_SEEKABLE devices) */
 	__u32 len;
 	__u32 nonblock;		/* the caller will not wait (O_NONBLOCK) */
-	__bpfdrv_kernel_object;
+	const void *__kernel_object;	/* NULL; see above */
 } __bpfdrv_core;
 
 /*

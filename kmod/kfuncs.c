@@ -5,7 +5,7 @@
  * are listed here.
  *
  * Every context pointer they take is one bpfdrv passed to the running
- * callback: the contexts are kernel objects (see __bpfdrv_kernel_object) and
+ * callback: the contexts are kernel objects (their __kernel_object member) and
  * every kfunc has trusted arguments, so the verifier refuses program memory,
  * NULL, pointers walked from other objects or offset from the original.
  * Bounds come from kernel-private fields, never from what BPF can see.
