@@ -69,8 +69,10 @@ struct bpfdrv_device {
 	struct list_head drv_node;	/* drv->instances, under bpfdrv_lock */
 	struct bpfdrv_pci_fn *pci;	/* PCI instances, while !dead */
 	atomic64_t irq_count;		/* interrupts the driver handled */
-	struct chr_ext_ops *ops;	/* valid while !dead, under SRCU */
+	struct chr_ext_ops *ops;	/* valid while !dead, under srcu */
+	struct srcu_struct srcu;	/* callbacks in flight, for teardown */
 	struct mutex lock;		/* one callback at a time */
+	bool live;			/* init succeeded: irq/edge may run */
 	bool dead;			/* detached: no callback starts */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
@@ -97,7 +99,6 @@ struct bpfdrv_io_kern {
 };
 
 extern struct btf *bpfdrv_btf;
-extern struct srcu_struct bpfdrv_srcu;
 
 /* [@off, @off + @len) lies inside @size bytes. */
 static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
@@ -120,7 +121,6 @@ void bpfdrv_pci_exit(void);
 bool bpfdrv_pci_locked_down(void);
 int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn);
-void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev);
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);
 bool bpfdrv_name_valid(const char *name);
 

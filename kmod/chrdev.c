@@ -3,10 +3,10 @@
  * Character devices of attached drivers and the file operations that call
  * into BPF.
  *
- * Every callback runs inside an SRCU read section of bpfdrv_srcu after
- * checking that the device is not dead; detach marks it dead, wakes all
- * sleepers and waits for the grace period, so no callback runs once unreg
- * returns. Sleeping for data (blocking read/write) happens outside the read
+ * Every callback runs inside an SRCU read section of its device's srcu
+ * after checking that the device is not dead; detach marks it dead, wakes
+ * all sleepers and waits for that device's grace period, so no callback runs
+ * once unreg returns, and no device waits for another's callbacks. Sleeping for data (blocking read/write) happens outside the read
  * section, so a blocked reader never delays a detach.
  *
  * User memory is copied to and from a per-file kernel buffer outside the
@@ -32,8 +32,6 @@
 
 #define BPFDRV_MINORS		256
 #define BPFDRV_DEFAULT_MODE	0600
-
-DEFINE_SRCU(bpfdrv_srcu);
 
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);
@@ -107,6 +105,7 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
 	struct bpfdrv_file_kern *f;
 	int ret = 0, idx;
+	bool seekable;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
@@ -117,11 +116,13 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 	f->bdev = bdev;
 	mutex_init(&f->io_lock);
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
+	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
 		goto out_unlock;
 	}
+	/* the ops may be freed once we leave the read section */
+	seekable = bdev->ops->flags & BPFDRV_F_SEEKABLE;
 	if (atomic_inc_return(&bdev->open_count) > 1 &&
 	    (bdev->ops->flags & BPFDRV_F_EXCLUSIVE)) {
 		ret = -EBUSY;
@@ -136,18 +137,18 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		if (ret)
 			goto out_dec;
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 
 	get_device(&bdev->dev);
 	filp->private_data = f;
-	if (bdev->ops->flags & BPFDRV_F_SEEKABLE)
+	if (seekable)
 		return 0;
 	return stream_open(inode, filp);
 
 out_dec:
 	atomic_dec(&bdev->open_count);
 out_unlock:
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 	kfree(f);
 	return ret;
 }
@@ -158,14 +159,14 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 	struct bpfdrv_device *bdev = f->bdev;
 	int idx;
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
+	idx = srcu_read_lock(&bdev->srcu);
 	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
 		bpfdrv_count(bdev, BPFDRV_OP_RELEASE);
 		mutex_lock(&bdev->lock);
 		bdev->ops->release(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 	atomic_dec(&bdev->open_count);
 
 	kfree(f->buf);
@@ -184,59 +185,68 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 #define BPFDRV_IO_SMALL		64
 
 /*
- * Call read or write until it stops asking to wait, with @buf holding @len
- * bytes (the data, for write). @buf is the caller's stack buffer or f->buf
- * under f->io_lock. Inline: a call and return per syscall are measurable.
+ * One call of read or write with @buf holding @len bytes (the data, for
+ * write); @buf is the caller's stack buffer or f->buf under f->io_lock.
+ * Returns the checked result, or -EAGAIN as the driver gave it. Inline: a
+ * call and return per syscall are measurable.
  */
-static __always_inline ssize_t bpfdrv_rw_call(struct file *filp,
+static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 					      struct bpfdrv_file_kern *f,
 					      enum bpfdrv_rw rw, u8 *buf,
 					      u32 len, loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
 	struct bpfdrv_io_kern io = { .data = buf, .size = len };
-	int ret, idx, seq;
+	int ret, idx;
 
-	for (;;) {
-		seq = atomic_read(&bdev->wake_seq);
-		io.pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
-		io.pub.len = len;
-		io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
-		f->pub.f_flags = filp->f_flags;
+	io.pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
+	io.pub.len = len;
+	io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
+	f->pub.f_flags = filp->f_flags;
 
-		idx = srcu_read_lock(&bpfdrv_srcu);
-		if (READ_ONCE(bdev->dead)) {
-			ret = -ENODEV;
-		} else if (rw == BPFDRV_READ) {
-			bpfdrv_count(bdev, BPFDRV_OP_READ);
-			ret = -EINVAL;
-			if (bdev->ops->read) {
-				mutex_lock(&bdev->lock);
-				ret = bdev->ops->read(&bdev->pub, &f->pub,
-						      &io.pub);
-				mutex_unlock(&bdev->lock);
-			}
-		} else {
-			bpfdrv_count(bdev, BPFDRV_OP_WRITE);
-			ret = -EINVAL;
-			if (bdev->ops->write) {
-				mutex_lock(&bdev->lock);
-				ret = bdev->ops->write(&bdev->pub, &f->pub,
-						       &io.pub);
-				mutex_unlock(&bdev->lock);
-			}
+	idx = srcu_read_lock(&bdev->srcu);
+	if (READ_ONCE(bdev->dead)) {
+		ret = -ENODEV;
+	} else if (rw == BPFDRV_READ) {
+		bpfdrv_count(bdev, BPFDRV_OP_READ);
+		ret = -EINVAL;
+		if (bdev->ops->read) {
+			mutex_lock(&bdev->lock);
+			ret = bdev->ops->read(&bdev->pub, &f->pub, &io.pub);
+			mutex_unlock(&bdev->lock);
 		}
-		srcu_read_unlock(&bpfdrv_srcu, idx);
-
-		if (ret != -EAGAIN || (filp->f_flags & O_NONBLOCK))
-			return bpfdrv_check_ret(bdev, ret, len);
-
-		/* The driver asked us to wait for its bpfdrv_wake(). */
-		if (wait_event_interruptible(bdev->wq,
-					     atomic_read(&bdev->wake_seq) != seq ||
-					     READ_ONCE(bdev->dead)))
-			return -ERESTARTSYS;
+	} else {
+		bpfdrv_count(bdev, BPFDRV_OP_WRITE);
+		ret = -EINVAL;
+		if (bdev->ops->write) {
+			mutex_lock(&bdev->lock);
+			ret = bdev->ops->write(&bdev->pub, &f->pub, &io.pub);
+			mutex_unlock(&bdev->lock);
+		}
 	}
+	srcu_read_unlock(&bdev->srcu, idx);
+	return ret == -EAGAIN ? ret : bpfdrv_check_ret(bdev, ret, len);
+}
+
+/*
+ * After a call that asked to wait (-EAGAIN, blocking file): sleep until the
+ * driver's next bpfdrv_dev_wake() after @seq, or detach, and say to retry.
+ * The caller holds no lock here, so other calls on the same file (a writer
+ * that would wake this reader) go ahead.
+ */
+static __always_inline bool bpfdrv_retry(struct file *filp,
+					 struct bpfdrv_device *bdev,
+					 ssize_t *ret, int seq)
+{
+	if (likely(*ret != -EAGAIN) || (filp->f_flags & O_NONBLOCK))
+		return false;
+	if (wait_event_interruptible(bdev->wq,
+				     atomic_read(&bdev->wake_seq) != seq ||
+				     READ_ONCE(bdev->dead))) {
+		*ret = -ERESTARTSYS;
+		return false;
+	}
+	return true;
 }
 
 static int bpfdrv_get_buf(struct bpfdrv_file_kern *f)
@@ -279,22 +289,27 @@ static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
 	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
 	/* Zeroed: a driver that returns more than it stored leaks nothing. */
 	u8 stack[BPFDRV_IO_SMALL] = {};
-	long ret;
+	ssize_t ret;
+	long err;
 	u8 *buf;
+	int seq;
 
 	if (!count)
 		return 0;
-	buf = bpfdrv_lock_buf(f, len, stack, &ret);
-	if (!buf)
-		return ret;
-	ret = bpfdrv_rw_call(filp, f, BPFDRV_READ, buf, len, ppos);
-	if (ret > 0) {
-		if (copy_to_user(ubuf, buf, ret))
-			ret = -EFAULT;
-		else if (ppos)
-			*ppos += ret;
-	}
-	bpfdrv_unlock_buf(f, buf);
+	do {
+		buf = bpfdrv_lock_buf(f, len, stack, &err);
+		if (!buf)
+			return err;
+		seq = atomic_read(&f->bdev->wake_seq);
+		ret = bpfdrv_rw_once(filp, f, BPFDRV_READ, buf, len, ppos);
+		if (ret > 0) {
+			if (copy_to_user(ubuf, buf, ret))
+				ret = -EFAULT;
+			else if (ppos)
+				*ppos += ret;
+		}
+		bpfdrv_unlock_buf(f, buf);
+	} while (bpfdrv_retry(filp, f->bdev, &ret, seq));
 	return ret;
 }
 
@@ -304,21 +319,27 @@ static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
 	struct bpfdrv_file_kern *f = filp->private_data;
 	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
 	u8 stack[BPFDRV_IO_SMALL];
-	long ret;
+	ssize_t ret;
+	long err;
 	u8 *buf;
+	int seq;
 
 	if (!count)
 		return 0;
-	buf = bpfdrv_lock_buf(f, len, stack, &ret);
-	if (!buf)
-		return ret;
-	if (copy_from_user(buf, ubuf, len))
-		ret = -EFAULT;
-	else
-		ret = bpfdrv_rw_call(filp, f, BPFDRV_WRITE, buf, len, ppos);
-	if (ret > 0 && ppos)
-		*ppos += ret;
-	bpfdrv_unlock_buf(f, buf);
+	do {
+		buf = bpfdrv_lock_buf(f, len, stack, &err);
+		if (!buf)
+			return err;
+		seq = atomic_read(&f->bdev->wake_seq);
+		/* again on a retry: the buffer may have served another call */
+		if (copy_from_user(buf, ubuf, len))
+			ret = -EFAULT;
+		else
+			ret = bpfdrv_rw_once(filp, f, BPFDRV_WRITE, buf, len, ppos);
+		if (ret > 0 && ppos)
+			*ppos += ret;
+		bpfdrv_unlock_buf(f, buf);
+	} while (bpfdrv_retry(filp, f->bdev, &ret, seq));
 	return ret;
 }
 
@@ -351,7 +372,7 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 		memset(io.data, 0, size);
 	}
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
+	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
 	} else if (bdev->ops->ioctl) {
@@ -363,7 +384,7 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	} else {
 		ret = -ENOTTY;
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 
 	if (ret >= 0 && (_IOC_DIR(cmd) & _IOC_READ) &&
 	    copy_to_user(uarg, io.data, size))
@@ -382,7 +403,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 
 	poll_wait(filp, &bdev->wq, wait);
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
+	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		mask = EPOLLERR | EPOLLHUP;
 	} else if (bdev->ops->poll) {
@@ -395,7 +416,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	} else {
 		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 	return mask;
 }
 
@@ -423,6 +444,7 @@ static void bpfdrv_device_release(struct device *dev)
 
 	if (dev->devt)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
+	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);
 	kfree(bdev);
 }
@@ -449,6 +471,8 @@ static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
 	return NULL;
 }
 
+static void bpfdrv_instance_stop(struct bpfdrv_device *bdev);
+
 /*
  * Make one device instance of @drv (on PCI function @fn, or none), run the
  * driver's init, then publish the node. Called with bpfdrv_lock held.
@@ -465,12 +489,14 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 	if (!bdev)
 		return -ENOMEM;
 	bdev->stats = alloc_percpu(struct bpfdrv_stats);
-	if (!bdev->stats) {
+	if (!bdev->stats || init_srcu_struct(&bdev->srcu)) {
+		free_percpu(bdev->stats);
 		kfree(bdev);
 		return -ENOMEM;
 	}
 	index = ida_alloc(&drv->index_ida, GFP_KERNEL);
 	if (index < 0) {
+		cleanup_srcu_struct(&bdev->srcu);
 		free_percpu(bdev->stats);
 		kfree(bdev);
 		return index;
@@ -519,29 +545,31 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 	if (ret)
 		goto err_pci;
 
+	mutex_lock(&bdev->lock);
 	if (ops->init) {
-		mutex_lock(&bdev->lock);
 		ret = ops->init(&bdev->pub);
-		mutex_unlock(&bdev->lock);
 		if (ret) {
+			mutex_unlock(&bdev->lock);
 			dev_info(bdev->dev.parent ?: &bdev->dev,
 				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
 			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
 			goto err_gpio;
 		}
 	}
+	/* interrupts and edges reach the driver from now on, not before */
+	WRITE_ONCE(bdev->live, true);
+	mutex_unlock(&bdev->lock);
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
-	if (ret)
-		goto err_exit;
+	if (ret) {
+		bpfdrv_instance_stop(bdev);
+		goto err_gpio;
+	}
 
 	list_add_tail(&bdev->node, &bpfdrv_devices);
 	list_add_tail(&bdev->drv_node, &drv->instances);
 	return 0;
 
-err_exit:
-	if (ops->exit)
-		ops->exit(&bdev->pub);
 err_gpio:
 	bpfdrv_gpio_release(bdev);
 err_pci:
@@ -556,6 +584,26 @@ err_put:
 }
 
 /*
+ * Stop a live instance: no callback starts after this, none is running when
+ * it returns, and the driver's exit has quiesced the device. Its interrupt
+ * is still requested (the handler now ignores it) and is freed after, so
+ * that freeing MSI vectors never re-enables INTx on a running device.
+ */
+static void bpfdrv_instance_stop(struct bpfdrv_device *bdev)
+{
+	WRITE_ONCE(bdev->live, false);
+	WRITE_ONCE(bdev->dead, true);
+	bpfdrv_device_wake(bdev);
+	synchronize_srcu(&bdev->srcu);
+
+	if (bdev->ops->exit) {
+		mutex_lock(&bdev->lock);
+		bdev->ops->exit(&bdev->pub);
+		mutex_unlock(&bdev->lock);
+	}
+}
+
+/*
  * Remove the node, fail and wake every file user, wait until no callback
  * runs, then run the driver's exit. Open files keep the (dead) device alive
  * and get ENODEV. Called with bpfdrv_lock held.
@@ -567,14 +615,7 @@ static void bpfdrv_instance_destroy(struct bpfdrv_device *bdev)
 	list_del_init(&bdev->drv_node);
 
 	cdev_device_del(&bdev->cdev, &bdev->dev);
-	WRITE_ONCE(bdev->dead, true);
-	bpfdrv_device_wake(bdev);
-	if (bdev->pci)
-		bpfdrv_pci_irq_free(bdev);
-	synchronize_srcu(&bpfdrv_srcu);
-
-	if (bdev->ops->exit)
-		bdev->ops->exit(&bdev->pub);
+	bpfdrv_instance_stop(bdev);
 	bpfdrv_gpio_release(bdev);
 	if (bdev->pci)
 		bpfdrv_pci_instance_teardown(bdev);

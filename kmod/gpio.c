@@ -11,9 +11,10 @@
  *
  * Edge lines get a threaded interrupt; the thread reads the level and calls
  * the driver's gpio_edge callback like chrdev.c calls the others: inside
- * bpfdrv_srcu, skipped once the device is dead, under the device mutex.
- * Detach drains those calls (synchronize_srcu) before exit runs, and frees
- * the interrupts after exit, before the lines are put.
+ * the device's srcu, only while it is live (init succeeded, no teardown
+ * yet), under the device mutex. Detach drains those calls (synchronize_srcu)
+ * before exit runs, and frees the interrupts after exit, before the lines
+ * are put.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -172,17 +173,14 @@ static irqreturn_t bpfdrv_gpio_edge_thread(int irq, void *data)
 	if (value < 0)
 		return IRQ_HANDLED;
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
-	/*
-	 * Until the node is registered, init may still be running: edges
-	 * before the driver is live are dropped, so callbacks never overlap.
-	 */
-	if (!READ_ONCE(bdev->dead) && device_is_registered(&bdev->dev)) {
+	idx = srcu_read_lock(&bdev->srcu);
+	/* edges before init succeeded or after teardown began are dropped */
+	if (READ_ONCE(bdev->live)) {
 		mutex_lock(&bdev->lock);
 		bdev->ops->gpio_edge(&bdev->pub, gi->line, value);
 		mutex_unlock(&bdev->lock);
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 	return IRQ_HANDLED;
 }
 

@@ -50,13 +50,14 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	struct bpfdrv_device *bdev = data;
 	int ret = 0, idx;
 
-	idx = srcu_read_lock(&bpfdrv_srcu);
-	if (!READ_ONCE(bdev->dead) && bdev->ops->irq) {
+	idx = srcu_read_lock(&bdev->srcu);
+	/* not before init succeeded, not once teardown began */
+	if (READ_ONCE(bdev->live) && bdev->ops->irq) {
 		mutex_lock(&bdev->lock);
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);
 	}
-	srcu_read_unlock(&bpfdrv_srcu, idx);
+	srcu_read_unlock(&bdev->srcu, idx);
 	if (ret <= 0)
 		return IRQ_NONE;
 	atomic64_inc(&bdev->irq_count);
@@ -109,7 +110,7 @@ err:
 }
 
 /* Free the interrupt; waits for a running irq callback. */
-void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
+static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_pci_fn *fn = bdev->pci;
 
@@ -124,8 +125,9 @@ void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 }
 
 /*
- * After the driver's exit: stop the function's DMA before its buffer is
- * freed, and leave the function ready for the next driver.
+ * After the driver's exit quiesced the device: free its interrupt, stop
+ * its DMA before the buffer is freed, and leave the function ready for the
+ * next driver.
  */
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 {

@@ -221,6 +221,47 @@ static void test_fifo_blocking_read(void)
 	close(fd);
 }
 
+static void on_alarm(int sig)
+{
+}
+
+/*
+ * A reader blocked on one open file and a writer on the same open file (a
+ * shared descriptor after fork): the write must get through and wake the
+ * reader, for calls that use the stack buffer (<= 64 bytes) and the
+ * per-file one.
+ */
+static void test_fifo_shared_file(size_t len)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	static char in[BPFDRV_IO_MAX], out[BPFDRV_IO_MAX];
+	int fd = open_dev(DEV("fifo"), O_RDWR);
+	int status = 0, blocked, done;
+	ssize_t w;
+	pid_t pid;
+
+	memset(out, 'a' + len % 26, len);
+	pid = fork();
+	if (pid == 0)
+		_exit(read(fd, in, len) == (ssize_t)len && !memcmp(in, out, len) ? 0 : 1);
+	blocked = !child_done(pid, 300, &status);
+	/* a write stuck behind the sleeping reader is interrupted, not hung */
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(5);
+	w = write(fd, out, len);
+	alarm(0);
+	done = !blocked || child_done(pid, 5000, &status);
+	ok(blocked && w == (ssize_t)len && done && WIFEXITED(status) &&
+	   WEXITSTATUS(status) == 0,
+	   "fifo: a %zu-byte write on the file a reader sleeps on wakes it (write %zd)",
+	   len, w);
+	if (!done) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(fd);
+}
+
 static void test_fifo_nonblock_and_full(void)
 {
 	static char buf[FIFO_CAPACITY];
@@ -305,6 +346,10 @@ int main(void)
 	test_filestate();
 	test_bad_returns();
 	test_fifo_blocking_read();
+	test_fifo_shared_file(1);
+	test_fifo_shared_file(64);
+	test_fifo_shared_file(65);
+	test_fifo_shared_file(BPFDRV_IO_MAX);
 	test_fifo_nonblock_and_full();
 	test_fifo_poll();
 	return tap_failures ? 1 : 0;
