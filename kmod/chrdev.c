@@ -6,8 +6,10 @@
  * Every callback runs inside an SRCU read section of its device's srcu
  * after checking that the device is not dead; detach marks it dead, wakes
  * all sleepers and waits for that device's grace period, so no callback runs
- * once unreg returns, and no device waits for another's callbacks. Sleeping for data (blocking read/write) happens outside the read
- * section, so a blocked reader never delays a detach.
+ * once unreg returns, and no device waits for another's callbacks. Sleeping
+ * for data (blocking read/write) happens outside the read section and
+ * without the file's buffer lock, so a blocked reader never delays a detach
+ * or another call on the same file.
  *
  * User memory is copied to and from a per-file kernel buffer outside the
  * SRCU section; BPF reaches that buffer only through bounds-checked kfuncs.
