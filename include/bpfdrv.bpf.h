@@ -36,6 +36,8 @@ extern int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 extern __u8 *bpfdrv_file_priv(struct bpfdrv_file *file,
 			      const __u32 rdwr_buf_size) __ksym;
 extern void bpfdrv_dev_wake(struct bpfdrv_dev *dev) __ksym;
+extern void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
+			 __u32 msg__sz) __ksym;
 extern __u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev,
 			     const __u32 rdwr_buf_size) __ksym;
 
@@ -66,6 +68,21 @@ extern int bpfdrv_gpio_get_array(struct bpfdrv_dev *dev, __u32 first,
 				 __u32 count, __u32 *bits) __ksym;
 extern int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, __u32 first,
 				 __u32 count, __u32 bits) __ksym;
+
+/*
+ * Report a fatal error, printf-style (bpf_snprintf() formats): the driver
+ * is detached once the callback returns, and the message is kept as its
+ * exit reason (bpfdrv status, /sys/kernel/bpfdrv/exits). The callback
+ * should still return an error for the call at hand.
+ */
+#define BPFDRV_EXIT_MSG_MAX	128
+#define bpfdrv_error(dev, fmt, args...)					\
+	({								\
+		char ___msg[BPFDRV_EXIT_MSG_MAX];			\
+									\
+		BPF_SNPRINTF(___msg, sizeof(___msg), fmt, ##args);	\
+		bpfdrv_eject(dev, ___msg, sizeof(___msg));		\
+	})
 
 /* A ring of CAP bytes for a map value: struct BPFDRV_RING(4096) ring; */
 #define BPFDRV_RING(cap) {						\

@@ -9,7 +9,9 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
 #include <linux/srcu.h>
+#include <linux/workqueue.h>
 #include <linux/wait.h>
 
 #include "../include/bpfdrv_abi.h"
@@ -24,6 +26,42 @@ enum bpfdrv_op {
 	BPFDRV_OP_NR
 };
 
+/* Every callback, for exit reports: which one a driver failed in. */
+enum bpfdrv_cb {
+	BPFDRV_CB_NONE,
+	BPFDRV_CB_INIT,
+	BPFDRV_CB_EXIT,
+	BPFDRV_CB_OPEN,
+	BPFDRV_CB_RELEASE,
+	BPFDRV_CB_READ,
+	BPFDRV_CB_WRITE,
+	BPFDRV_CB_IOCTL,
+	BPFDRV_CB_POLL,
+	BPFDRV_CB_IRQ,
+	BPFDRV_CB_GPIO_EDGE,
+	BPFDRV_CB_NR
+};
+
+/* Why a driver (or one of its instances) went away. */
+enum bpfdrv_exit_kind {
+	BPFDRV_EXIT_NONE,
+	BPFDRV_EXIT_UNLOAD,	/* detached by user space */
+	BPFDRV_EXIT_ERROR,	/* the driver called bpfdrv_eject() */
+	BPFDRV_EXIT_PROTOCOL,	/* a burst of bad return values */
+	BPFDRV_EXIT_REMOVED,	/* a device it served went away */
+};
+
+#define BPFDRV_EXIT_MSG_MAX	128
+/* Bad return values within a second that get a driver ejected. */
+#define BPFDRV_BAD_RET_BURST	16
+
+struct bpfdrv_exit_info {
+	enum bpfdrv_exit_kind kind;
+	enum bpfdrv_cb cb;
+	time64_t time;			/* wall clock, seconds */
+	char msg[BPFDRV_EXIT_MSG_MAX];
+};
+
 struct bpfdrv_stats {
 	u64 calls[BPFDRV_OP_NR];
 	u64 bad_returns;	/* lengths or errnos the module refused */
@@ -36,6 +74,11 @@ struct bpfdrv_driver {
 	struct list_head node;		/* bpfdrv_drivers, under bpfdrv_lock */
 	struct list_head instances;	/* bpfdrv_device.drv_node */
 	struct ida index_ida;		/* instance numbers */
+	bool attached;			/* reg succeeded, under bpfdrv_lock */
+	bool ejected;			/* instances gone, under bpfdrv_lock */
+	spinlock_t exit_lock;
+	struct bpfdrv_exit_info exit;	/* why it goes, once set */
+	struct work_struct eject_work;
 };
 
 /*
@@ -73,6 +116,9 @@ struct bpfdrv_device {
 	struct srcu_struct srcu;	/* callbacks in flight, for teardown */
 	struct mutex lock;		/* one callback at a time */
 	bool live;			/* init succeeded: irq/edge may run */
+	u8 cb;				/* the callback running, under lock */
+	atomic_t bad_burst;		/* bad returns since bad_since */
+	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
@@ -123,6 +169,14 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);
 bool bpfdrv_name_valid(const char *name);
+
+void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
+			 enum bpfdrv_cb cb, const char *msg);
+void bpfdrv_exit_record(const char *name, const struct bpfdrv_exit_info *info);
+void bpfdrv_link_detach_async(struct bpf_link *link);
+int bpfdrv_eject_init(void);
+void bpfdrv_eject_exit(void);
+extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];
 
 int bpfdrv_struct_ops_init(void);
 int bpfdrv_kfuncs_init(void);

@@ -28,6 +28,7 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "bpfdrv.h"
@@ -80,11 +81,24 @@ static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_op op)
 }
 
 static noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
-					  int ret, u32 max)
+					  enum bpfdrv_cb cb, int ret, u32 max)
 {
+	char msg[BPFDRV_EXIT_MSG_MAX];
+
 	this_cpu_inc(bdev->stats->bad_returns);
 	dev_warn_ratelimited(&bdev->dev, "driver returned %d (at most %u allowed)\n",
 			     ret, max);
+	/* a burst is a broken driver, not a slip: eject it */
+	if (time_after(jiffies, READ_ONCE(bdev->bad_since) + HZ)) {
+		WRITE_ONCE(bdev->bad_since, jiffies);
+		atomic_set(&bdev->bad_burst, 0);
+	}
+	if (atomic_inc_return(&bdev->bad_burst) == BPFDRV_BAD_RET_BURST) {
+		snprintf(msg, sizeof(msg),
+			 "%s returned %d (at most %u allowed), %d bad returns within a second",
+			 bpfdrv_cb_names[cb], ret, max, BPFDRV_BAD_RET_BURST);
+		bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_PROTOCOL, cb, msg);
+	}
 	return -EIO;
 }
 
@@ -94,11 +108,11 @@ static noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
  * Inline: it runs on every call, the report rarely.
  */
 static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
-					    int ret, u32 max)
+					    enum bpfdrv_cb cb, int ret, u32 max)
 {
 	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
 		return ret;
-	return bpfdrv_bad_ret(bdev, ret, max);
+	return bpfdrv_bad_ret(bdev, cb, ret, max);
 }
 
 static int bpfdrv_open(struct inode *inode, struct file *filp)
@@ -133,9 +147,10 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 	if (bdev->ops->open) {
 		bpfdrv_count(bdev, BPFDRV_OP_OPEN);
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_OPEN;
 		ret = bdev->ops->open(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
-		ret = bpfdrv_check_ret(bdev, ret, 0);
+		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
 		if (ret)
 			goto out_dec;
 	}
@@ -165,6 +180,7 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
 		bpfdrv_count(bdev, BPFDRV_OP_RELEASE);
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_RELEASE;
 		bdev->ops->release(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 	}
@@ -214,6 +230,7 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 		ret = -EINVAL;
 		if (bdev->ops->read) {
 			mutex_lock(&bdev->lock);
+			bdev->cb = BPFDRV_CB_READ;
 			ret = bdev->ops->read(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
 		}
@@ -222,12 +239,16 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 		ret = -EINVAL;
 		if (bdev->ops->write) {
 			mutex_lock(&bdev->lock);
+			bdev->cb = BPFDRV_CB_WRITE;
 			ret = bdev->ops->write(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
 		}
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
-	return ret == -EAGAIN ? ret : bpfdrv_check_ret(bdev, ret, len);
+	if (ret == -EAGAIN)
+		return ret;
+	return bpfdrv_check_ret(bdev, rw == BPFDRV_READ ? BPFDRV_CB_READ :
+				BPFDRV_CB_WRITE, ret, len);
 }
 
 /*
@@ -380,9 +401,10 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	} else if (bdev->ops->ioctl) {
 		bpfdrv_count(bdev, BPFDRV_OP_IOCTL);
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_IOCTL;
 		ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
 		mutex_unlock(&bdev->lock);
-		ret = bpfdrv_check_ret(bdev, ret, INT_MAX);
+		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
 	} else {
 		ret = -ENOTTY;
 	}
@@ -411,6 +433,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	} else if (bdev->ops->poll) {
 		bpfdrv_count(bdev, BPFDRV_OP_POLL);
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_POLL;
 		mask = (__force __poll_t)bdev->ops->poll(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
 		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
@@ -549,6 +572,7 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 
 	mutex_lock(&bdev->lock);
 	if (ops->init) {
+		bdev->cb = BPFDRV_CB_INIT;
 		ret = ops->init(&bdev->pub);
 		if (ret) {
 			mutex_unlock(&bdev->lock);
@@ -600,6 +624,7 @@ static void bpfdrv_instance_stop(struct bpfdrv_device *bdev)
 
 	if (bdev->ops->exit) {
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_EXIT;
 		bdev->ops->exit(&bdev->pub);
 		mutex_unlock(&bdev->lock);
 	}
@@ -646,12 +671,63 @@ static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
 	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
 }
 
-static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
+/* Destroy @drv's instances; called with bpfdrv_lock held. */
+static void bpfdrv_driver_destroy_instances(struct bpfdrv_driver *drv)
 {
 	struct bpfdrv_device *bdev, *tmp;
 
+	lockdep_assert_held(&bpfdrv_lock);
 	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node)
 		bpfdrv_instance_destroy(bdev);
+}
+
+/*
+ * The eject work: tear every instance down as an unload would, then have
+ * the BPF side detach the link so that a waiting loader sees EPOLLHUP and
+ * the name becomes free. The driver stays registered (ejected) until then.
+ */
+static void bpfdrv_eject_workfn(struct work_struct *work)
+{
+	struct bpfdrv_driver *drv =
+		container_of(work, struct bpfdrv_driver, eject_work);
+	bool attached;
+
+	pr_warn("driver %s ejected (callback %s): %s\n", drv->ops->name,
+		bpfdrv_cb_names[drv->exit.cb], drv->exit.msg);
+	mutex_lock(&bpfdrv_lock);
+	drv->ejected = true;
+	bpfdrv_driver_destroy_instances(drv);
+	attached = drv->attached;
+	mutex_unlock(&bpfdrv_lock);
+	/* a failed attach never gets here: its unwinding cancels this work */
+	if (attached && drv->link)
+		bpfdrv_link_detach_async(drv->link);
+}
+
+/*
+ * From here no ejection starts (an exit callback's error is dropped), and
+ * none is running: the detach or failed attach owns the teardown. Called
+ * without bpfdrv_lock, which the eject work takes.
+ */
+static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&drv->exit_lock, flags);
+	if (drv->exit.kind == BPFDRV_EXIT_NONE) {
+		drv->exit.kind = BPFDRV_EXIT_UNLOAD;
+		drv->exit.time = ktime_get_real_seconds();
+		strscpy(drv->exit.msg, "detached", sizeof(drv->exit.msg));
+	}
+	spin_unlock_irqrestore(&drv->exit_lock, flags);
+	cancel_work_sync(&drv->eject_work);
+}
+
+/* Called with bpfdrv_lock held, after bpfdrv_driver_stop_eject(). */
+static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
+{
+	bpfdrv_driver_destroy_instances(drv);
+	bpfdrv_exit_record(drv->ops->name, &drv->exit);
 	ida_destroy(&drv->index_ida);
 	drv->ops->driver = NULL;
 	kfree(drv);
@@ -679,6 +755,8 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 	drv->link = link;
 	INIT_LIST_HEAD(&drv->instances);
 	ida_init(&drv->index_ida);
+	spin_lock_init(&drv->exit_lock);
+	INIT_WORK(&drv->eject_work, bpfdrv_eject_workfn);
 	ops->driver = drv;
 
 	mutex_lock(&bpfdrv_lock);
@@ -699,13 +777,21 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 	}
 	if (ret)
 		goto err;
+	drv->attached = true;
 	list_add_tail(&drv->node, &bpfdrv_drivers);
 	mutex_unlock(&bpfdrv_lock);
 	return 0;
 
 err:
-	bpfdrv_driver_free(drv);
+	/* an init may have ejected already: stop that before unwinding */
 	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_stop_eject(drv);
+	mutex_lock(&bpfdrv_lock);
+	bpfdrv_driver_destroy_instances(drv);
+	mutex_unlock(&bpfdrv_lock);
+	ida_destroy(&drv->index_ida);
+	ops->driver = NULL;
+	kfree(drv);
 	return ret;
 }
 
@@ -716,6 +802,7 @@ void bpfdrv_driver_detach(struct chr_ext_ops *ops)
 
 	if (!drv)
 		return;
+	bpfdrv_driver_stop_eject(drv);
 	mutex_lock(&bpfdrv_lock);
 	list_del(&drv->node);
 	bpfdrv_driver_free(drv);
@@ -734,7 +821,7 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 	mutex_lock(&bpfdrv_lock);
 	list_add_tail(&fn->node, &bpfdrv_pci_fns);
 	list_for_each_entry(drv, &bpfdrv_drivers, node) {
-		if (!bpfdrv_driver_matches(drv, fn))
+		if (drv->ejected || !bpfdrv_driver_matches(drv, fn))
 			continue;
 		ret = bpfdrv_instance_create(drv, fn);
 		if (ret)
@@ -748,9 +835,16 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 /* A PCI function is being unbound or removed: its instance goes first. */
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 {
+	struct bpfdrv_exit_info info = { .kind = BPFDRV_EXIT_REMOVED };
+
 	mutex_lock(&bpfdrv_lock);
-	if (fn->bdev)
+	if (fn->bdev) {
+		info.time = ktime_get_real_seconds();
+		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
+			 fn->bdev->pub.name, pci_name(fn->pdev));
+		bpfdrv_exit_record(fn->bdev->ops->name, &info);
 		bpfdrv_instance_destroy(fn->bdev);
+	}
 	list_del(&fn->node);
 	mutex_unlock(&bpfdrv_lock);
 }

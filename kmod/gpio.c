@@ -177,6 +177,7 @@ static irqreturn_t bpfdrv_gpio_edge_thread(int irq, void *data)
 	/* edges before init succeeded or after teardown began are dropped */
 	if (READ_ONCE(bdev->live)) {
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_GPIO_EDGE;
 		bdev->ops->gpio_edge(&bdev->pub, gi->line, value);
 		mutex_unlock(&bdev->lock);
 	}

@@ -42,9 +42,12 @@ static int __init bpfdrv_init(void)
 		return -ENOENT;
 	}
 
-	ret = bpfdrv_chrdev_init();
+	ret = bpfdrv_eject_init();
 	if (ret)
 		return ret;
+	ret = bpfdrv_chrdev_init();
+	if (ret)
+		goto err_eject;
 	ret = bpfdrv_kfuncs_init();
 	if (ret)
 		goto err_chrdev;
@@ -59,8 +62,10 @@ static int __init bpfdrv_init(void)
 err_pci:
 	bpfdrv_pci_exit();
 err_chrdev:
-	pr_err("registration failed: %d\n", ret);
 	bpfdrv_chrdev_exit();
+err_eject:
+	pr_err("registration failed: %d\n", ret);
+	bpfdrv_eject_exit();
 	return ret;
 }
 
@@ -69,6 +74,7 @@ static void __exit bpfdrv_exit(void)
 {
 	bpfdrv_pci_exit();
 	bpfdrv_chrdev_exit();
+	bpfdrv_eject_exit();
 }
 
 module_init(bpfdrv_init);

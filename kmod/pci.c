@@ -54,6 +54,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	/* not before init succeeded, not once teardown began */
 	if (READ_ONCE(bdev->live) && bdev->ops->irq) {
 		mutex_lock(&bdev->lock);
+		bdev->cb = BPFDRV_CB_IRQ;
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);
 	}
@@ -101,6 +102,9 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	if (ret)
 		goto err;
 	fn->irq = pci_irq_vector(pdev, 0);
+	/* an MSI is a memory write by the device: it needs bus mastering */
+	if (pdev->msi_enabled)
+		pci_set_master(pdev);
 	return 0;
 
 err:

@@ -19,12 +19,14 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -43,6 +45,7 @@
 #include "trace.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
+#define EXITS_FILE	"/sys/kernel/bpfdrv/exits"
 #define MAX_DRIVERS	16
 #define LOG_TAIL_LINES	12
 
@@ -368,6 +371,61 @@ static void instance_pci(const char *inst, char *bdf, size_t size)
 	snprintf(bdf, size, "%s", strrchr(target, '/') + 1);
 }
 
+/* A driver's last exit, as bpfdrv.ko keeps it in EXITS_FILE. */
+struct exit_rec {
+	char name[BPFDRV_NAME_MAX + 1];
+	char kind[16];
+	char cb[16];
+	long long time;
+	char msg[256];
+};
+
+/* The last exit of driver @name (every driver's if @name is NULL, one a call). */
+static bool next_exit(FILE *f, const char *name, struct exit_rec *r)
+{
+	char line[512];
+	int n;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32s %15s %lld %15s %n", r->name, r->kind,
+			   &r->time, r->cb, &n) != 4)
+			continue;
+		if (name && strcmp(r->name, name))
+			continue;
+		snprintf(r->msg, sizeof(r->msg), "%s", line + n);
+		r->msg[strcspn(r->msg, "\n")] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static bool find_exit(const char *name, struct exit_rec *r)
+{
+	FILE *f = fopen(EXITS_FILE, "r");
+	bool found;
+
+	if (!f)
+		return false;
+	found = next_exit(f, name, r);
+	fclose(f);
+	return found;
+}
+
+/* "error in read at 2026-11-23 12:00:01: message" */
+static void format_exit(const struct exit_rec *r, char *buf, size_t size)
+{
+	time_t t = r->time;
+	char when[32] = "?";
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (strcmp(r->cb, "-"))
+		snprintf(buf, size, "%s in %s at %s: %s", r->kind, r->cb, when, r->msg);
+	else
+		snprintf(buf, size, "%s at %s: %s", r->kind, when, r->msg);
+}
+
 /* Print the nodes of driver @drv; returns how many it has. */
 static int print_instances(const char *drv, bool pinned)
 {
@@ -413,6 +471,46 @@ static void attach_error(const char *path, const char *name, int e, bool pci)
 		    path, name, strerror(e));
 	else
 		err("%s: cannot attach driver '%s': %s", path, name, strerror(e));
+}
+
+/*
+ * Stay attached until Ctrl-C, or until the kernel detaches a driver (it
+ * ejected it: its link reports EPOLLHUP); then say why and fail.
+ */
+static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX],
+			   int n)
+{
+	struct pollfd pfd[MAX_DRIVERS];
+	struct exit_rec r;
+	char why[512];
+	int i, ejected = 0;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	for (i = 0; i < n; i++) {
+		pfd[i].fd = bpf_link__fd(links[i]);
+		pfd[i].events = POLLIN;
+	}
+	while (!stop && !ejected) {
+		if (poll(pfd, n, -1) < 0)
+			continue;	/* a signal */
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				ejected++;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(pfd[i].revents & (POLLHUP | POLLERR))) {
+			printf("%s: detached\n", names[i]);
+			continue;
+		}
+		if (find_exit(names[i], &r)) {
+			format_exit(&r, why, sizeof(why));
+			err("driver '%s' was detached by the kernel: %s", names[i], why);
+		} else {
+			err("driver '%s' was detached by the kernel", names[i]);
+		}
+	}
+	return ejected ? 1 : 0;
 }
 
 static int cmd_load(int argc, char **argv)
@@ -630,15 +728,9 @@ static int cmd_load(int argc, char **argv)
 	}
 	fflush(stdout);
 
-	if (!pin) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		while (!stop)
-			pause();
-		for (i = 0; i < n; i++)
-			printf("%s: detached\n", names[i]);
-	}
 	ret = 0;
+	if (!pin)
+		ret = wait_foreground(links, names, n);
 out:
 	for (i = 0; i < n; i++)
 		if (links[i]) {
@@ -747,6 +839,26 @@ static int parse_stats(const char *name, unsigned long long *counts)
 	return 0;
 }
 
+/* Every driver's last exit, after bpfdrv list's table. */
+static void print_exits(void)
+{
+	FILE *f = fopen(EXITS_FILE, "r");
+	struct exit_rec r;
+	char why[512];
+	bool header = false;
+
+	if (!f)
+		return;
+	while (next_exit(f, NULL, &r)) {
+		if (!header)
+			printf("\nLAST EXIT\n");
+		header = true;
+		format_exit(&r, why, sizeof(why));
+		printf("%-16s %s\n", r.name, why);
+	}
+	fclose(f);
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	struct dirent *de;
@@ -790,6 +902,43 @@ static int cmd_list(int argc, char **argv)
 	closedir(dir);
 	if (!rows)
 		printf("(no drivers attached)\n");
+	print_exits();
+	return 0;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
+	struct exit_rec r;
+	bool has_exit;
+	int n;
+
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv status NAME\n"
+			"  Whether driver NAME is attached, its devices, and its last exit\n"
+			"  (unload, error, protocol, removed) with the reason.\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (check_module())
+		return 1;
+	if (!name_valid(argv[1])) {
+		err("invalid driver name '%s'", argv[1]);
+		return 1;
+	}
+	snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[1]);
+	n = print_instances(argv[1], !access(pin, F_OK));
+	has_exit = find_exit(argv[1], &r);
+	if (!n && !has_exit) {
+		err("no driver named '%s' is attached or has exited (see: bpfdrv list)",
+		    argv[1]);
+		return 1;
+	}
+	if (!n)
+		printf("%s: not attached\n", argv[1]);
+	if (has_exit) {
+		format_exit(&r, why, sizeof(why));
+		printf("%s: last exit: %s\n", argv[1], why);
+	}
 	return 0;
 }
 
@@ -801,7 +950,9 @@ static void usage(FILE *f)
 		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
 		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
-		"  list                            device instances, open files, call counts\n"
+		"  list                            device instances, open files, call counts,\n"
+		"                                  and every driver's last exit\n"
+		"  status NAME                     one driver: its devices and its last exit\n"
 		"  bind BDF                        hand PCI function BDF to bpfdrv\n"
 		"  unbind BDF                      take it back\n"
 		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
@@ -835,6 +986,8 @@ int main(int argc, char **argv)
 		return cmd_load(argc - i, argv + i);
 	if (!strcmp(argv[i], "unload"))
 		return cmd_unload(argc - i, argv + i);
+	if (!strcmp(argv[i], "status"))
+		return cmd_status(argc - i, argv + i);
 	if (!strcmp(argv[i], "list"))
 		return cmd_list(argc - i, argv + i);
 	if (!strcmp(argv[i], "bind"))

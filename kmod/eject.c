@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ejection, the sched_ext model: a driver that reports a fatal error
+ * (bpfdrv_eject()) or keeps violating the protocol is detached
+ * asynchronously, as by an unload, and why is kept after it is gone. Every
+ * driver's last exit is listed in /sys/kernel/bpfdrv/exits, one line each:
+ *
+ *	NAME KIND TIME CALLBACK MESSAGE
+ *
+ * KIND is unload, error, protocol or removed; TIME is seconds since the
+ * epoch; CALLBACK is the callback that failed, or "-"; MESSAGE runs to the
+ * end of the line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/kobject.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+
+#include "bpfdrv.h"
+
+/* Records kept: the newest per driver name, the oldest names dropped. */
+#define BPFDRV_MAX_EXITS	16
+
+struct bpfdrv_exit_rec {
+	struct list_head node;
+	char name[BPFDRV_NAME_MAX];
+	struct bpfdrv_exit_info info;
+};
+
+static DEFINE_SPINLOCK(bpfdrv_exits_lock);
+static LIST_HEAD(bpfdrv_exits);
+static unsigned int bpfdrv_nr_exits;
+static struct kobject *bpfdrv_kobj;
+
+const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
+	[BPFDRV_CB_NONE] = "-",
+	[BPFDRV_CB_INIT] = "init",
+	[BPFDRV_CB_EXIT] = "exit",
+	[BPFDRV_CB_OPEN] = "open",
+	[BPFDRV_CB_RELEASE] = "release",
+	[BPFDRV_CB_READ] = "read",
+	[BPFDRV_CB_WRITE] = "write",
+	[BPFDRV_CB_IOCTL] = "ioctl",
+	[BPFDRV_CB_POLL] = "poll",
+	[BPFDRV_CB_IRQ] = "irq",
+	[BPFDRV_CB_GPIO_EDGE] = "gpio_edge",
+};
+
+static const char * const bpfdrv_exit_kinds[] = {
+	[BPFDRV_EXIT_NONE] = "none",
+	[BPFDRV_EXIT_UNLOAD] = "unload",
+	[BPFDRV_EXIT_ERROR] = "error",
+	[BPFDRV_EXIT_PROTOCOL] = "protocol",
+	[BPFDRV_EXIT_REMOVED] = "removed",
+};
+
+/* Keep @info as the last exit of driver @name. */
+void bpfdrv_exit_record(const char *name, const struct bpfdrv_exit_info *info)
+{
+	struct bpfdrv_exit_rec *rec, *r, *old = NULL;
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return;
+	strscpy(rec->name, name, sizeof(rec->name));
+	rec->info = *info;
+
+	spin_lock(&bpfdrv_exits_lock);
+	list_for_each_entry(r, &bpfdrv_exits, node) {
+		if (!strcmp(r->name, name)) {
+			old = r;
+			break;
+		}
+	}
+	if (!old && bpfdrv_nr_exits == BPFDRV_MAX_EXITS)
+		old = list_first_entry(&bpfdrv_exits, struct bpfdrv_exit_rec, node);
+	if (old)
+		list_del(&old->node);
+	else
+		bpfdrv_nr_exits++;
+	list_add_tail(&rec->node, &bpfdrv_exits);
+	spin_unlock(&bpfdrv_exits_lock);
+	kfree(old);
+}
+
+/*
+ * The link a driver was attached with, detached as BPF_LINK_DETACH would:
+ * unreg runs, and the link's fd reports EPOLLHUP to a waiting loader. Its
+ * own work item, so that a user's detach (which holds the BPF core's
+ * struct_ops mutex while our unreg waits for the eject work) never waits
+ * for this one.
+ */
+struct bpfdrv_link_detach {
+	struct work_struct work;
+	struct bpf_link *link;
+};
+
+static void bpfdrv_link_detach_workfn(struct work_struct *work)
+{
+	struct bpfdrv_link_detach *d =
+		container_of(work, struct bpfdrv_link_detach, work);
+
+	if (d->link->ops->detach)
+		d->link->ops->detach(d->link);
+	bpf_link_put(d->link);
+	kfree(d);
+}
+
+/* Called from the eject work while @link's driver is attached. */
+void bpfdrv_link_detach_async(struct bpf_link *link)
+{
+	struct bpfdrv_link_detach *d;
+
+	link = bpf_link_inc_not_zero(link);
+	if (IS_ERR(link))
+		return;		/* already going away */
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d) {
+		bpf_link_put(link);
+		return;
+	}
+	d->link = link;
+	INIT_WORK(&d->work, bpfdrv_link_detach_workfn);
+	schedule_work(&d->work);
+}
+
+/*
+ * Eject @drv: the first reason wins, later ones (and errors from the exit
+ * callbacks the teardown runs) are dropped. Any context.
+ */
+void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
+			 enum bpfdrv_cb cb, const char *msg)
+{
+	unsigned long flags;
+	bool first;
+
+	spin_lock_irqsave(&drv->exit_lock, flags);
+	first = drv->exit.kind == BPFDRV_EXIT_NONE;
+	if (first) {
+		drv->exit.kind = kind;
+		drv->exit.cb = cb;
+		drv->exit.time = ktime_get_real_seconds();
+		strscpy(drv->exit.msg, msg, sizeof(drv->exit.msg));
+		strreplace(drv->exit.msg, '\n', ' ');
+	}
+	spin_unlock_irqrestore(&drv->exit_lock, flags);
+	if (first)
+		schedule_work(&drv->eject_work);
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_eject - report a fatal error: the driver is detached
+ * @dev: the callback's device instance
+ * @msg: why, in program memory (bpfdrv_error() formats it)
+ * @msg__sz: its size; the message ends at its first NUL
+ *
+ * Every instance of the driver is then torn down as by an unload, after
+ * the callback returns; the reason is kept in /sys/kernel/bpfdrv/exits and
+ * a loader in the foreground prints it. Only the first report counts.
+ */
+__bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
+			      u32 msg__sz)
+{
+	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
+	char buf[BPFDRV_EXIT_MSG_MAX];
+	u32 n = min_t(u32, msg__sz, sizeof(buf) - 1);
+
+	memcpy(buf, msg, n);
+	buf[n] = '\0';
+	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_ERROR, bdev->cb, buf);
+}
+
+__bpf_kfunc_end_defs();
+
+static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	struct bpfdrv_exit_rec *r;
+	int len = 0;
+
+	spin_lock(&bpfdrv_exits_lock);
+	list_for_each_entry(r, &bpfdrv_exits, node)
+		len += sysfs_emit_at(buf, len, "%s %s %lld %s %s\n", r->name,
+				     bpfdrv_exit_kinds[r->info.kind],
+				     (long long)r->info.time,
+				     bpfdrv_cb_names[r->info.cb],
+				     r->info.msg[0] ? r->info.msg : "-");
+	spin_unlock(&bpfdrv_exits_lock);
+	return len;
+}
+static struct kobj_attribute bpfdrv_exits_attr = __ATTR_RO(exits);
+
+int bpfdrv_eject_init(void)
+{
+	int ret;
+
+	bpfdrv_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
+	if (!bpfdrv_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_file(bpfdrv_kobj, &bpfdrv_exits_attr.attr);
+	if (ret)
+		kobject_put(bpfdrv_kobj);
+	return ret;
+}
+
+/* At module exit every driver is detached; only records are left. */
+void bpfdrv_eject_exit(void)
+{
+	struct bpfdrv_exit_rec *r, *tmp;
+
+	kobject_put(bpfdrv_kobj);
+	list_for_each_entry_safe(r, tmp, &bpfdrv_exits, node)
+		kfree(r);
+}

@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Ejection: a driver that reports a fatal error (bpfdrv_error) from any
+# callback, or keeps returning bad lengths, is detached by the kernel; its
+# nodes go, blocked callers wake, its hardware is released, and the reason
+# is kept (bpfdrv status, bpfdrv list, /sys/kernel/bpfdrv/exits). The
+# ejector test driver arms a failure in one callback through an ioctl.
+. "$(dirname "$0")/lib.sh"
+
+EJ=$TOBJ/ejector.bpf.o
+LABEL=bpfdrv-loopback
+
+load_module || { nok "insmod bpfdrv.ko for the ejection tests"; exit 0; }
+
+# trigger DEV CB: arm callback CB (ejector.h numbering) and make it run
+trigger() {
+	python3 - "$@" <<'EOF'
+import fcntl, os, select, struct, sys
+dev, cb = sys.argv[1], int(sys.argv[2])
+EJ_IOC_ARM = 0x40044a01
+fd = os.open(dev, os.O_RDWR | os.O_NONBLOCK)
+try:
+    fcntl.ioctl(fd, EJ_IOC_ARM, struct.pack("I", cb))
+except OSError:
+    pass                                  # EJ_IOCTL fails at once
+try:
+    if cb == 1:
+        os.close(os.open(dev, os.O_RDWR))   # open
+    elif cb == 3:
+        os.read(fd, 16)                     # read
+    elif cb == 4:
+        os.write(fd, b"x")                  # write
+    elif cb == 6:
+        select.select([fd], [], [], 0)      # poll
+except OSError:
+    pass
+os.close(fd)                                # release
+EOF
+}
+
+# ejected NAME CB [NODE [MSG]]: NODE goes away and NAME's last exit is an
+# error in CB whose message matches MSG (default: it names NAME)
+ejected() {
+	local name=$1 cb=$2 node=${3:-$1} msg=${4:-$1}
+
+	check "$name: the node goes away after the error in $cb" wait_for 10 node_gone "$node"
+	$BPFDRV status "$name" >"$OUT/status" 2>&1
+	sed 's/^/# /' "$OUT/status"
+	check "$name: bpfdrv status reports the error in $cb with the driver's message" \
+		grep -q "last exit: error in $cb at .*: .*$msg" "$OUT/status"
+}
+
+cbs=(none open release read write ioctl poll)
+for n in 1 2 3 4 5 6; do
+	cb=${cbs[$n]}
+	name=ej_$cb
+	check "load --pin $name" $BPFDRV load --pin --name "$name" "$EJ"
+	trigger "/dev/bpfdrv/$name" "$n"
+	ejected "$name" "$cb"
+	check "$name: the name attaches again after the ejection" \
+		$BPFDRV load --pin --name "$name" "$EJ"
+	check "$name: and detaches" $BPFDRV unload "$name"
+done
+
+# init: the instance attaches, then the driver is ejected
+$BPFDRV load --pin --name ej_init "$EJ" >/dev/null 2>&1
+ejected ej_init init
+
+# irq: on an edu function, the error comes from the interrupt thread
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+if [ ${#edus[@]} -ge 1 ]; then
+	check "load --pin ej_irq on an edu function" \
+		$BPFDRV load --pin --name ej_irq --device "${edus[0]}" "$EJ"
+	trigger /dev/bpfdrv/ej_irq0 7
+	ejected ej_irq irq ej_irq0
+	check "ej_irq: the ejected driver's interrupt is freed" \
+		eval "! grep -q ej_irq /proc/interrupts"
+	# unbind records that the driver lost its device
+	check "load --pin ej_rm on an edu function" \
+		$BPFDRV load --pin --name ej_rm --device "${edus[0]}" "$EJ"
+	$BPFDRV unbind "${edus[0]}" >/dev/null
+	check "unbinding the function records 'removed' for its driver" \
+		eval "$BPFDRV status ej_rm | grep -q 'last exit: removed at .*lost PCI function ${edus[0]}'"
+	$BPFDRV unload ej_rm >/dev/null
+else
+	echo "# skip: ejection from irq (no edu device)"
+fi
+
+# gpio_edge: an edge on the driver's input line; the line is released
+if insmod "$KMODS/gpio_loopback.ko" 2>/dev/null; then
+	CHIP=$(gpiodetect | awk -v l="[$LABEL]" '$2 == l { print $1 }')
+	check "load --pin ejector_gpio (input line 4 of the loopback chip)" \
+		$BPFDRV load --pin $TOBJ/ejector_gpio.bpf.o
+	gpioset -c "$CHIP" -t 0 12=1
+	ejected ejector_gpio gpio_edge ejector_gpio "edge on line 0, level 1"
+	check "ejector_gpio: its GPIO line is released" \
+		wait_for 5 eval "gpioinfo -c $CHIP 4 | grep -qv consumer="
+	check "rmmod gpio_loopback" wait_for 5 rmmod gpio_loopback
+else
+	echo "# skip: ejection from gpio_edge (gpio_loopback.ko did not load)"
+fi
+
+# a burst of bad return values is a protocol violation
+check "load --pin ej_proto" $BPFDRV load --pin --name ej_proto "$EJ"
+python3 - /dev/bpfdrv/ej_proto <<'EOF' >"$OUT/proto" 2>&1
+import errno, fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.ioctl(fd, 0x4a02)                     # EJ_IOC_BADRET
+eio = 0
+for _ in range(32):
+    try:
+        os.read(fd, 16)
+    except OSError as e:
+        eio += e.errno in (errno.EIO, errno.ENODEV)
+print("failed reads:", eio)
+EOF
+cat "$OUT/proto" | sed 's/^/# /'
+check "ej_proto: bad returns fail with EIO" grep -q "failed reads: 32" "$OUT/proto"
+check "ej_proto: the burst ejects the driver" wait_for 10 node_gone ej_proto
+check "ej_proto: bpfdrv status names the protocol violation" \
+	eval "$BPFDRV status ej_proto | grep -q 'last exit: protocol in read at .*returned 1048576'"
+
+# a foreground loader notices, prints why and fails
+$BPFDRV load --name ej_fg "$EJ" >"$OUT/fg" 2>&1 &
+fg=$!
+check "foreground load of ej_fg attaches" wait_for 10 test -c /dev/bpfdrv/ej_fg
+trigger /dev/bpfdrv/ej_fg 3
+if wait_for 10 eval "! kill -0 $fg"; then
+	wait $fg
+	rc=$?
+	sed 's/^/# /' "$OUT/fg"
+	check "the foreground loader exits non-zero on ejection (rc $rc)" test "$rc" -ne 0
+	check "the foreground loader prints the reason" \
+		grep -q "'ej_fg' was detached by the kernel: error in read at .*armed failure" "$OUT/fg"
+else
+	nok "the foreground loader exits on ejection"
+	kill -INT $fg
+fi
+
+# ejection while 8 processes do I/O: every one ends, none hangs
+check "load --pin ej_busy" $BPFDRV load --pin --name ej_busy "$EJ"
+pids=()
+for i in 1 2 3 4; do
+	# readers block on the empty FIFO; writers fill it
+	python3 -c '
+import os, sys
+fd = os.open("/dev/bpfdrv/ej_busy", os.O_RDONLY)
+try:
+    while True:
+        os.read(fd, 64)
+except OSError as e:
+    sys.exit(0 if e.errno in (19, 5) else 1)' &
+	pids+=($!)
+	python3 -c '
+import os, sys
+fd = os.open("/dev/bpfdrv/ej_busy", os.O_WRONLY)
+try:
+    while True:
+        os.write(fd, b"y" * 100)
+except OSError as e:
+    sys.exit(0 if e.errno in (19, 5) else 1)' &
+	pids+=($!)
+done
+sleep 1
+trigger /dev/bpfdrv/ej_busy 4
+check "ej_busy: ejected while 8 processes do I/O" wait_for 10 node_gone ej_busy
+left=0 bad=0
+for p in "${pids[@]}"; do
+	if wait_for 10 eval "! kill -0 $p"; then
+		wait "$p" || bad=$((bad + 1))
+	else
+		left=$((left + 1))
+		kill -9 "$p"
+	fi
+done
+check "ej_busy: all 8 processes end (left $left) with ENODEV or EIO (others $bad)" \
+	test $left -eq 0 -a $bad -eq 0
+
+# an unload is recorded too, and bpfdrv list shows every last exit
+$BPFDRV load --pin --name ej_unload "$EJ" >/dev/null
+$BPFDRV unload ej_unload
+check "an unload is recorded as the driver's last exit" \
+	eval "$BPFDRV status ej_unload | grep -q 'last exit: unload at .*detached'"
+$BPFDRV list >"$OUT/list"
+sed 's/^/# /' "$OUT/list"
+check "bpfdrv list shows the last exits" grep -q "^ej_busy .*error in write" "$OUT/list"
+check "/sys/kernel/bpfdrv/exits lists them" grep -q "^ej_proto protocol [0-9]* read " \
+	/sys/kernel/bpfdrv/exits
+expect_err "bpfdrv status of an unknown driver fails" "no driver named 'nosuch'" \
+	$BPFDRV status nosuch
+check "no ejector driver is left attached" \
+	eval '! ls /sys/class/bpfdrv 2>/dev/null | grep -q "^ej"'
