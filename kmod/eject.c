@@ -194,6 +194,7 @@ static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,
 	spin_unlock(&bpfdrv_exits_lock);
 	return len;
 }
+
 static struct kobj_attribute bpfdrv_exits_attr = __ATTR_RO(exits);
 
 int bpfdrv_eject_init(void)
