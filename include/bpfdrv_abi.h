@@ -28,6 +28,8 @@
 
 /* Device names: [a-zA-Z0-9_-], first char alphanumeric, NUL included. */
 #define BPFDRV_NAME_MAX		32
+/* A PCI driver's name: its instances are <name><index>, index < 256. */
+#define BPFDRV_PCI_NAME_MAX	(BPFDRV_NAME_MAX - 1 - 3)
 
 /*
  * The most one read, write or ioctl call moves between user space and BPF.

@@ -93,6 +93,7 @@ struct bpfdrv_pci_fn {
 	resource_size_t bar_len[PCI_STD_NUM_BARS];
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
+	bool intx_masked;		/* INTx, masked at the function per IRQ */
 	void *dma_cpu;			/* the instance's DMA buffer */
 	dma_addr_t dma_addr;
 	size_t dma_size;

@@ -146,11 +146,13 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 	}
 	if (bdev->ops->open) {
 		bpfdrv_count(bdev, BPFDRV_OP_OPEN);
-		mutex_lock(&bdev->lock);
-		bdev->cb = BPFDRV_CB_OPEN;
-		ret = bdev->ops->open(&bdev->pub, &f->pub);
-		mutex_unlock(&bdev->lock);
-		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
+		ret = -EINTR;
+		if (!mutex_lock_killable(&bdev->lock)) {
+			bdev->cb = BPFDRV_CB_OPEN;
+			ret = bdev->ops->open(&bdev->pub, &f->pub);
+			mutex_unlock(&bdev->lock);
+			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
+		}
 		if (ret)
 			goto out_dec;
 	}
@@ -203,6 +205,20 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 #define BPFDRV_IO_SMALL		64
 
 /*
+ * The device mutex for a file call: a callback of the device may sleep for
+ * long, and a process waiting behind it can still be killed. Release keeps
+ * the plain lock: a killed process's close must still reach the driver.
+ */
+static __always_inline bool bpfdrv_lock_killable(struct bpfdrv_device *bdev,
+						 int *ret)
+{
+	if (likely(!mutex_lock_killable(&bdev->lock)))
+		return true;
+	*ret = -EINTR;
+	return false;
+}
+
+/*
  * One call of read or write with @buf holding @len bytes (the data, for
  * write); @buf is the caller's stack buffer or f->buf under f->io_lock.
  * Returns the checked result, or -EAGAIN as the driver gave it. Inline: a
@@ -228,8 +244,7 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 	} else if (rw == BPFDRV_READ) {
 		bpfdrv_count(bdev, BPFDRV_OP_READ);
 		ret = -EINVAL;
-		if (bdev->ops->read) {
-			mutex_lock(&bdev->lock);
+		if (bdev->ops->read && bpfdrv_lock_killable(bdev, &ret)) {
 			bdev->cb = BPFDRV_CB_READ;
 			ret = bdev->ops->read(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
@@ -237,8 +252,7 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 	} else {
 		bpfdrv_count(bdev, BPFDRV_OP_WRITE);
 		ret = -EINVAL;
-		if (bdev->ops->write) {
-			mutex_lock(&bdev->lock);
+		if (bdev->ops->write && bpfdrv_lock_killable(bdev, &ret)) {
 			bdev->cb = BPFDRV_CB_WRITE;
 			ret = bdev->ops->write(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
@@ -400,11 +414,14 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 		ret = -ENODEV;
 	} else if (bdev->ops->ioctl) {
 		bpfdrv_count(bdev, BPFDRV_OP_IOCTL);
-		mutex_lock(&bdev->lock);
-		bdev->cb = BPFDRV_CB_IOCTL;
-		ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
-		mutex_unlock(&bdev->lock);
-		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
+		if (!mutex_lock_killable(&bdev->lock)) {
+			bdev->cb = BPFDRV_CB_IOCTL;
+			ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
+			mutex_unlock(&bdev->lock);
+			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
+		} else {
+			ret = -EINTR;
+		}
 	} else {
 		ret = -ENOTTY;
 	}
@@ -432,10 +449,12 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 		mask = EPOLLERR | EPOLLHUP;
 	} else if (bdev->ops->poll) {
 		bpfdrv_count(bdev, BPFDRV_OP_POLL);
-		mutex_lock(&bdev->lock);
-		bdev->cb = BPFDRV_CB_POLL;
-		mask = (__force __poll_t)bdev->ops->poll(&bdev->pub, &f->pub);
-		mutex_unlock(&bdev->lock);
+		mask = 0;	/* killed while the device was busy */
+		if (!mutex_lock_killable(&bdev->lock)) {
+			bdev->cb = BPFDRV_CB_POLL;
+			mask = (__force __poll_t)bdev->ops->poll(&bdev->pub, &f->pub);
+			mutex_unlock(&bdev->lock);
+		}
 		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
 			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
 	} else {
@@ -519,7 +538,8 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 		kfree(bdev);
 		return -ENOMEM;
 	}
-	index = ida_alloc(&drv->index_ida, GFP_KERNEL);
+	/* at most as many instances as minors: the index has 3 digits */
+	index = ida_alloc_max(&drv->index_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
 	if (index < 0) {
 		cleanup_srcu_struct(&bdev->srcu);
 		free_percpu(bdev->stats);
@@ -527,9 +547,9 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 		return index;
 	}
 	bdev->pub.index = index;
-	if (fn)
-		snprintf(bdev->pub.name, sizeof(bdev->pub.name), "%s%d",
-			 ops->name, index);
+	if (fn)	/* attach refused names that do not fit */
+		snprintf(bdev->pub.name, sizeof(bdev->pub.name), "%.*s%u",
+			 BPFDRV_PCI_NAME_MAX, ops->name, index);
 	else
 		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
 	bdev->drv = drv;
@@ -748,6 +768,12 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 		return -EBUSY;
 	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
 		return -EPERM;
+	/* instance names append the index; truncated ones would collide */
+	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
+		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
+			ops->name, BPFDRV_PCI_NAME_MAX);
+		return -ENAMETOOLONG;
+	}
 	drv = kzalloc(sizeof(*drv), GFP_KERNEL);
 	if (!drv)
 		return -ENOMEM;

@@ -45,9 +45,29 @@ bool bpfdrv_pci_locked_down(void)
 	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
 }
 
+static bool msi = true;
+module_param(msi, bool, 0444);
+MODULE_PARM_DESC(msi, "Use MSI for PCI functions that have it; else INTx (default: 1)");
+
+/*
+ * INTx may be shared with other devices: claim the interrupt only if this
+ * function raised it, and mask it at the function (PCI_COMMAND's INTx
+ * disable bit) until the callback has run, as uio_pci_generic does; the
+ * line stays enabled for the others.
+ */
+static irqreturn_t bpfdrv_pci_intx_hard(int irq, void *data)
+{
+	struct bpfdrv_device *bdev = data;
+
+	if (!pci_check_and_mask_intx(bdev->pci->pdev))
+		return IRQ_NONE;
+	return IRQ_WAKE_THREAD;
+}
+
 static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
+	struct bpfdrv_pci_fn *fn = bdev->pci;
 	int ret = 0, idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
@@ -59,6 +79,9 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 		mutex_unlock(&bdev->lock);
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
+	/* still asserted? then the hard handler runs again at once */
+	if (fn->intx_masked)
+		pci_intx(fn->pdev, 1);
 	if (ret <= 0)
 		return IRQ_NONE;
 	atomic64_inc(&bdev->irq_count);
@@ -68,15 +91,17 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 /*
  * Called with bpfdrv_lock held before the driver's init: the node gets the
  * function as its parent, and a driver with an irq callback gets one
- * vector (MSI if the function has it, else INTx; none if it has neither).
- * The callback runs in the IRQ thread, serialized with the other callbacks
- * by the device mutex.
+ * vector (MSI if the function has it and msi=1, else INTx; none if it has
+ * neither). The callback runs in the IRQ thread, serialized with the other
+ * callbacks by the device mutex.
  */
 int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn)
 {
+	unsigned int types = msi ? PCI_IRQ_MSI | PCI_IRQ_INTX : PCI_IRQ_INTX;
+	irq_handler_t hard = NULL;
 	struct pci_dev *pdev = fn->pdev;
-	unsigned long irqflags = IRQF_ONESHOT;
+	unsigned long irqflags = 0;
 	int ret, nvec;
 
 	bdev->pci = fn;
@@ -86,17 +111,25 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	bdev->dev.parent = &pdev->dev;
 	fn->bdev = bdev;
 
-	if (!bdev->ops->irq || (!pdev->msi_cap && !pdev->pin))
+	if (!bdev->ops->irq || (!(msi && pdev->msi_cap) && !pdev->pin))
 		return 0;
-	nvec = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_INTX);
+	nvec = pci_alloc_irq_vectors(pdev, 1, 1, types);
 	if (nvec < 0) {
 		ret = nvec;
 		goto err;
 	}
 	fn->irq_vectors = true;
-	if (!pdev->msi_enabled)
-		irqflags |= IRQF_SHARED;
-	ret = request_threaded_irq(pci_irq_vector(pdev, 0), NULL,
+	if (pdev->msi_enabled) {
+		irqflags = IRQF_ONESHOT;
+	} else if (pci_intx_mask_supported(pdev)) {
+		hard = bpfdrv_pci_intx_hard;
+		irqflags = IRQF_SHARED;
+		fn->intx_masked = true;
+	} else {
+		/* no masking at the function: the line stays masked, unshared */
+		irqflags = IRQF_ONESHOT;
+	}
+	ret = request_threaded_irq(pci_irq_vector(pdev, 0), hard,
 				   bpfdrv_pci_irq_thread, irqflags,
 				   bdev->pub.name, bdev);
 	if (ret)
@@ -126,6 +159,7 @@ static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 		pci_free_irq_vectors(fn->pdev);
 		fn->irq_vectors = false;
 	}
+	fn->intx_masked = false;
 }
 
 /*

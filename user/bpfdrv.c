@@ -697,6 +697,13 @@ static int cmd_load(int argc, char **argv)
 	}
 
 	for (i = 0; i < n; i++) {
+		if (is_pci[i] && strlen(names[i]) > BPFDRV_PCI_NAME_MAX) {
+			err("%s: PCI driver name '%s' is too long: at most %d characters (instances append a number)",
+			    path, names[i], BPFDRV_PCI_NAME_MAX);
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++) {
 		links[i] = bpf_map__attach_struct_ops(maps[i]);
 		if (!links[i]) {
 			int e = errno;

@@ -51,6 +51,15 @@ $EDU facts /dev/bpfdrv/edu1 >"$OUT/facts1" 2>&1
 check "edu1: the second instance computes the same factorials" cmp "$OUT/known" "$OUT/facts1"
 check "edu0: O_NONBLOCK write gets EAGAIN while another file owns the unit; poll follows" \
 	eval "$EDU nonblock /dev/bpfdrv/edu0 | grep -qx 'EAGAIN, then 120'"
+# a PCI driver's name needs room for the instance number
+expect_err "load: a 29-character PCI driver name is refused" "is too long: at most 28" \
+	$BPFDRV load --pin $TOBJ/longname_pci.bpf.o
+mkdir -p /sys/fs/bpf/longname
+bpftool struct_ops register $TOBJ/longname_pci.bpf.o /sys/fs/bpf/longname >"$OUT/bt" 2>&1
+check "the module refuses it too (bpftool register; kernel log names the limit)" \
+	eval '! ls /sys/class/bpfdrv | grep -q "^a_pci" && dmesg | grep -q "PCI driver name a_pci_driver_name_of_29_chars is too long"'
+rm -rf /sys/fs/bpf/longname
+
 expect_err "edu0: 13 (overflows 32 bits) is refused with EINVAL" "EINVAL" \
 	$EDU fact /dev/bpfdrv/edu0 13
 expect_err "edu0: garbage is refused with EINVAL" "EINVAL" $EDU fact /dev/bpfdrv/edu0 x1
@@ -150,3 +159,24 @@ for bdf in "${edus[@]}"; do
 done
 check "no edu function is left bound to bpfdrv" \
 	eval '[ "$(driver_of ${edus[0]})" != bpfdrv ] && [ "$(driver_of ${edus[1]})" != bpfdrv ]'
+
+# --- INTx: with msi=0 the interrupt is INTx, masked at the function ---
+if rmmod bpfdrv 2>/dev/null && insmod "$KO" msi=0; then
+	ok "reload bpfdrv.ko with msi=0"
+	check "load --pin edu on one function" \
+		$BPFDRV load --pin --device "${edus[0]}" $OBJ/edu.bpf.o
+	grep -w edu0 /proc/interrupts | sed 's/^/# /'
+	check "edu0's interrupt is an INTx line (IO-APIC, not MSI)" \
+		eval "grep -w edu0 /proc/interrupts | grep -q IO-APIC"
+	before=$(irqs edu0)
+	$EDU facts /dev/bpfdrv/edu0 >"$OUT/facts-intx" 2>&1
+	check "edu0 over INTx: factorials 0..12 equal the known values" \
+		cmp "$OUT/known" "$OUT/facts-intx"
+	check "edu0 over INTx: each was completed by an interrupt (13 handled)" \
+		test $(($(irqs edu0) - before)) -eq 13
+	check "unload edu (INTx)" $BPFDRV unload edu
+	$BPFDRV unbind "${edus[0]}" >/dev/null
+	check "rmmod bpfdrv (msi=0)" wait_for 10 rmmod bpfdrv
+else
+	nok "reload bpfdrv.ko with msi=0"
+fi

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Isolation: while one device's callback sleeps (8 s in the sleeper test
+# driver, through the test-only bpfdrv_test_msleep() kfunc), another driver
+# attaches, serves I/O and detaches without waiting for it, and a process
+# queued behind the sleeping callback can be killed. The checks compare the
+# order of events: each must happen at least 1 s before the sleeping callback
+# returns (had it waited for the callback, it would come after); the
+# durations are printed.
+. "$(dirname "$0")/lib.sh"
+
+load_module || { nok "insmod bpfdrv.ko for the isolation tests"; exit 0; }
+if ! insmod "$KMODS/bpfdrv_testkf.ko" 2>"$OUT/insmod"; then
+	nok "insmod bpfdrv_testkf.ko"
+	sed 's/^/# /' "$OUT/insmod"
+	exit 0
+fi
+check "load --pin sleeper" $BPFDRV load --pin $TOBJ/sleeper.bpf.o
+
+now() { date +%s%N; }
+# sleepy_read OUT: a read on the sleeper; writes when it returned (ns).
+# exec: the background job's pid is the reader's, so kill reaches it.
+sleepy_read() {
+	exec python3 -c '
+import os, sys, time
+fd = os.open("/dev/bpfdrv/sleeper", os.O_RDONLY)
+os.read(fd, 1)
+print(time.time_ns())' >"$1" 2>&1
+}
+
+sleepy_read "$OUT/end1" &
+reader=$!
+sleep 0.5
+t0=$(now)
+$BPFDRV load --pin --name iso_echo $OBJ/echo.bpf.o >/dev/null &&
+	printf hi >/dev/bpfdrv/iso_echo && got=$(cat /dev/bpfdrv/iso_echo) &&
+	$BPFDRV unload iso_echo
+rc=$?
+t1=$(now)
+# a second reader queues on the sleeping device's mutex; kill it
+sleepy_read "$OUT/end2" &
+queued=$!
+sleep 0.3
+kill -9 $queued
+wait $queued 2>/dev/null
+t2=$(now)
+check "the queued reader was killed, not left to read" test ! -s "$OUT/end2"
+wait $reader
+end1=$(cat "$OUT/end1")
+echo "# another driver's attach, I/O and detach: $(((t1 - t0) / 1000000)) ms;" \
+	"the sleeping read returned $(((end1 - t0) / 1000000)) ms after they began"
+check "another driver attached, carried data and detached (rc $rc, got '$got')" \
+	test "$rc" -eq 0 -a "$got" = hi
+check "... well before the sleeping callback of the other device returned" \
+	test $((end1 - t1)) -gt 1000000000
+check "a process queued behind the sleeping callback is killed at once" \
+	test $((end1 - t2)) -gt 1000000000
+
+# detaching the sleeping device itself waits for its callback, and only that
+sleepy_read "$OUT/end3" &
+reader=$!
+sleep 0.5
+t3=$(now)
+check "unload sleeper while its callback sleeps (it drains the callback)" \
+	$BPFDRV unload sleeper
+t4=$(now)
+wait $reader
+echo "# the sleeper's own detach took $(((t4 - t3) / 1000000)) ms (its callback had ~7.5 s left)"
+check "the sleeping read ended" test -s "$OUT/end3"
+check "rmmod bpfdrv_testkf" wait_for 10 rmmod bpfdrv_testkf
