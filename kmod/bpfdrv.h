@@ -4,6 +4,7 @@
 #define __BPFDRV_H
 
 #include <linux/cdev.h>
+#include <linux/completion.h>
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/mutex.h>
@@ -75,6 +76,7 @@ struct bpfdrv_driver {
 	struct list_head instances;	/* bpfdrv_device.drv_node */
 	struct ida index_ida;		/* instance numbers */
 	bool attached;			/* reg succeeded, under bpfdrv_lock */
+	atomic_t finishing;		/* instances a PCI removal tears down */
 	bool ejected;			/* instances gone, under bpfdrv_lock */
 	spinlock_t exit_lock;
 	struct bpfdrv_exit_info exit;	/* why it goes, once set */
@@ -121,6 +123,8 @@ struct bpfdrv_device {
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */
+	bool dying;			/* unlinked, under bpfdrv_lock */
+	struct completion gone;		/* its teardown is complete */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
 	atomic_t open_count;

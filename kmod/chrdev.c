@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/wait_bit.h>
 
 #include "bpfdrv.h"
 
@@ -558,6 +559,7 @@ static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
 	bdev->link = drv->link;
 	init_waitqueue_head(&bdev->wq);
 	mutex_init(&bdev->lock);
+	init_completion(&bdev->gone);
 	INIT_LIST_HEAD(&bdev->node);
 
 	/* From here the device's release frees everything. */
@@ -622,6 +624,7 @@ err_pci:
 	if (fn) {
 		WRITE_ONCE(bdev->dead, true);
 		bpfdrv_pci_instance_teardown(bdev);
+		fn->bdev = NULL;
 	}
 err_put:
 	ida_free(&drv->index_ida, index);
@@ -651,22 +654,38 @@ static void bpfdrv_instance_stop(struct bpfdrv_device *bdev)
 }
 
 /*
- * Remove the node, fail and wake every file user, wait until no callback
- * runs, then run the driver's exit. Open files keep the (dead) device alive
- * and get ENODEV. Called with bpfdrv_lock held.
+ * The first half of destroying an instance, under bpfdrv_lock: take it off
+ * every list and remove its node, so its name is free, no new open finds
+ * it, and no other path tears it down.
  */
-static void bpfdrv_instance_destroy(struct bpfdrv_device *bdev)
+static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 {
 	lockdep_assert_held(&bpfdrv_lock);
 	list_del_init(&bdev->node);
 	list_del_init(&bdev->drv_node);
-
+	bdev->dying = true;
 	cdev_device_del(&bdev->cdev, &bdev->dev);
+}
+
+/*
+ * The second half, without bpfdrv_lock: wait for the instance's callbacks
+ * (only this device's), run exit, release its lines and its function. Open
+ * files keep the dead device alive and get ENODEV.
+ */
+static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+
 	bpfdrv_instance_stop(bdev);
 	bpfdrv_gpio_release(bdev);
-	if (bdev->pci)
+	if (fn) {
 		bpfdrv_pci_instance_teardown(bdev);
+		mutex_lock(&bpfdrv_lock);
+		fn->bdev = NULL;	/* it may serve a driver again */
+		mutex_unlock(&bpfdrv_lock);
+	}
 	ida_free(&bdev->drv->index_ida, bdev->pub.index);
+	complete_all(&bdev->gone);
 	put_device(&bdev->dev);
 }
 
@@ -691,14 +710,27 @@ static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
 	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
 }
 
-/* Destroy @drv's instances; called with bpfdrv_lock held. */
+/*
+ * Destroy every instance of @drv; without bpfdrv_lock. Instances that a PCI
+ * removal took away are finished there: wait for those too, so that no
+ * callback of the driver runs once this returns.
+ */
 static void bpfdrv_driver_destroy_instances(struct bpfdrv_driver *drv)
 {
 	struct bpfdrv_device *bdev, *tmp;
+	LIST_HEAD(dying);
 
-	lockdep_assert_held(&bpfdrv_lock);
-	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node)
-		bpfdrv_instance_destroy(bdev);
+	mutex_lock(&bpfdrv_lock);
+	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node) {
+		bpfdrv_instance_unlink(bdev);
+		list_add_tail(&bdev->drv_node, &dying);
+	}
+	mutex_unlock(&bpfdrv_lock);
+	list_for_each_entry_safe(bdev, tmp, &dying, drv_node) {
+		list_del_init(&bdev->drv_node);
+		bpfdrv_instance_finish(bdev);
+	}
+	wait_var_event(&drv->finishing, !atomic_read(&drv->finishing));
 }
 
 /*
@@ -716,9 +748,9 @@ static void bpfdrv_eject_workfn(struct work_struct *work)
 		bpfdrv_cb_names[drv->exit.cb], drv->exit.msg);
 	mutex_lock(&bpfdrv_lock);
 	drv->ejected = true;
-	bpfdrv_driver_destroy_instances(drv);
 	attached = drv->attached;
 	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_destroy_instances(drv);
 	/* a failed attach never gets here: its unwinding cancels this work */
 	if (attached && drv->link)
 		bpfdrv_link_detach_async(drv->link);
@@ -743,7 +775,7 @@ static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)
 	cancel_work_sync(&drv->eject_work);
 }
 
-/* Called with bpfdrv_lock held, after bpfdrv_driver_stop_eject(). */
+/* After bpfdrv_driver_stop_eject(), off the driver list. */
 static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
 {
 	bpfdrv_driver_destroy_instances(drv);
@@ -812,9 +844,7 @@ err:
 	/* an init may have ejected already: stop that before unwinding */
 	mutex_unlock(&bpfdrv_lock);
 	bpfdrv_driver_stop_eject(drv);
-	mutex_lock(&bpfdrv_lock);
 	bpfdrv_driver_destroy_instances(drv);
-	mutex_unlock(&bpfdrv_lock);
 	ida_destroy(&drv->index_ida);
 	ops->driver = NULL;
 	kfree(drv);
@@ -831,8 +861,8 @@ void bpfdrv_driver_detach(struct chr_ext_ops *ops)
 	bpfdrv_driver_stop_eject(drv);
 	mutex_lock(&bpfdrv_lock);
 	list_del(&drv->node);
-	bpfdrv_driver_free(drv);
 	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_free(drv);
 }
 
 /*
@@ -858,21 +888,41 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 	mutex_unlock(&bpfdrv_lock);
 }
 
-/* A PCI function is being unbound or removed: its instance goes first. */
+/*
+ * A PCI function is being unbound or removed: its instance goes first, and
+ * the PCI core may free the function once this returns. An instance that a
+ * detach is already tearing down is waited for.
+ */
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 {
 	struct bpfdrv_exit_info info = { .kind = BPFDRV_EXIT_REMOVED };
+	struct bpfdrv_driver *drv = NULL;
+	struct bpfdrv_device *bdev;
 
 	mutex_lock(&bpfdrv_lock);
-	if (fn->bdev) {
+	bdev = fn->bdev;
+	if (bdev && !bdev->dying) {
+		drv = bdev->drv;
 		info.time = ktime_get_real_seconds();
 		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
-			 fn->bdev->pub.name, pci_name(fn->pdev));
-		bpfdrv_exit_record(fn->bdev->ops->name, &info);
-		bpfdrv_instance_destroy(fn->bdev);
+			 bdev->pub.name, pci_name(fn->pdev));
+		bpfdrv_exit_record(drv->ops->name, &info);
+		bpfdrv_instance_unlink(bdev);
+		atomic_inc(&drv->finishing);	/* its detach waits for us */
+	} else if (bdev) {
+		get_device(&bdev->dev);
 	}
 	list_del(&fn->node);
 	mutex_unlock(&bpfdrv_lock);
+
+	if (drv) {
+		bpfdrv_instance_finish(bdev);
+		if (atomic_dec_and_test(&drv->finishing))
+			wake_up_var(&drv->finishing);
+	} else if (bdev) {
+		wait_for_completion(&bdev->gone);
+		put_device(&bdev->dev);
+	}
 }
 
 /* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count} */

@@ -143,6 +143,7 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 err:
 	pci_err(pdev, "%s: cannot set up the interrupt: %d\n", bdev->pub.name, ret);
 	bpfdrv_pci_instance_teardown(bdev);
+	fn->bdev = NULL;	/* under bpfdrv_lock, like the setup */
 	return ret;
 }
 
@@ -165,7 +166,7 @@ static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 /*
  * After the driver's exit quiesced the device: free its interrupt, stop
  * its DMA before the buffer is freed, and leave the function ready for the
- * next driver.
+ * next driver. The caller then clears fn->bdev under bpfdrv_lock.
  */
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 {
@@ -179,7 +180,6 @@ void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 		fn->dma_cpu = NULL;
 		fn->dma_size = 0;
 	}
-	fn->bdev = NULL;
 	bdev->pci = NULL;
 }
 

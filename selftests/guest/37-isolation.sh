@@ -67,4 +67,42 @@ t4=$(now)
 wait $reader
 echo "# the sleeper's own detach took $(((t4 - t3) / 1000000)) ms (its callback had ~7.5 s left)"
 check "the sleeping read ended" test -s "$OUT/end3"
+# a device being unbound drains its sleeping callback without bpfdrv_lock:
+# meanwhile another PCI function is bound, served and unbound
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+if [ ${#edus[@]} -ge 2 ]; then
+	check "load --pin sleeper on ${edus[0]} as slow" \
+		$BPFDRV load --pin --name slow --device "${edus[0]}" $TOBJ/sleeper.bpf.o
+	python3 -c '
+import os, sys, time
+fd = os.open("/dev/bpfdrv/slow0", os.O_RDONLY)
+try:
+    os.read(fd, 1)
+except OSError:
+    pass
+print(time.time_ns())' >"$OUT/end4" 2>&1 &
+	reader=$!
+	sleep 1
+	$BPFDRV unbind "${edus[0]}" >"$OUT/unbind" 2>&1 &
+	unbinder=$!
+	sleep 0.5
+	t0=$(now)
+	$BPFDRV load --pin --device "${edus[1]}" $OBJ/edu.bpf.o >/dev/null &&
+		fact=$($B/selftests/test_edu fact /dev/bpfdrv/edu0 5) &&
+		$BPFDRV unload edu && $BPFDRV unbind "${edus[1]}" >/dev/null
+	rc=$?
+	t1=$(now)
+	wait $reader $unbinder
+	end4=$(cat "$OUT/end4")
+	echo "# bind, attach, I/O, detach and unbind of ${edus[1]}: $(((t1 - t0) / 1000000)) ms;" \
+		"the sleeping callback on ${edus[0]} returned $(((end4 - t0) / 1000000)) ms after they began"
+	check "another function was bound, served (5! = $fact) and unbound (rc $rc)" \
+		test "$rc" -eq 0 -a "$fact" = 120
+	check "... well before the unbound device's sleeping callback returned" \
+		test $((end4 - t1)) -gt 1000000000
+	check "the unbind completed" eval "! ls /sys/class/bpfdrv | grep -q slow0"
+	$BPFDRV unload slow >/dev/null 2>&1
+else
+	echo "# skip: unbind isolation (needs two edu functions)"
+fi
 check "rmmod bpfdrv_testkf" wait_for 10 rmmod bpfdrv_testkf
