@@ -72,8 +72,12 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 
 	idx = srcu_read_lock(&bdev->srcu);
 	/* not before init succeeded, not once teardown began */
-	if (READ_ONCE(bdev->live) && bdev->ops->irq) {
-		mutex_lock(&bdev->lock);
+	/*
+	 * Killable: the thread gets no signal, but a long callback of the
+	 * device it queues behind is then no hung-task report.
+	 */
+	if (READ_ONCE(bdev->live) && bdev->ops->irq &&
+	    !mutex_lock_killable(&bdev->lock)) {
 		bdev->cb = BPFDRV_CB_IRQ;
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);
