@@ -29,6 +29,12 @@ expect_err "load: unchecked kfunc result (KF_RET_NULL) rejected by the verifier"
 	"rejected program 'nocheck_write'" $BPFDRV load $TOBJ/bad_kfunc.bpf.o
 check "load: the verifier log tail names the NULL pointer" \
 	grep -q "mem_or_null\|_or_null\|NULL" "$OUT/out"
+expect_err "load: a verifier log over 4 KiB still ends in its error" \
+	"invalid access to memory, mem_size=8 off=8 size=1" $BPFDRV load $TOBJ/bad_longlog.bpf.o
+$BPFDRV -v load $TOBJ/bad_longlog.bpf.o >"$OUT/longlog" 2>&1
+echo "# the whole log of bad_longlog: $(wc -c <"$OUT/longlog") bytes"
+check "load -v prints the whole log (over 4 KiB, through its end marker)" \
+	eval 'test "$(wc -c <"$OUT/longlog")" -gt 4096 && grep -q "END PROG LOAD LOG" "$OUT/longlog"'
 expect_err "load: invalid --name" "invalid driver name" $BPFDRV load --name "bad name" $OBJ/echo.bpf.o
 
 # --- attach the drivers the I/O tests use ---
