@@ -17,17 +17,10 @@
 
 #include "../include/bpfdrv_abi.h"
 
-enum bpfdrv_op {
-	BPFDRV_OP_OPEN,
-	BPFDRV_OP_RELEASE,
-	BPFDRV_OP_READ,
-	BPFDRV_OP_WRITE,
-	BPFDRV_OP_IOCTL,
-	BPFDRV_OP_POLL,
-	BPFDRV_OP_NR
-};
-
-/* Every callback, for exit reports: which one a driver failed in. */
+/*
+ * Every callback: call counts (the file operations, open to poll, in this
+ * order) and exit reports (which one a driver failed in).
+ */
 enum bpfdrv_cb {
 	BPFDRV_CB_NONE,
 	BPFDRV_CB_INIT,
@@ -64,7 +57,7 @@ struct bpfdrv_exit_info {
 };
 
 struct bpfdrv_stats {
-	u64 calls[BPFDRV_OP_NR];
+	u64 calls[BPFDRV_CB_NR];
 	u64 bad_returns;	/* lengths or errnos the module refused */
 };
 

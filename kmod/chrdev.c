@@ -15,12 +15,14 @@
  * SRCU section; BPF reaches that buffer only through bounds-checked kfuncs.
  *
  * A device's callbacks run one at a time under its mutex, so drivers keep
- * their state in maps without locks of their own.
+ * their state in maps without locks of their own. File calls take it
+ * killably: a process queued behind a callback that sleeps can be killed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
@@ -76,7 +78,7 @@ bool bpfdrv_name_valid(const char *name)
 	return true;
 }
 
-static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_op op)
+static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_cb op)
 {
 	this_cpu_inc(bdev->stats->calls[op]);
 }
@@ -146,9 +148,9 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		goto out_dec;
 	}
 	if (bdev->ops->open) {
-		bpfdrv_count(bdev, BPFDRV_OP_OPEN);
-		ret = -EINTR;
-		if (!mutex_lock_killable(&bdev->lock)) {
+		bpfdrv_count(bdev, BPFDRV_CB_OPEN);
+		ret = mutex_lock_killable(&bdev->lock);
+		if (!ret) {
 			bdev->cb = BPFDRV_CB_OPEN;
 			ret = bdev->ops->open(&bdev->pub, &f->pub);
 			mutex_unlock(&bdev->lock);
@@ -181,7 +183,8 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 
 	idx = srcu_read_lock(&bdev->srcu);
 	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
-		bpfdrv_count(bdev, BPFDRV_OP_RELEASE);
+		bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
+		/* not killable: a killed process's close must reach the driver */
 		mutex_lock(&bdev->lock);
 		bdev->cb = BPFDRV_CB_RELEASE;
 		bdev->ops->release(&bdev->pub, &f->pub);
@@ -204,20 +207,6 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
  * devices are this small.
  */
 #define BPFDRV_IO_SMALL		64
-
-/*
- * The device mutex for a file call: a callback of the device may sleep for
- * long, and a process waiting behind it can still be killed. Release keeps
- * the plain lock: a killed process's close must still reach the driver.
- */
-static __always_inline bool bpfdrv_lock_killable(struct bpfdrv_device *bdev,
-						 int *ret)
-{
-	if (likely(!mutex_lock_killable(&bdev->lock)))
-		return true;
-	*ret = -EINTR;
-	return false;
-}
 
 /*
  * One call of read or write with @buf holding @len bytes (the data, for
@@ -243,17 +232,21 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
 	} else if (rw == BPFDRV_READ) {
-		bpfdrv_count(bdev, BPFDRV_OP_READ);
+		bpfdrv_count(bdev, BPFDRV_CB_READ);
 		ret = -EINVAL;
-		if (bdev->ops->read && bpfdrv_lock_killable(bdev, &ret)) {
+		if (bdev->ops->read)
+			ret = mutex_lock_killable(&bdev->lock);
+		if (!ret) {
 			bdev->cb = BPFDRV_CB_READ;
 			ret = bdev->ops->read(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
 		}
 	} else {
-		bpfdrv_count(bdev, BPFDRV_OP_WRITE);
+		bpfdrv_count(bdev, BPFDRV_CB_WRITE);
 		ret = -EINVAL;
-		if (bdev->ops->write && bpfdrv_lock_killable(bdev, &ret)) {
+		if (bdev->ops->write)
+			ret = mutex_lock_killable(&bdev->lock);
+		if (!ret) {
 			bdev->cb = BPFDRV_CB_WRITE;
 			ret = bdev->ops->write(&bdev->pub, &f->pub, &io.pub);
 			mutex_unlock(&bdev->lock);
@@ -414,14 +407,13 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
 	} else if (bdev->ops->ioctl) {
-		bpfdrv_count(bdev, BPFDRV_OP_IOCTL);
-		if (!mutex_lock_killable(&bdev->lock)) {
+		bpfdrv_count(bdev, BPFDRV_CB_IOCTL);
+		ret = mutex_lock_killable(&bdev->lock);
+		if (!ret) {
 			bdev->cb = BPFDRV_CB_IOCTL;
 			ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
 			mutex_unlock(&bdev->lock);
 			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
-		} else {
-			ret = -EINTR;
 		}
 	} else {
 		ret = -ENOTTY;
@@ -449,7 +441,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	if (READ_ONCE(bdev->dead)) {
 		mask = EPOLLERR | EPOLLHUP;
 	} else if (bdev->ops->poll) {
-		bpfdrv_count(bdev, BPFDRV_OP_POLL);
+		bpfdrv_count(bdev, BPFDRV_CB_POLL);
 		mask = 0;	/* killed while the device was busy */
 		if (!mutex_lock_killable(&bdev->lock)) {
 			bdev->cb = BPFDRV_CB_POLL;
@@ -775,11 +767,9 @@ static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)
 	cancel_work_sync(&drv->eject_work);
 }
 
-/* After bpfdrv_driver_stop_eject(), off the driver list. */
+/* After bpfdrv_driver_destroy_instances(), off the driver list. */
 static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
 {
-	bpfdrv_driver_destroy_instances(drv);
-	bpfdrv_exit_record(drv->ops->name, &drv->exit);
 	ida_destroy(&drv->index_ida);
 	drv->ops->driver = NULL;
 	kfree(drv);
@@ -796,6 +786,16 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 	struct bpfdrv_pci_fn *fn;
 	int ret = 0;
 
+	/*
+	 * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the
+	 * initial user namespace, whatever BPF token the loader holds; one
+	 * that claims hardware (PCI functions, GPIO lines) also takes
+	 * CAP_SYS_RAWIO, as raw device access from user space does.
+	 */
+	if (!capable(CAP_SYS_ADMIN) ||
+	    ((bpfdrv_driver_is_pci(ops) || ops->gpio_chip[0]) &&
+	     !capable(CAP_SYS_RAWIO)))
+		return -EPERM;
 	if (ops->driver)
 		return -EBUSY;
 	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
@@ -845,9 +845,7 @@ err:
 	mutex_unlock(&bpfdrv_lock);
 	bpfdrv_driver_stop_eject(drv);
 	bpfdrv_driver_destroy_instances(drv);
-	ida_destroy(&drv->index_ida);
-	ops->driver = NULL;
-	kfree(drv);
+	bpfdrv_driver_free(drv);
 	return ret;
 }
 
@@ -862,6 +860,8 @@ void bpfdrv_driver_detach(struct chr_ext_ops *ops)
 	mutex_lock(&bpfdrv_lock);
 	list_del(&drv->node);
 	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_destroy_instances(drv);
+	bpfdrv_exit_record(ops->name, &drv->exit);
 	bpfdrv_driver_free(drv);
 }
 
@@ -965,15 +965,6 @@ static ssize_t link_id_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(link_id);
 
-static const char * const bpfdrv_op_names[BPFDRV_OP_NR] = {
-	[BPFDRV_OP_OPEN] = "open",
-	[BPFDRV_OP_RELEASE] = "release",
-	[BPFDRV_OP_READ] = "read",
-	[BPFDRV_OP_WRITE] = "write",
-	[BPFDRV_OP_IOCTL] = "ioctl",
-	[BPFDRV_OP_POLL] = "poll",
-};
-
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
@@ -984,12 +975,13 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for_each_possible_cpu(cpu) {
 		struct bpfdrv_stats *s = per_cpu_ptr(bdev->stats, cpu);
 
-		for (op = 0; op < BPFDRV_OP_NR; op++)
+		for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
 			sum.calls[op] += s->calls[op];
 		sum.bad_returns += s->bad_returns;
 	}
-	for (op = 0; op < BPFDRV_OP_NR; op++)
-		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_op_names[op],
+	/* the file operations, counted on the paths above */
+	for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
 	return len;

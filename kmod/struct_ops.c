@@ -9,7 +9,6 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
-#include <linux/capability.h>
 #include <linux/module.h>
 
 #include "bpfdrv.h"
@@ -143,20 +142,10 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	return 0;
 }
 
-/*
- * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the initial
- * user namespace, whatever BPF token the loader holds; one that claims
- * hardware (PCI functions, GPIO lines) also takes CAP_SYS_RAWIO, as raw
- * device access from user space does.
- */
+/* Runs in the attaching process, which bpfdrv_driver_attach() checks. */
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
-	struct chr_ext_ops *ops = kdata;
-	bool hw = ops->pci_slot[0] || ops->pci_ids[0].vendor || ops->gpio_chip[0];
-
-	if (!capable(CAP_SYS_ADMIN) || (hw && !capable(CAP_SYS_RAWIO)))
-		return -EPERM;
-	return bpfdrv_driver_attach(ops, link);
+	return bpfdrv_driver_attach(kdata, link);
 }
 
 static void bpfdrv_ops_unreg(void *kdata, struct bpf_link *link)
