@@ -66,10 +66,22 @@ void err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Append @n bytes of @s to the growing string *@buf of *@len bytes. */
+static void append(char **buf, size_t *len, const char *s, size_t n)
+{
+	char *p = realloc(*buf, *len + n + 1);
+
+	if (!p)
+		return;
+	memcpy(p + *len, s, n + 1);
+	*buf = p;
+	*len += n;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	char *line, *p;
+	char *line;
 	int n;
 
 	if (level == LIBBPF_DEBUG && !verbose)
@@ -80,20 +92,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 		return n;
 	if (verbose)
 		fputs(line, stderr);
-	if (level == LIBBPF_WARN) {
-		p = realloc(libbpf_warns, libbpf_warns_len + n + 1);
-		if (p) {
-			memcpy(p + libbpf_warns_len, line, n + 1);
-			libbpf_warns = p;
-			libbpf_warns_len += n;
-		}
-	}
-	p = realloc(libbpf_log, libbpf_log_len + n + 1);
-	if (p) {
-		memcpy(p + libbpf_log_len, line, n + 1);
-		libbpf_log = p;
-		libbpf_log_len += n;
-	}
+	if (level == LIBBPF_WARN)
+		append(&libbpf_warns, &libbpf_warns_len, line, n);
+	append(&libbpf_log, &libbpf_log_len, line, n);
 	free(line);
 	return n;
 }
@@ -457,9 +458,6 @@ static void attach_error(const char *path, const char *name, int e, bool pci)
 {
 	if (e == EEXIST)
 		err("driver name '%s' is already in use (see: bpfdrv list)", name);
-	else if (e == EPERM && !init_ns_capable(CAP_SYS_ADMIN))
-		err("%s: cannot attach driver '%s': attaching needs CAP_SYS_ADMIN in the initial user namespace (a BPF token does not grant it)",
-		    path, name);
 	else if (e == EPERM && !init_ns_capable(CAP_SYS_RAWIO))
 		err("%s: cannot attach driver '%s': a driver that claims hardware (PCI functions, GPIO lines) needs CAP_SYS_RAWIO too",
 		    path, name);
