@@ -749,8 +749,8 @@ static void bpfdrv_eject_workfn(struct work_struct *work)
 }
 
 /*
- * From here no ejection starts (an exit callback's error is dropped), and
- * none is running: the detach or failed attach owns the teardown. Called
+ * From here no ejection starts (a callback's report is dropped), and none
+ * is running: the detach or failed attach owns the teardown. Called
  * without bpfdrv_lock, which the eject work takes.
  */
 static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)

@@ -162,7 +162,8 @@ __bpf_kfunc_start_defs();
  *
  * Every instance of the driver is then torn down as by an unload, after
  * the callback returns; the reason is kept in /sys/kernel/bpfdrv/exits and
- * a loader in the foreground prints it. Only the first report counts.
+ * a loader in the foreground prints it. Only the first report counts, and
+ * reports from exit are dropped.
  */
 __bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 			      u32 msg__sz)
@@ -171,6 +172,9 @@ __bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 	char buf[BPFDRV_EXIT_MSG_MAX];
 	u32 n = min_t(u32, msg__sz, sizeof(buf) - 1);
 
+	/* exit is a teardown already (an unload, an unbind): nothing to eject */
+	if (bdev->cb == BPFDRV_CB_EXIT)
+		return;
 	memcpy(buf, msg, n);
 	buf[n] = '\0';
 	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_ERROR, bdev->cb, buf);

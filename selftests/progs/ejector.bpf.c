@@ -5,7 +5,8 @@
  * error with bpfdrv_error(), and whose EJ_IOC_BADRET makes reads return
  * lengths the framework refuses until it ejects the driver. Attached with
  * --device on an edu function, EJ_IRQ raises an interrupt whose irq
- * callback reports the error.
+ * callback reports the error. Its exit reports an error every time, which
+ * the framework must drop.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
@@ -40,6 +41,16 @@ int BPF_PROG(ej_init, struct bpfdrv_dev *dev)
 	    dev->name[6] == 't')
 		bpfdrv_error(dev, "init of %s gives up", dev->name);
 	return 0;
+}
+
+/*
+ * Reports an error on every teardown: the framework drops it, so an unload
+ * is still recorded as one and an ejection keeps its first reason.
+ */
+SEC("struct_ops/ej_exit")
+void BPF_PROG(ej_exit, struct bpfdrv_dev *dev)
+{
+	bpfdrv_error(dev, "exit of %s reports too (must be dropped)", dev->name);
 }
 
 SEC("struct_ops/ej_open")
@@ -142,6 +153,7 @@ int BPF_PROG(ej_irq, struct bpfdrv_dev *dev, __u32 vector)
 SEC(".struct_ops.link")
 struct chr_ext_ops ejector_ops = {
 	.init = (void *)ej_init,
+	.exit = (void *)ej_exit,
 	.open = (void *)ej_open,
 	.release = (void *)ej_release,
 	.read = (void *)ej_read,
