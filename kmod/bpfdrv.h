@@ -49,6 +49,9 @@ enum bpfdrv_exit_kind {
 /* Bad return values within a second that get a driver ejected. */
 #define BPFDRV_BAD_RET_BURST	16
 
+#define BPFDRV_MINORS		256	/* device nodes, and instances per driver */
+#define BPFDRV_DEFAULT_MODE	0600
+
 struct bpfdrv_exit_info {
 	enum bpfdrv_exit_kind kind;
 	enum bpfdrv_cb cb;
@@ -69,11 +72,12 @@ struct bpfdrv_driver {
 	struct list_head instances;	/* bpfdrv_device.drv_node */
 	struct ida index_ida;		/* instance numbers */
 	bool attached;			/* reg succeeded, under bpfdrv_lock */
-	atomic_t finishing;		/* instances a PCI removal tears down */
-	bool ejected;			/* instances gone, under bpfdrv_lock */
+	bool stopping;			/* no new instance, under bpfdrv_lock */
+	atomic_t pending;		/* instances started or finished elsewhere */
 	spinlock_t exit_lock;
 	struct bpfdrv_exit_info exit;	/* why it goes, once set */
 	struct work_struct eject_work;
+	struct bpfdrv_link_detach *detach;	/* for the eject, made at attach */
 };
 
 /*
@@ -106,17 +110,23 @@ struct bpfdrv_device {
 	struct list_head node;		/* bpfdrv_devices, under bpfdrv_lock */
 	struct bpfdrv_driver *drv;	/* valid while !dead */
 	struct list_head drv_node;	/* drv->instances, under bpfdrv_lock */
-	struct bpfdrv_pci_fn *pci;	/* PCI instances, while !dead */
+	struct bpfdrv_pci_fn *fn;	/* the function it holds, or NULL */
+	struct bpfdrv_pci_fn *pci;	/* fn once set up, until torn down */
 	atomic64_t irq_count;		/* interrupts the driver handled */
 	struct chr_ext_ops *ops;	/* valid while !dead, under srcu */
 	struct srcu_struct srcu;	/* callbacks in flight, for teardown */
 	struct mutex lock;		/* one callback at a time */
+	bool creating;			/* reserved, not yet published */
+	bool abort;			/* its function went while creating */
+	bool inited;			/* init succeeded: exit runs */
+	bool added;			/* the node exists; set by its creator */
 	bool live;			/* init succeeded: irq/edge may run */
 	u8 cb;				/* the callback running, under lock */
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */
 	bool dying;			/* unlinked, under bpfdrv_lock */
+	/* creating, abort and dying are under bpfdrv_lock */
 	struct completion gone;		/* its teardown is complete */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
@@ -154,9 +164,11 @@ static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
 
 int bpfdrv_chrdev_init(void);
 void bpfdrv_chrdev_exit(void);
+int bpfdrv_cdev_init(struct bpfdrv_device *bdev);
 struct bpf_link;
 int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
 void bpfdrv_driver_detach(struct chr_ext_ops *ops);
+int bpfdrv_driver_unload(const char *name);
 void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 
@@ -171,7 +183,9 @@ bool bpfdrv_name_valid(const char *name);
 void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
 			 enum bpfdrv_cb cb, const char *msg);
 void bpfdrv_exit_record(const char *name, const struct bpfdrv_exit_info *info);
-void bpfdrv_link_detach_async(struct bpf_link *link);
+struct bpfdrv_link_detach *bpfdrv_link_detach_alloc(void);
+void bpfdrv_link_detach_async(struct bpfdrv_link_detach *d,
+			      struct bpf_link *link);
 int bpfdrv_eject_init(void);
 void bpfdrv_eject_exit(void);
 extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];

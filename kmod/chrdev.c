@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Character devices of attached drivers and the file operations that call
- * into BPF.
+ * The character devices of instances: the file operations that call into
+ * BPF, the class and its sysfs attributes. driver.c makes and destroys them.
  *
  * Every callback runs inside an SRCU read section of its device's srcu
  * after checking that the device is not dead; detach marks it dead, wakes
@@ -16,13 +16,13 @@
  *
  * A device's callbacks run one at a time under its mutex, so drivers keep
  * their state in maps without locks of their own. File calls take it
- * killably: a process queued behind a callback that sleeps can be killed.
+ * killably: a process queued behind a callback that sleeps can be killed,
+ * and is no hung task.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/bpf.h>
-#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
@@ -30,22 +30,12 @@
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include <linux/wait_bit.h>
 
 #include "bpfdrv.h"
 
-#define BPFDRV_MINORS		256
-#define BPFDRV_DEFAULT_MODE	0600
-
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);
-/* Guards the lists below and every instance's creation and destruction. */
-static DEFINE_MUTEX(bpfdrv_lock);
-static LIST_HEAD(bpfdrv_devices);	/* every instance, by name */
-static LIST_HEAD(bpfdrv_drivers);	/* attached drivers */
-static LIST_HEAD(bpfdrv_pci_fns);	/* PCI functions bound to bpfdrv */
 static atomic64_t bpfdrv_file_ids = ATOMIC64_INIT(0);
 
 static char *bpfdrv_devnode(const struct device *dev, umode_t *mode)
@@ -175,6 +165,20 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * A killed process's close must still reach the driver, so release cannot
+ * give up as the other calls do; nor may it wait uninterruptibly behind a
+ * callback that sleeps for minutes (a hung task). Killed, it polls for the
+ * device in TASK_IDLE instead.
+ */
+static void bpfdrv_lock_for_release(struct bpfdrv_device *bdev)
+{
+	if (!mutex_lock_killable(&bdev->lock))
+		return;
+	while (!mutex_trylock(&bdev->lock))
+		schedule_timeout_idle(1);
+}
+
 static int bpfdrv_release(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
@@ -184,8 +188,7 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 	idx = srcu_read_lock(&bdev->srcu);
 	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
 		bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
-		/* not killable: a killed process's close must reach the driver */
-		mutex_lock(&bdev->lock);
+		bpfdrv_lock_for_release(bdev);
 		bdev->cb = BPFDRV_CB_RELEASE;
 		bdev->ops->release(&bdev->pub, &f->pub);
 		mutex_unlock(&bdev->lock);
@@ -486,443 +489,25 @@ static void bpfdrv_device_release(struct device *dev)
 	kfree(bdev);
 }
 
-static struct bpfdrv_device *bpfdrv_find(const char *name)
-{
-	struct bpfdrv_device *bdev;
-
-	lockdep_assert_held(&bpfdrv_lock);
-	list_for_each_entry(bdev, &bpfdrv_devices, node)
-		if (!strcmp(bdev->pub.name, name))
-			return bdev;
-	return NULL;
-}
-
-static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
-{
-	struct bpfdrv_driver *drv;
-
-	lockdep_assert_held(&bpfdrv_lock);
-	list_for_each_entry(drv, &bpfdrv_drivers, node)
-		if (!strcmp(drv->ops->name, name))
-			return drv;
-	return NULL;
-}
-
-static void bpfdrv_instance_stop(struct bpfdrv_device *bdev);
-
 /*
- * Make one device instance of @drv (on PCI function @fn, or none), run the
- * driver's init, then publish the node. Called with bpfdrv_lock held.
+ * Give a new instance, named in bdev->pub.name, its device and cdev (not
+ * added). From here, even on error, put_device() frees it.
  */
-static int bpfdrv_instance_create(struct bpfdrv_driver *drv,
-				  struct bpfdrv_pci_fn *fn)
+int bpfdrv_cdev_init(struct bpfdrv_device *bdev)
 {
-	struct chr_ext_ops *ops = drv->ops;
-	struct bpfdrv_device *bdev;
-	int minor, index, ret;
+	int minor;
 
-	lockdep_assert_held(&bpfdrv_lock);
-	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
-	if (!bdev)
-		return -ENOMEM;
-	bdev->stats = alloc_percpu(struct bpfdrv_stats);
-	if (!bdev->stats || init_srcu_struct(&bdev->srcu)) {
-		free_percpu(bdev->stats);
-		kfree(bdev);
-		return -ENOMEM;
-	}
-	/* at most as many instances as minors: the index has 3 digits */
-	index = ida_alloc_max(&drv->index_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
-	if (index < 0) {
-		cleanup_srcu_struct(&bdev->srcu);
-		free_percpu(bdev->stats);
-		kfree(bdev);
-		return index;
-	}
-	bdev->pub.index = index;
-	if (fn)	/* attach refused names that do not fit */
-		snprintf(bdev->pub.name, sizeof(bdev->pub.name), "%.*s%u",
-			 BPFDRV_PCI_NAME_MAX, ops->name, index);
-	else
-		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
-	bdev->drv = drv;
-	bdev->ops = ops;
-	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
-	bdev->link = drv->link;
-	init_waitqueue_head(&bdev->wq);
-	mutex_init(&bdev->lock);
-	init_completion(&bdev->gone);
-	INIT_LIST_HEAD(&bdev->node);
-
-	/* From here the device's release frees everything. */
 	device_initialize(&bdev->dev);
 	bdev->dev.class = &bpfdrv_class;
 	bdev->dev.release = bpfdrv_device_release;
-	if (bpfdrv_find(bdev->pub.name)) {
-		ret = -EEXIST;
-		goto err_put;
-	}
 	minor = ida_alloc_max(&bpfdrv_minor_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
-	if (minor < 0) {
-		ret = minor == -ENOSPC ? -EMFILE : minor;
-		goto err_put;
-	}
+	if (minor < 0)
+		return minor == -ENOSPC ? -EMFILE : minor;
 	bdev->pub.minor = minor;
 	bdev->dev.devt = MKDEV(MAJOR(bpfdrv_devt), minor);
-	ret = dev_set_name(&bdev->dev, "%s", bdev->pub.name);
-	if (ret)
-		goto err_put;
 	cdev_init(&bdev->cdev, &bpfdrv_fops);
 	bdev->cdev.owner = THIS_MODULE;
-
-	if (fn) {
-		ret = bpfdrv_pci_instance_setup(bdev, fn);
-		if (ret)
-			goto err_put;
-	}
-	ret = bpfdrv_gpio_claim(bdev);
-	if (ret)
-		goto err_pci;
-
-	mutex_lock(&bdev->lock);
-	if (ops->init) {
-		bdev->cb = BPFDRV_CB_INIT;
-		ret = ops->init(&bdev->pub);
-		if (ret) {
-			mutex_unlock(&bdev->lock);
-			dev_info(bdev->dev.parent ?: &bdev->dev,
-				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
-			ret = ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
-			goto err_gpio;
-		}
-	}
-	/* interrupts and edges reach the driver from now on, not before */
-	WRITE_ONCE(bdev->live, true);
-	mutex_unlock(&bdev->lock);
-
-	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
-	if (ret) {
-		bpfdrv_instance_stop(bdev);
-		goto err_gpio;
-	}
-
-	list_add_tail(&bdev->node, &bpfdrv_devices);
-	list_add_tail(&bdev->drv_node, &drv->instances);
-	return 0;
-
-err_gpio:
-	bpfdrv_gpio_release(bdev);
-err_pci:
-	if (fn) {
-		WRITE_ONCE(bdev->dead, true);
-		bpfdrv_pci_instance_teardown(bdev);
-		fn->bdev = NULL;
-	}
-err_put:
-	ida_free(&drv->index_ida, index);
-	put_device(&bdev->dev);
-	return ret;
-}
-
-/*
- * Stop a live instance: no callback starts after this, none is running when
- * it returns, and the driver's exit has quiesced the device. Its interrupt
- * is still requested (the handler now ignores it) and is freed after, so
- * that freeing MSI vectors never re-enables INTx on a running device.
- */
-static void bpfdrv_instance_stop(struct bpfdrv_device *bdev)
-{
-	WRITE_ONCE(bdev->live, false);
-	WRITE_ONCE(bdev->dead, true);
-	bpfdrv_device_wake(bdev);
-	synchronize_srcu(&bdev->srcu);
-
-	if (bdev->ops->exit) {
-		mutex_lock(&bdev->lock);
-		bdev->cb = BPFDRV_CB_EXIT;
-		bdev->ops->exit(&bdev->pub);
-		mutex_unlock(&bdev->lock);
-	}
-}
-
-/*
- * The first half of destroying an instance, under bpfdrv_lock: take it off
- * every list and remove its node, so its name is free, no new open finds
- * it, and no other path tears it down.
- */
-static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
-{
-	lockdep_assert_held(&bpfdrv_lock);
-	list_del_init(&bdev->node);
-	list_del_init(&bdev->drv_node);
-	bdev->dying = true;
-	cdev_device_del(&bdev->cdev, &bdev->dev);
-}
-
-/*
- * The second half, without bpfdrv_lock: wait for the instance's callbacks
- * (only this device's), run exit, release its lines and its function. Open
- * files keep the dead device alive and get ENODEV.
- */
-static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
-{
-	struct bpfdrv_pci_fn *fn = bdev->pci;
-
-	bpfdrv_instance_stop(bdev);
-	bpfdrv_gpio_release(bdev);
-	if (fn) {
-		bpfdrv_pci_instance_teardown(bdev);
-		mutex_lock(&bpfdrv_lock);
-		fn->bdev = NULL;	/* it may serve a driver again */
-		mutex_unlock(&bpfdrv_lock);
-	}
-	ida_free(&bdev->drv->index_ida, bdev->pub.index);
-	complete_all(&bdev->gone);
-	put_device(&bdev->dev);
-}
-
-/* Does @drv serve PCI function @fn? */
-static bool bpfdrv_driver_matches(struct bpfdrv_driver *drv,
-				  struct bpfdrv_pci_fn *fn)
-{
-	const struct chr_ext_ops *ops = drv->ops;
-	int i;
-
-	if (ops->pci_slot[0])
-		return !strcmp(ops->pci_slot, pci_name(fn->pdev));
-	for (i = 0; i < BPFDRV_MAX_PCI_IDS && ops->pci_ids[i].vendor; i++)
-		if (ops->pci_ids[i].vendor == fn->pdev->vendor &&
-		    ops->pci_ids[i].device == fn->pdev->device)
-			return true;
-	return false;
-}
-
-static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
-{
-	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
-}
-
-/*
- * Destroy every instance of @drv; without bpfdrv_lock. Instances that a PCI
- * removal took away are finished there: wait for those too, so that no
- * callback of the driver runs once this returns.
- */
-static void bpfdrv_driver_destroy_instances(struct bpfdrv_driver *drv)
-{
-	struct bpfdrv_device *bdev, *tmp;
-	LIST_HEAD(dying);
-
-	mutex_lock(&bpfdrv_lock);
-	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node) {
-		bpfdrv_instance_unlink(bdev);
-		list_add_tail(&bdev->drv_node, &dying);
-	}
-	mutex_unlock(&bpfdrv_lock);
-	list_for_each_entry_safe(bdev, tmp, &dying, drv_node) {
-		list_del_init(&bdev->drv_node);
-		bpfdrv_instance_finish(bdev);
-	}
-	wait_var_event(&drv->finishing, !atomic_read(&drv->finishing));
-}
-
-/*
- * The eject work: tear every instance down as an unload would, then have
- * the BPF side detach the link so that a waiting loader sees EPOLLHUP and
- * the name becomes free. The driver stays registered (ejected) until then.
- */
-static void bpfdrv_eject_workfn(struct work_struct *work)
-{
-	struct bpfdrv_driver *drv =
-		container_of(work, struct bpfdrv_driver, eject_work);
-	bool attached;
-
-	pr_warn("driver %s ejected (callback %s): %s\n", drv->ops->name,
-		bpfdrv_cb_names[drv->exit.cb], drv->exit.msg);
-	mutex_lock(&bpfdrv_lock);
-	drv->ejected = true;
-	attached = drv->attached;
-	mutex_unlock(&bpfdrv_lock);
-	bpfdrv_driver_destroy_instances(drv);
-	/* a failed attach never gets here: its unwinding cancels this work */
-	if (attached && drv->link)
-		bpfdrv_link_detach_async(drv->link);
-}
-
-/*
- * From here no ejection starts (a callback's report is dropped), and none
- * is running: the detach or failed attach owns the teardown. Called
- * without bpfdrv_lock, which the eject work takes.
- */
-static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)
-{
-	unsigned long flags;
-
-	spin_lock_irqsave(&drv->exit_lock, flags);
-	if (drv->exit.kind == BPFDRV_EXIT_NONE) {
-		drv->exit.kind = BPFDRV_EXIT_UNLOAD;
-		drv->exit.time = ktime_get_real_seconds();
-		strscpy(drv->exit.msg, "detached", sizeof(drv->exit.msg));
-	}
-	spin_unlock_irqrestore(&drv->exit_lock, flags);
-	cancel_work_sync(&drv->eject_work);
-}
-
-/* After bpfdrv_driver_destroy_instances(), off the driver list. */
-static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
-{
-	ida_destroy(&drv->index_ida);
-	drv->ops->driver = NULL;
-	kfree(drv);
-}
-
-/*
- * Attach: a driver without PCI IDs gets one instance now; a PCI driver gets
- * one per bound function it serves, now and whenever one is bound later.
- * If any instance fails, the attach fails and nothing is left.
- */
-int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
-{
-	struct bpfdrv_driver *drv;
-	struct bpfdrv_pci_fn *fn;
-	int ret = 0;
-
-	/*
-	 * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the
-	 * initial user namespace, whatever BPF token the loader holds; one
-	 * that claims hardware (PCI functions, GPIO lines) also takes
-	 * CAP_SYS_RAWIO, as raw device access from user space does.
-	 */
-	if (!capable(CAP_SYS_ADMIN) ||
-	    ((bpfdrv_driver_is_pci(ops) || ops->gpio_chip[0]) &&
-	     !capable(CAP_SYS_RAWIO)))
-		return -EPERM;
-	if (ops->driver)
-		return -EBUSY;
-	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
-		return -EPERM;
-	/* instance names append the index; truncated ones would collide */
-	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
-		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
-			ops->name, BPFDRV_PCI_NAME_MAX);
-		return -ENAMETOOLONG;
-	}
-	drv = kzalloc(sizeof(*drv), GFP_KERNEL);
-	if (!drv)
-		return -ENOMEM;
-	drv->ops = ops;
-	drv->link = link;
-	INIT_LIST_HEAD(&drv->instances);
-	ida_init(&drv->index_ida);
-	spin_lock_init(&drv->exit_lock);
-	INIT_WORK(&drv->eject_work, bpfdrv_eject_workfn);
-	ops->driver = drv;
-
-	mutex_lock(&bpfdrv_lock);
-	if (bpfdrv_find_driver(ops->name)) {
-		ret = -EEXIST;
-		goto err;
-	}
-	if (!bpfdrv_driver_is_pci(ops)) {
-		ret = bpfdrv_instance_create(drv, NULL);
-	} else {
-		list_for_each_entry(fn, &bpfdrv_pci_fns, node) {
-			if (fn->bdev || !bpfdrv_driver_matches(drv, fn))
-				continue;
-			ret = bpfdrv_instance_create(drv, fn);
-			if (ret)
-				break;
-		}
-	}
-	if (ret)
-		goto err;
-	drv->attached = true;
-	list_add_tail(&drv->node, &bpfdrv_drivers);
-	mutex_unlock(&bpfdrv_lock);
-	return 0;
-
-err:
-	/* an init may have ejected already: stop that before unwinding */
-	mutex_unlock(&bpfdrv_lock);
-	bpfdrv_driver_stop_eject(drv);
-	bpfdrv_driver_destroy_instances(drv);
-	bpfdrv_driver_free(drv);
-	return ret;
-}
-
-/* Detach: destroy every instance after draining its callers. */
-void bpfdrv_driver_detach(struct chr_ext_ops *ops)
-{
-	struct bpfdrv_driver *drv = ops->driver;
-
-	if (!drv)
-		return;
-	bpfdrv_driver_stop_eject(drv);
-	mutex_lock(&bpfdrv_lock);
-	list_del(&drv->node);
-	mutex_unlock(&bpfdrv_lock);
-	bpfdrv_driver_destroy_instances(drv);
-	bpfdrv_exit_record(ops->name, &drv->exit);
-	bpfdrv_driver_free(drv);
-}
-
-/*
- * A PCI function was bound to bpfdrv: give it to the first attached driver
- * that serves it. A driver whose init refuses it leaves it bound, unused.
- */
-void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
-{
-	struct bpfdrv_driver *drv;
-	int ret;
-
-	mutex_lock(&bpfdrv_lock);
-	list_add_tail(&fn->node, &bpfdrv_pci_fns);
-	list_for_each_entry(drv, &bpfdrv_drivers, node) {
-		if (drv->ejected || !bpfdrv_driver_matches(drv, fn))
-			continue;
-		ret = bpfdrv_instance_create(drv, fn);
-		if (ret)
-			dev_warn(&fn->pdev->dev, "driver %s refused this device: %d\n",
-				 drv->ops->name, ret);
-		break;
-	}
-	mutex_unlock(&bpfdrv_lock);
-}
-
-/*
- * A PCI function is being unbound or removed: its instance goes first, and
- * the PCI core may free the function once this returns. An instance that a
- * detach is already tearing down is waited for.
- */
-void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
-{
-	struct bpfdrv_exit_info info = { .kind = BPFDRV_EXIT_REMOVED };
-	struct bpfdrv_driver *drv = NULL;
-	struct bpfdrv_device *bdev;
-
-	mutex_lock(&bpfdrv_lock);
-	bdev = fn->bdev;
-	if (bdev && !bdev->dying) {
-		drv = bdev->drv;
-		info.time = ktime_get_real_seconds();
-		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
-			 bdev->pub.name, pci_name(fn->pdev));
-		bpfdrv_exit_record(drv->ops->name, &info);
-		bpfdrv_instance_unlink(bdev);
-		atomic_inc(&drv->finishing);	/* its detach waits for us */
-	} else if (bdev) {
-		get_device(&bdev->dev);
-	}
-	list_del(&fn->node);
-	mutex_unlock(&bpfdrv_lock);
-
-	if (drv) {
-		bpfdrv_instance_finish(bdev);
-		if (atomic_dec_and_test(&drv->finishing))
-			wake_up_var(&drv->finishing);
-	} else if (bdev) {
-		wait_for_completion(&bdev->gone);
-		put_device(&bdev->dev);
-	}
+	return dev_set_name(&bdev->dev, "%s", bdev->pub.name);
 }
 
 /* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count} */

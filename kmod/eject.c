@@ -9,12 +9,14 @@
  *
  * KIND is unload, error, protocol or removed; TIME is seconds since the
  * epoch; CALLBACK is the callback that failed, or "-"; MESSAGE runs to the
- * end of the line.
+ * end of the line. Writing a name to /sys/kernel/bpfdrv/unload detaches that
+ * driver the same way, with kind unload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/capability.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -110,21 +112,30 @@ static void bpfdrv_link_detach_workfn(struct work_struct *work)
 	kfree(d);
 }
 
-/* Called from the eject work while @link's driver is attached. */
-void bpfdrv_link_detach_async(struct bpf_link *link)
+/*
+ * Made when a driver attaches, so that an ejection cannot fail to detach
+ * for want of memory; bpfdrv_link_detach_async() or kfree() consumes it.
+ */
+struct bpfdrv_link_detach *bpfdrv_link_detach_alloc(void)
 {
-	struct bpfdrv_link_detach *d;
+	struct bpfdrv_link_detach *d = kzalloc(sizeof(*d), GFP_KERNEL);
 
-	link = bpf_link_inc_not_zero(link);
-	if (IS_ERR(link))
-		return;		/* already going away */
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
-	if (!d) {
-		bpf_link_put(link);
+	if (d)
+		INIT_WORK(&d->work, bpfdrv_link_detach_workfn);
+	return d;
+}
+
+/* Detach @link (its driver is attached) from a work item; consumes @d. */
+void bpfdrv_link_detach_async(struct bpfdrv_link_detach *d,
+			      struct bpf_link *link)
+{
+	if (!d)
+		return;		/* used already */
+	d->link = bpf_link_inc_not_zero(link);
+	if (IS_ERR(d->link)) {
+		kfree(d);	/* already going away */
 		return;
 	}
-	d->link = link;
-	INIT_WORK(&d->work, bpfdrv_link_detach_workfn);
 	schedule_work(&d->work);
 }
 
@@ -201,6 +212,41 @@ static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute bpfdrv_exits_attr = __ATTR_RO(exits);
 
+/*
+ * "echo NAME > unload" (bpfdrv unload): detach driver NAME as an ejection
+ * does; its link's fd reports EPOLLHUP once it is gone.
+ */
+static ssize_t unload_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	char name[BPFDRV_NAME_MAX];
+	size_t len = count;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, buf, len);
+	name[len] = '\0';
+	ret = bpfdrv_driver_unload(name);
+	return ret ? ret : count;
+}
+
+static struct kobj_attribute bpfdrv_unload_attr = __ATTR_WO(unload);
+
+static struct attribute *bpfdrv_kobj_attrs[] = {
+	&bpfdrv_exits_attr.attr,
+	&bpfdrv_unload_attr.attr,
+	NULL
+};
+
+static const struct attribute_group bpfdrv_kobj_group = {
+	.attrs = bpfdrv_kobj_attrs,
+};
+
 int bpfdrv_eject_init(void)
 {
 	int ret;
@@ -208,7 +254,7 @@ int bpfdrv_eject_init(void)
 	bpfdrv_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
 	if (!bpfdrv_kobj)
 		return -ENOMEM;
-	ret = sysfs_create_file(bpfdrv_kobj, &bpfdrv_exits_attr.attr);
+	ret = sysfs_create_group(bpfdrv_kobj, &bpfdrv_kobj_group);
 	if (ret)
 		kobject_put(bpfdrv_kobj);
 	return ret;

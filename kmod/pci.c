@@ -93,7 +93,8 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 }
 
 /*
- * Called with bpfdrv_lock held before the driver's init: the node gets the
+ * Called before the driver's init, on a function the instance holds
+ * (fn->bdev, set by the caller): the node gets the
  * function as its parent, and a driver with an irq callback gets one
  * vector (MSI if the function has it and msi=1, else INTx; none if it has
  * neither). The callback runs in the IRQ thread, serialized with the other
@@ -113,7 +114,6 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	bdev->pub.vendor = pdev->vendor;
 	bdev->pub.device = pdev->device;
 	bdev->dev.parent = &pdev->dev;
-	fn->bdev = bdev;
 
 	if (!bdev->ops->irq || (!(msi && pdev->msi_cap) && !pdev->pin))
 		return 0;
@@ -147,7 +147,6 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 err:
 	pci_err(pdev, "%s: cannot set up the interrupt: %d\n", bdev->pub.name, ret);
 	bpfdrv_pci_instance_teardown(bdev);
-	fn->bdev = NULL;	/* under bpfdrv_lock, like the setup */
 	return ret;
 }
 
@@ -170,7 +169,7 @@ static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 /*
  * After the driver's exit quiesced the device: free its interrupt, stop
  * its DMA before the buffer is freed, and leave the function ready for the
- * next driver. The caller then clears fn->bdev under bpfdrv_lock.
+ * next driver. The caller then lets go of the function (fn->bdev).
  */
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 {

@@ -46,6 +46,7 @@
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define EXITS_FILE	"/sys/kernel/bpfdrv/exits"
+#define UNLOAD_FILE	"/sys/kernel/bpfdrv/unload"
 #define MAX_DRIVERS	16
 #define LOG_TAIL_LINES	12
 
@@ -768,6 +769,30 @@ static __u32 driver_link_id(const char *drv)
 	return id;
 }
 
+/*
+ * Have bpfdrv.ko detach driver @name, then wait until its link @fd
+ * reports EPOLLHUP. Not BPF_LINK_DETACH: that waits for the driver's
+ * callbacks under the BPF core's struct_ops mutex, which every struct_ops
+ * attach and detach in the system needs; bpfdrv.ko waits without it.
+ */
+static int unload_driver(const char *name, int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int sysfs = open(UNLOAD_FILE, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (sysfs < 0)
+		return -1;
+	n = write(sysfs, name, strlen(name));
+	close(sysfs);
+	if (n < 0)
+		return -1;
+	while (!(pfd.revents & (POLLHUP | POLLERR)))
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return -1;
+	return 0;
+}
+
 static int cmd_unload(int argc, char **argv)
 {
 	char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
@@ -806,7 +831,7 @@ static int cmd_unload(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (fd < 0 || bpf_link_detach(fd)) {
+	if (fd < 0 || unload_driver(argv[1], fd)) {
 		err("cannot detach '%s': %s", argv[1], strerror(errno));
 		if (fd >= 0)
 			close(fd);

@@ -1,0 +1,585 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Driver and instance lifecycle: attaching a chr_ext_ops map makes a driver
+ * and its device instances; detach, ejection and PCI removal destroy them.
+ *
+ * bpfdrv_lock guards the lists and what instances reserve (names, PCI
+ * functions), never a driver callback. An instance is made in three steps:
+ * reserved under the lock, started without it (PCI and GPIO set-up, init,
+ * the node), then published under it, or undone if its start failed or a
+ * teardown overtook it. Destroying is the mirror: unlinked under the lock,
+ * finished (drain, exit, release) without it. So a slow init or exit delays
+ * no other driver, bind or unbind.
+ *
+ * drv->pending counts the instances being started or finished outside the
+ * driver's own teardown, which waits for them: no callback of a driver runs
+ * once its detach returns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/wait_bit.h>
+
+#include "bpfdrv.h"
+
+static DEFINE_MUTEX(bpfdrv_lock);
+static LIST_HEAD(bpfdrv_devices);	/* every instance, by name */
+static LIST_HEAD(bpfdrv_drivers);	/* attached and attaching drivers */
+static LIST_HEAD(bpfdrv_pci_fns);	/* PCI functions bound to bpfdrv */
+
+static struct bpfdrv_device *bpfdrv_find(const char *name)
+{
+	struct bpfdrv_device *bdev;
+
+	lockdep_assert_held(&bpfdrv_lock);
+	list_for_each_entry(bdev, &bpfdrv_devices, node)
+		if (!strcmp(bdev->pub.name, name))
+			return bdev;
+	return NULL;
+}
+
+static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
+{
+	struct bpfdrv_driver *drv;
+
+	lockdep_assert_held(&bpfdrv_lock);
+	list_for_each_entry(drv, &bpfdrv_drivers, node)
+		if (!strcmp(drv->ops->name, name))
+			return drv;
+	return NULL;
+}
+
+static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
+{
+	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
+}
+
+/* Does @drv serve PCI function @fn? */
+static bool bpfdrv_driver_matches(struct bpfdrv_driver *drv,
+				  struct bpfdrv_pci_fn *fn)
+{
+	const struct chr_ext_ops *ops = drv->ops;
+	int i;
+
+	if (ops->pci_slot[0])
+		return !strcmp(ops->pci_slot, pci_name(fn->pdev));
+	for (i = 0; i < BPFDRV_MAX_PCI_IDS && ops->pci_ids[i].vendor; i++)
+		if (ops->pci_ids[i].vendor == fn->pdev->vendor &&
+		    ops->pci_ids[i].device == fn->pdev->device)
+			return true;
+	return false;
+}
+
+/* Waiters free @drv once pending is 0: wake_up_var() does not touch it. */
+static void bpfdrv_pending_done(struct bpfdrv_driver *drv)
+{
+	if (atomic_dec_and_test(&drv->pending))
+		wake_up_var(&drv->pending);
+}
+
+/* TASK_IDLE: waiting for a driver's callbacks is no hung task. */
+static void bpfdrv_wait_pending(struct bpfdrv_driver *drv)
+{
+	___wait_var_event(&drv->pending, !atomic_read(&drv->pending),
+			  TASK_IDLE, 0, 0, schedule());
+}
+
+struct bpfdrv_drain {
+	struct rcu_head rcu;
+	struct completion done;
+};
+
+static void bpfdrv_drained(struct rcu_head *rcu)
+{
+	complete(&container_of(rcu, struct bpfdrv_drain, rcu)->done);
+}
+
+/*
+ * synchronize_srcu(), waiting in TASK_IDLE: a callback that sleeps for
+ * minutes delays its own device's teardown, and is no hung task.
+ */
+static void bpfdrv_drain(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_drain d;
+
+	init_rcu_head_on_stack(&d.rcu);
+	init_completion(&d.done);
+	call_srcu(&bdev->srcu, &d.rcu, bpfdrv_drained);
+	wait_for_completion_state(&d.done, TASK_IDLE);
+	destroy_rcu_head_on_stack(&d.rcu);
+}
+
+/*
+ * Step one, under bpfdrv_lock: an instance of @drv holding PCI function
+ * @fn (or none), named, not yet visible to user space.
+ */
+static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
+						     struct bpfdrv_pci_fn *fn)
+{
+	struct chr_ext_ops *ops = drv->ops;
+	struct bpfdrv_device *bdev;
+	int index, ret;
+
+	lockdep_assert_held(&bpfdrv_lock);
+	bdev = kzalloc(sizeof(*bdev), GFP_KERNEL);
+	if (!bdev)
+		return ERR_PTR(-ENOMEM);
+	bdev->stats = alloc_percpu(struct bpfdrv_stats);
+	if (!bdev->stats || init_srcu_struct(&bdev->srcu)) {
+		free_percpu(bdev->stats);
+		kfree(bdev);
+		return ERR_PTR(-ENOMEM);
+	}
+	/* at most as many instances as minors: the index has 3 digits */
+	index = ida_alloc_max(&drv->index_ida, BPFDRV_MINORS - 1, GFP_KERNEL);
+	if (index < 0) {
+		cleanup_srcu_struct(&bdev->srcu);
+		free_percpu(bdev->stats);
+		kfree(bdev);
+		return ERR_PTR(index);
+	}
+	bdev->pub.index = index;
+	if (fn)	/* attach refused names that do not fit */
+		snprintf(bdev->pub.name, sizeof(bdev->pub.name), "%.*s%u",
+			 BPFDRV_PCI_NAME_MAX, ops->name, index);
+	else
+		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
+	bdev->drv = drv;
+	bdev->ops = ops;
+	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
+	bdev->link = drv->link;
+	init_waitqueue_head(&bdev->wq);
+	mutex_init(&bdev->lock);
+	init_completion(&bdev->gone);
+	INIT_LIST_HEAD(&bdev->drv_node);
+
+	/* From here the device's release frees everything but the index. */
+	ret = bpfdrv_cdev_init(bdev);
+	if (!ret && bpfdrv_find(bdev->pub.name))
+		ret = -EEXIST;
+	if (ret) {
+		ida_free(&drv->index_ida, index);
+		put_device(&bdev->dev);
+		return ERR_PTR(ret);
+	}
+	list_add_tail(&bdev->node, &bpfdrv_devices);
+	bdev->fn = fn;
+	if (fn)
+		fn->bdev = bdev;
+	bdev->creating = true;
+	atomic_inc(&drv->pending);
+	return bdev;
+}
+
+/*
+ * Step two, without bpfdrv_lock: set up the function and the lines, run
+ * init, add the node. Returns init's error, or the set-up's.
+ */
+static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
+{
+	struct chr_ext_ops *ops = bdev->ops;
+	int ret;
+
+	if (bdev->fn) {
+		ret = bpfdrv_pci_instance_setup(bdev, bdev->fn);
+		if (ret)
+			return ret;
+	}
+	ret = bpfdrv_gpio_claim(bdev);
+	if (ret)
+		return ret;
+
+	mutex_lock(&bdev->lock);
+	if (ops->init) {
+		bdev->cb = BPFDRV_CB_INIT;
+		ret = ops->init(&bdev->pub);
+		if (ret) {
+			mutex_unlock(&bdev->lock);
+			dev_info(bdev->dev.parent ?: &bdev->dev,
+				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
+			return ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
+		}
+	}
+	bdev->inited = true;
+	/* interrupts and edges reach the driver from now on, not before */
+	WRITE_ONCE(bdev->live, true);
+	mutex_unlock(&bdev->lock);
+
+	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
+	bdev->added = !ret;
+	return ret;
+}
+
+/*
+ * Take an instance off every list and remove its node, so its name is
+ * free, no new open finds it, and no other path tears it down.
+ */
+static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
+{
+	lockdep_assert_held(&bpfdrv_lock);
+	list_del_init(&bdev->node);
+	list_del_init(&bdev->drv_node);
+	bdev->dying = true;
+	if (bdev->added)
+		cdev_device_del(&bdev->cdev, &bdev->dev);
+}
+
+/*
+ * Without bpfdrv_lock: stop the instance (no callback starts, none runs
+ * after the drain, exit quiesces the device if init succeeded), then
+ * release its lines, interrupt and function. Open files keep the dead
+ * device alive and get ENODEV. The interrupt is freed after exit, so that
+ * freeing MSI vectors never re-enables INTx on a running device.
+ */
+static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->fn;
+
+	WRITE_ONCE(bdev->live, false);
+	WRITE_ONCE(bdev->dead, true);
+	bpfdrv_device_wake(bdev);
+	bpfdrv_drain(bdev);
+	if (bdev->inited && bdev->ops->exit) {
+		mutex_lock(&bdev->lock);	/* uncontended: drained */
+		bdev->cb = BPFDRV_CB_EXIT;
+		bdev->ops->exit(&bdev->pub);
+		mutex_unlock(&bdev->lock);
+	}
+
+	bpfdrv_gpio_release(bdev);
+	if (bdev->pci)
+		bpfdrv_pci_instance_teardown(bdev);
+	if (fn) {
+		mutex_lock(&bpfdrv_lock);
+		fn->bdev = NULL;	/* it may serve a driver again */
+		mutex_unlock(&bpfdrv_lock);
+	}
+	ida_free(&bdev->drv->index_ida, bdev->pub.index);
+	complete_all(&bdev->gone);
+	put_device(&bdev->dev);
+}
+
+/*
+ * Step three: publish a started instance, or undo one that failed to start
+ * or that a teardown (detach, ejection, removal of its function) overtook.
+ * @bdev's driver may be freed once this returns.
+ */
+static void bpfdrv_instance_publish(struct bpfdrv_device *bdev, int ret)
+{
+	struct bpfdrv_driver *drv = bdev->drv;
+	bool keep;
+
+	mutex_lock(&bpfdrv_lock);
+	bdev->creating = false;
+	keep = !ret && !drv->stopping && !bdev->abort;
+	if (keep)
+		list_add_tail(&bdev->drv_node, &drv->instances);
+	else
+		bpfdrv_instance_unlink(bdev);
+	mutex_unlock(&bpfdrv_lock);
+	if (!keep)
+		bpfdrv_instance_finish(bdev);
+	bpfdrv_pending_done(drv);
+}
+
+/*
+ * Destroy every instance of @drv and let no new one start; without
+ * bpfdrv_lock. Waits for the instances started or finished elsewhere.
+ */
+static void bpfdrv_driver_destroy_instances(struct bpfdrv_driver *drv)
+{
+	struct bpfdrv_device *bdev, *tmp;
+	LIST_HEAD(dying);
+
+	mutex_lock(&bpfdrv_lock);
+	drv->stopping = true;
+	list_for_each_entry_safe(bdev, tmp, &drv->instances, drv_node) {
+		bpfdrv_instance_unlink(bdev);
+		list_add_tail(&bdev->drv_node, &dying);
+	}
+	mutex_unlock(&bpfdrv_lock);
+	list_for_each_entry_safe(bdev, tmp, &dying, drv_node) {
+		list_del_init(&bdev->drv_node);
+		bpfdrv_instance_finish(bdev);
+	}
+	bpfdrv_wait_pending(drv);
+}
+
+/*
+ * The eject work: tear every instance down as an unload would, then have
+ * the BPF side detach the link so that a waiting loader sees EPOLLHUP and
+ * the name becomes free. The driver stays registered (stopping) until then.
+ */
+static void bpfdrv_eject_workfn(struct work_struct *work)
+{
+	struct bpfdrv_driver *drv =
+		container_of(work, struct bpfdrv_driver, eject_work);
+	bool attached;
+
+	if (drv->exit.kind == BPFDRV_EXIT_UNLOAD)
+		pr_info("driver %s: unloading\n", drv->ops->name);
+	else
+		pr_warn("driver %s ejected (callback %s): %s\n", drv->ops->name,
+			bpfdrv_cb_names[drv->exit.cb], drv->exit.msg);
+	mutex_lock(&bpfdrv_lock);
+	/* an attach still running detaches the link when it ends */
+	attached = drv->attached;
+	drv->stopping = true;
+	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_destroy_instances(drv);
+	/* a failed attach never gets here: its unwinding cancels this work */
+	if (attached && drv->link)
+		bpfdrv_link_detach_async(xchg(&drv->detach, NULL), drv->link);
+}
+
+/*
+ * From here no ejection starts (a callback's report is dropped), and none
+ * is running: the detach or failed attach owns the teardown. Called
+ * without bpfdrv_lock, which the eject work takes.
+ */
+static void bpfdrv_driver_stop_eject(struct bpfdrv_driver *drv)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&drv->exit_lock, flags);
+	if (drv->exit.kind == BPFDRV_EXIT_NONE) {
+		drv->exit.kind = BPFDRV_EXIT_UNLOAD;
+		drv->exit.time = ktime_get_real_seconds();
+		strscpy(drv->exit.msg, "detached", sizeof(drv->exit.msg));
+	}
+	spin_unlock_irqrestore(&drv->exit_lock, flags);
+	cancel_work_sync(&drv->eject_work);
+}
+
+/* After bpfdrv_driver_destroy_instances(), off the driver list. */
+static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
+{
+	ida_destroy(&drv->index_ida);
+	drv->ops->driver = NULL;
+	kfree(drv->detach);
+	kfree(drv);
+}
+
+/*
+ * Attach: a driver without PCI IDs gets one instance now; a PCI driver gets
+ * one per bound function it serves, now and whenever one is bound later.
+ * If any instance fails, the attach fails and nothing is left. Runs in
+ * the attaching process, under the BPF core's struct_ops mutex.
+ */
+int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
+{
+	struct bpfdrv_device *bdev, *tmp;
+	struct bpfdrv_driver *drv;
+	struct bpfdrv_pci_fn *fn;
+	LIST_HEAD(starting);
+	bool ejected;
+	int ret = 0, err;
+
+	/*
+	 * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the
+	 * initial user namespace, whatever BPF token the loader holds; one
+	 * that claims hardware (PCI functions, GPIO lines) also takes
+	 * CAP_SYS_RAWIO, as raw device access from user space does.
+	 */
+	if (!capable(CAP_SYS_ADMIN) ||
+	    ((bpfdrv_driver_is_pci(ops) || ops->gpio_chip[0]) &&
+	     !capable(CAP_SYS_RAWIO)))
+		return -EPERM;
+	if (ops->driver)
+		return -EBUSY;
+	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
+		return -EPERM;
+	/* instance names append the index; truncated ones would collide */
+	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
+		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
+			ops->name, BPFDRV_PCI_NAME_MAX);
+		return -ENAMETOOLONG;
+	}
+	drv = kzalloc(sizeof(*drv), GFP_KERNEL);
+	if (!drv)
+		return -ENOMEM;
+	drv->detach = bpfdrv_link_detach_alloc();
+	if (!drv->detach) {
+		kfree(drv);
+		return -ENOMEM;
+	}
+	drv->ops = ops;
+	drv->link = link;
+	INIT_LIST_HEAD(&drv->instances);
+	ida_init(&drv->index_ida);
+	spin_lock_init(&drv->exit_lock);
+	INIT_WORK(&drv->eject_work, bpfdrv_eject_workfn);
+
+	mutex_lock(&bpfdrv_lock);
+	if (bpfdrv_find_driver(ops->name)) {
+		mutex_unlock(&bpfdrv_lock);
+		kfree(drv->detach);
+		kfree(drv);
+		return -EEXIST;
+	}
+	ops->driver = drv;
+	/* from here a function bound meanwhile may get an instance too */
+	list_add_tail(&drv->node, &bpfdrv_drivers);
+	list_for_each_entry(fn, &bpfdrv_pci_fns, node) {
+		if (!bpfdrv_driver_is_pci(ops))
+			break;
+		if (fn->bdev || !bpfdrv_driver_matches(drv, fn))
+			continue;
+		bdev = bpfdrv_instance_reserve(drv, fn);
+		if (IS_ERR(bdev)) {
+			ret = PTR_ERR(bdev);
+			break;
+		}
+		list_add_tail(&bdev->drv_node, &starting);
+	}
+	if (!bpfdrv_driver_is_pci(ops)) {
+		bdev = bpfdrv_instance_reserve(drv, NULL);
+		if (IS_ERR(bdev))
+			ret = PTR_ERR(bdev);
+		else
+			list_add_tail(&bdev->drv_node, &starting);
+	}
+	mutex_unlock(&bpfdrv_lock);
+
+	/* after the first failure the others are undone unstarted */
+	list_for_each_entry_safe(bdev, tmp, &starting, drv_node) {
+		list_del_init(&bdev->drv_node);
+		err = ret ? -ECANCELED : bpfdrv_instance_start(bdev);
+		if (err && !ret)
+			ret = err;
+		bpfdrv_instance_publish(bdev, err);
+	}
+	if (ret)
+		goto err;
+
+	mutex_lock(&bpfdrv_lock);
+	drv->attached = true;
+	ejected = drv->stopping;
+	mutex_unlock(&bpfdrv_lock);
+	/* ejected while attaching: the eject work left the link to us */
+	if (ejected && link)
+		bpfdrv_link_detach_async(xchg(&drv->detach, NULL), link);
+	return 0;
+
+err:
+	/* an init may have ejected already: stop that before unwinding */
+	bpfdrv_driver_stop_eject(drv);
+	bpfdrv_driver_destroy_instances(drv);
+	mutex_lock(&bpfdrv_lock);
+	list_del(&drv->node);
+	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_driver_free(drv);
+	return ret;
+}
+
+/* Detach: destroy every instance after draining its callers. */
+void bpfdrv_driver_detach(struct chr_ext_ops *ops)
+{
+	struct bpfdrv_driver *drv = ops->driver;
+
+	if (!drv)
+		return;
+	bpfdrv_driver_stop_eject(drv);
+	bpfdrv_driver_destroy_instances(drv);
+	mutex_lock(&bpfdrv_lock);
+	list_del(&drv->node);
+	mutex_unlock(&bpfdrv_lock);
+	bpfdrv_exit_record(ops->name, &drv->exit);
+	bpfdrv_driver_free(drv);
+}
+
+/*
+ * bpfdrv unload: tear driver @name down in the eject work, where waiting
+ * for its callbacks holds none of the BPF core's locks; the link detach
+ * that follows finds nothing left to wait for. The link's fd reports
+ * EPOLLHUP when the driver is gone.
+ */
+int bpfdrv_driver_unload(const char *name)
+{
+	struct bpfdrv_driver *drv;
+	int ret = 0;
+
+	mutex_lock(&bpfdrv_lock);
+	drv = bpfdrv_find_driver(name);
+	if (!drv || !drv->attached)
+		ret = -ENOENT;
+	else if (!drv->link)
+		ret = -EOPNOTSUPP;	/* nothing would detach it after */
+	else
+		bpfdrv_driver_eject(drv, BPFDRV_EXIT_UNLOAD, BPFDRV_CB_NONE,
+				    "detached");
+	mutex_unlock(&bpfdrv_lock);
+	return ret;
+}
+
+/*
+ * A PCI function was bound to bpfdrv: give it to the first attached driver
+ * that serves it. A driver whose init refuses it leaves it bound, unused.
+ */
+void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
+{
+	struct bpfdrv_device *bdev = NULL;
+	struct bpfdrv_driver *drv;
+	int ret;
+
+	mutex_lock(&bpfdrv_lock);
+	list_add_tail(&fn->node, &bpfdrv_pci_fns);
+	list_for_each_entry(drv, &bpfdrv_drivers, node) {
+		if (drv->stopping || !bpfdrv_driver_matches(drv, fn))
+			continue;
+		bdev = bpfdrv_instance_reserve(drv, fn);
+		break;
+	}
+	mutex_unlock(&bpfdrv_lock);
+	if (!bdev)
+		return;
+	ret = IS_ERR(bdev) ? PTR_ERR(bdev) : bpfdrv_instance_start(bdev);
+	if (ret)
+		dev_warn(&fn->pdev->dev, "driver %s refused this device: %d\n",
+			 drv->ops->name, ret);
+	if (!IS_ERR(bdev))
+		bpfdrv_instance_publish(bdev, ret);
+}
+
+/*
+ * A PCI function is being unbound or removed: its instance goes first, and
+ * the PCI core may free the function once this returns. An instance that
+ * is still starting, or that a detach is tearing down, is waited for.
+ */
+void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
+{
+	struct bpfdrv_exit_info info = { .kind = BPFDRV_EXIT_REMOVED };
+	struct bpfdrv_driver *drv = NULL;
+	struct bpfdrv_device *bdev;
+
+	mutex_lock(&bpfdrv_lock);
+	bdev = fn->bdev;
+	if (bdev && !bdev->dying) {
+		info.time = ktime_get_real_seconds();
+		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
+			 bdev->pub.name, pci_name(fn->pdev));
+		bpfdrv_exit_record(bdev->drv->ops->name, &info);
+	}
+	if (bdev && !bdev->dying && !bdev->creating) {
+		drv = bdev->drv;
+		bpfdrv_instance_unlink(bdev);
+		atomic_inc(&drv->pending);	/* its detach waits for us */
+	} else if (bdev) {
+		bdev->abort = true;	/* its creator undoes it */
+		get_device(&bdev->dev);
+	}
+	list_del(&fn->node);
+	mutex_unlock(&bpfdrv_lock);
+
+	if (drv) {
+		bpfdrv_instance_finish(bdev);
+		bpfdrv_pending_done(drv);
+	} else if (bdev) {
+		wait_for_completion_state(&bdev->gone, TASK_IDLE);
+		put_device(&bdev->dev);
+	}
+}
