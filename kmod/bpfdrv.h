@@ -135,6 +135,8 @@ struct bpfdrv_device {
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
 	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
+	struct device *gpio_parent;	/* their chip's parent, referenced */
+	struct list_head gpio_node;	/* watched chips' holders, in gpio.c */
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
@@ -212,5 +214,7 @@ void bpfdrv_device_wake(struct bpfdrv_device *bdev);
 
 int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
+void bpfdrv_gpio_exit(void);
+void bpfdrv_instance_chip_gone(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

@@ -484,6 +484,7 @@ static void bpfdrv_device_release(struct device *dev)
 
 	if (dev->devt)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
+	put_device(bdev->gpio_parent);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);
 	kfree(bdev);

@@ -583,3 +583,24 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 		put_device(&bdev->dev);
 	}
 }
+
+/*
+ * The GPIO chip of @bdev is going (gpio.c saw its parent device go): eject
+ * the driver, or have a starting instance undo itself. The caller then
+ * waits for bdev->gone.
+ */
+void bpfdrv_instance_chip_gone(struct bpfdrv_device *bdev)
+{
+	char msg[BPFDRV_EXIT_MSG_MAX];
+
+	mutex_lock(&bpfdrv_lock);
+	if (bdev->creating) {
+		bdev->abort = true;	/* its creator undoes it */
+	} else if (!bdev->dying) {
+		snprintf(msg, sizeof(msg), "%s lost GPIO chip %s",
+			 bdev->pub.name, bdev->ops->gpio_chip);
+		bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_REMOVED,
+				    BPFDRV_CB_NONE, msg);
+	}
+	mutex_unlock(&bpfdrv_lock);
+}

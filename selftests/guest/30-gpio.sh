@@ -284,4 +284,26 @@ check "after detach: edges on line 4 are no longer requested (no interrupt)" \
 	eval "! grep -q 'bpfdrv:gpio_button' /proc/interrupts"
 check "after detach: gpioset can take line 4" drive 4=0
 
+# the chip goes while a driver holds its lines (its platform device is
+# unbound): the driver is detached first, as removed, and gpiolib never
+# sees the chip removed with lines requested
+LBDRV=/sys/bus/platform/drivers/gpio-loopback
+check "load gpio_button again" $BPFDRV load --pin $OBJ/gpio_button.bpf.o
+cat $BUTTON >"$OUT/cat" 2>&1 &
+reader=$!
+wait_for 5 opens gpio_button 1
+check "unbind the chip's device while gpio_button holds lines 4 and 5" \
+	eval "echo gpio-loopback >$LBDRV/unbind"
+check "gpio_button is detached with it" wait_for 5 eval "! test -e $BUTTON"
+check "... and its blocked reader woken" wait_for 5 gone $reader
+check "its last exit says removed, and why" \
+	eval "$BPFDRV status gpio_button | grep -q 'last exit: removed at .*gpio_button lost GPIO chip $LABEL'"
+check "gpiolib saw no chip removed with lines held" \
+	eval "! dmesg | grep -q 'STILL REQUESTED'"
+check "rebind the chip" eval "echo gpio-loopback >$LBDRV/bind"
+CHIP=$(gpiodetect | awk -v l="[$LABEL]" '$2 == l { print $1 }')
+check "gpio_button attaches to the chip again" \
+	$BPFDRV load --pin $OBJ/gpio_button.bpf.o
+check "and is unloaded" $BPFDRV unload gpio_button
+
 check "rmmod gpio_loopback (no driver holds a line)" rmmod gpio_loopback
