@@ -40,6 +40,7 @@ extern void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 			 __u32 msg__sz) __ksym;
 extern __u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev,
 			     const __u32 rdwr_buf_size) __ksym;
+extern int bpfdrv_dev_yield(struct bpfdrv_dev *dev) __ksym;
 
 /* PCI (see docs/kfuncs.md): only on the instance's own function. */
 extern int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, __u32 off, __u32 size,

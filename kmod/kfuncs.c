@@ -186,6 +186,28 @@ __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 }
 
 /**
+ * bpfdrv_dev_yield - let others run during a long callback; say if to go on
+ * @dev: the callback's device instance
+ *
+ * For loops of a sleepable callback that run for more than a few
+ * milliseconds: without it, a callback that keeps its CPU for about 20 s is
+ * a soft lockup, and a detach waits for the loop to end.
+ *
+ * Return: 0 to go on, -ENODEV once the instance is being torn down (detach,
+ * ejection, unbind; always in exit), -EINTR if the calling process was
+ * killed.
+ */
+__bpf_kfunc int bpfdrv_dev_yield(struct bpfdrv_dev *dev)
+{
+	cond_resched();
+	if (READ_ONCE(to_bpfdrv_device(dev)->dead))
+		return -ENODEV;
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	return 0;
+}
+
+/**
  * bpfdrv_dev_priv - the device instance's private storage
  * @dev: the instance
  * @rdwr_buf_size: constant size the program will access
@@ -217,6 +239,7 @@ BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpfdrv_dev_yield, KF_TRUSTED_ARGS | KF_SLEEPABLE)
 BTF_ID_FLAGS(func, bpfdrv_eject, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_pci_cfg_read, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_pci_cfg_write, KF_TRUSTED_ARGS)

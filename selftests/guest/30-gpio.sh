@@ -41,7 +41,6 @@ levels() { gpioget -c "$CHIP" --numeric "$@" | tr -d ' '; }
 drive() { gpioset -c "$CHIP" -t 0 "$@"; }
 consumer() { gpioinfo --unquoted -c "$CHIP" "$1"; }
 leds_write() { printf '%s' "$1" >$LEDS; }
-opens() { test "$(cat /sys/class/bpfdrv/$1/open_count)" = "$2"; }
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # --- the loopback chip itself, through the uAPI only ---

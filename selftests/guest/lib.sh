@@ -32,6 +32,9 @@ expect_err() {
 	fi
 	sed 's/^/# /' "$OUT/out" | head -20
 }
+opens() {	# opens INSTANCE N: INSTANCE has N open files
+	test "$(cat /sys/class/bpfdrv/$1/open_count 2>/dev/null)" = "$2"
+}
 wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	local i
 

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test driver: an ioctl that loops for the milliseconds its argument says,
+ * as a driver polling slow hardware would. LONG_LOOP_YIELD calls
+ * bpfdrv_dev_yield() each round, which lets the CPU go (no soft lockup)
+ * and ends the loop with its error once the device is torn down.
+ * LONG_LOOP_SPIN does not, to show what the kernel does then.
+ */
+#include "bpfdrv.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define LONG_LOOP_YIELD	0x40044c01	/* _IOW('L', 1, __u32) */
+#define LONG_LOOP_SPIN	0x40044c02	/* _IOW('L', 2, __u32) */
+
+SEC("struct_ops.s/long_loop_ioctl")
+int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+	     unsigned int cmd, struct bpfdrv_io *io)
+{
+	__u64 start = bpf_ktime_get_ns(), ns;
+	__u32 ms = 0;
+	int i, j, ret;
+
+	if ((cmd != LONG_LOOP_YIELD && cmd != LONG_LOOP_SPIN) ||
+	    bpfdrv_io_load(io, 0, &ms, sizeof(ms)))
+		return -ENOTTY;
+	ns = ms * 1000000ULL;
+	bpf_for(i, 0, 1 << 23) {
+		if (bpf_ktime_get_ns() - start >= ns)
+			break;
+		if (cmd == LONG_LOOP_YIELD) {
+			ret = bpfdrv_dev_yield(dev);
+			if (ret)
+				return ret;
+		}
+		/* a round of "hardware polling": the iterator's calls */
+		bpf_for(j, 0, 256)
+			;
+	}
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops long_loop_ops = {
+	.ioctl = (void *)long_loop_ioctl,
+	.name = "long_loop",
+	.mode = 0666,
+};
