@@ -78,6 +78,20 @@ struct bpfdrv_driver {
 	struct bpfdrv_exit_info exit;	/* why it goes, once set */
 	struct work_struct eject_work;
 	struct bpfdrv_link_detach *detach;	/* for the eject, made at attach */
+	/* instances reserved at attach, started by start_work */
+	struct list_head starting;
+	struct work_struct start_work;
+	struct completion started;	/* start_work done, if attach waits */
+	atomic_t start_state;		/* enum bpfdrv_start_state */
+	int start_err;			/* its first error */
+	bool slow_start;		/* attach returned first, under bpfdrv_lock */
+};
+
+/* Who reports an attach's instance starts: attach, or an ejection. */
+enum bpfdrv_start_state {
+	BPFDRV_START_WAITING,		/* attach waits for start_work */
+	BPFDRV_START_DONE,		/* it finished in time: attach reports */
+	BPFDRV_START_ASYNC,		/* attach returned: errors eject */
 };
 
 /*
@@ -171,6 +185,7 @@ struct bpf_link;
 int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
 void bpfdrv_driver_detach(struct chr_ext_ops *ops);
 int bpfdrv_driver_unload(const char *name);
+int bpfdrv_drivers_starting(char *buf);
 void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 

@@ -21,6 +21,7 @@
 #include <linux/capability.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 #include <linux/wait_bit.h>
 
@@ -365,19 +366,72 @@ static void bpfdrv_driver_free(struct bpfdrv_driver *drv)
 }
 
 /*
+ * Start the instances an attach reserved, in order; after the first
+ * failure the others are undone unstarted. If the attach stopped waiting,
+ * a failure ejects the driver instead.
+ */
+static void bpfdrv_start_workfn(struct work_struct *work)
+{
+	struct bpfdrv_driver *drv =
+		container_of(work, struct bpfdrv_driver, start_work);
+	char msg[BPFDRV_EXIT_MSG_MAX] = "";
+	struct bpfdrv_device *bdev;
+	int ret = drv->start_err, err;
+	bool last;
+
+	/* publishing the last one may let a detach free @drv: no loop test on it */
+	do {
+		bdev = list_first_entry(&drv->starting, struct bpfdrv_device,
+					drv_node);
+		list_del_init(&bdev->drv_node);
+		last = list_empty(&drv->starting);
+		err = ret ? -ECANCELED : bpfdrv_instance_start(bdev);
+		if (err && !ret) {
+			ret = err;
+			snprintf(msg, sizeof(msg),
+				 "%s could not start: error %d (see the kernel log)",
+				 bdev->pub.name, err);
+		}
+		if (last) {
+			drv->start_err = ret;
+			if (atomic_cmpxchg(&drv->start_state, BPFDRV_START_WAITING,
+					   BPFDRV_START_DONE) == BPFDRV_START_WAITING) {
+				complete(&drv->started);	/* attach reports */
+			} else if (ret) {
+				/* listed as starting until the detach */
+				bpfdrv_driver_eject(drv, BPFDRV_EXIT_ERROR,
+						    BPFDRV_CB_INIT, msg);
+			} else {
+				mutex_lock(&bpfdrv_lock);
+				drv->slow_start = false;
+				mutex_unlock(&bpfdrv_lock);
+			}
+		}
+		bpfdrv_instance_publish(bdev, err);
+	} while (!last);
+}
+
+/*
+ * How long an attach waits for its instances to start. Longer inits go on
+ * in the background: reg runs under the BPF core's struct_ops mutex, and a
+ * slow init must not hold up every struct_ops attach in the system.
+ */
+#define BPFDRV_ATTACH_WAIT	(HZ / 2)
+
+/*
  * Attach: a driver without PCI IDs gets one instance now; a PCI driver gets
  * one per bound function it serves, now and whenever one is bound later.
- * If any instance fails, the attach fails and nothing is left. Runs in
- * the attaching process, under the BPF core's struct_ops mutex.
+ * If an instance fails to start within BPFDRV_ATTACH_WAIT, the attach fails
+ * and nothing is left; if later, the driver is ejected with the reason.
+ * Runs in the attaching process, under the BPF core's struct_ops mutex.
  */
 int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 {
-	struct bpfdrv_device *bdev, *tmp;
+	struct bpfdrv_device *bdev;
 	struct bpfdrv_driver *drv;
 	struct bpfdrv_pci_fn *fn;
-	LIST_HEAD(starting);
 	bool ejected;
-	int ret = 0, err;
+	int ret = 0;
 
 	/*
 	 * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the
@@ -410,9 +464,12 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 	drv->ops = ops;
 	drv->link = link;
 	INIT_LIST_HEAD(&drv->instances);
+	INIT_LIST_HEAD(&drv->starting);
 	ida_init(&drv->index_ida);
 	spin_lock_init(&drv->exit_lock);
 	INIT_WORK(&drv->eject_work, bpfdrv_eject_workfn);
+	INIT_WORK(&drv->start_work, bpfdrv_start_workfn);
+	init_completion(&drv->started);
 
 	mutex_lock(&bpfdrv_lock);
 	if (bpfdrv_find_driver(ops->name)) {
@@ -434,28 +491,46 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 			ret = PTR_ERR(bdev);
 			break;
 		}
-		list_add_tail(&bdev->drv_node, &starting);
+		list_add_tail(&bdev->drv_node, &drv->starting);
 	}
 	if (!bpfdrv_driver_is_pci(ops)) {
 		bdev = bpfdrv_instance_reserve(drv, NULL);
 		if (IS_ERR(bdev))
 			ret = PTR_ERR(bdev);
 		else
-			list_add_tail(&bdev->drv_node, &starting);
+			list_add_tail(&bdev->drv_node, &drv->starting);
 	}
 	mutex_unlock(&bpfdrv_lock);
 
-	/* after the first failure the others are undone unstarted */
-	list_for_each_entry_safe(bdev, tmp, &starting, drv_node) {
-		list_del_init(&bdev->drv_node);
-		err = ret ? -ECANCELED : bpfdrv_instance_start(bdev);
-		if (err && !ret)
-			ret = err;
-		bpfdrv_instance_publish(bdev, err);
+	if (!list_empty(&drv->starting)) {
+		/* a failed reservation: the work undoes the others unstarted */
+		drv->start_err = ret;
+		schedule_work(&drv->start_work);
+		/* killed or timed out: the loader's link goes with it, or not */
+		if (wait_for_completion_killable_timeout(&drv->started,
+							 BPFDRV_ATTACH_WAIT) <= 0) {
+			/* listed in /sys/kernel/bpfdrv/starting until done */
+			mutex_lock(&bpfdrv_lock);
+			drv->slow_start = true;
+			mutex_unlock(&bpfdrv_lock);
+			if (atomic_cmpxchg(&drv->start_state, BPFDRV_START_WAITING,
+					   BPFDRV_START_ASYNC) == BPFDRV_START_WAITING) {
+				pr_info("driver %s: init takes long, it goes on in the background\n",
+					ops->name);
+				goto attached;
+			}
+			mutex_lock(&bpfdrv_lock);
+			drv->slow_start = false;
+			mutex_unlock(&bpfdrv_lock);
+		}
+		/* done in time: wait for the work to return before unwinding */
+		flush_work(&drv->start_work);
+		ret = drv->start_err;
 	}
 	if (ret)
 		goto err;
 
+attached:
 	mutex_lock(&bpfdrv_lock);
 	drv->attached = true;
 	ejected = drv->stopping;
@@ -474,6 +549,20 @@ err:
 	mutex_unlock(&bpfdrv_lock);
 	bpfdrv_driver_free(drv);
 	return ret;
+}
+
+/* /sys/kernel/bpfdrv/starting: attached drivers whose inits still run. */
+int bpfdrv_drivers_starting(char *buf)
+{
+	struct bpfdrv_driver *drv;
+	int len = 0;
+
+	mutex_lock(&bpfdrv_lock);
+	list_for_each_entry(drv, &bpfdrv_drivers, node)
+		if (drv->slow_start)
+			len += sysfs_emit_at(buf, len, "%s\n", drv->ops->name);
+	mutex_unlock(&bpfdrv_lock);
+	return len;
 }
 
 /* Detach: destroy every instance after draining its callers. */

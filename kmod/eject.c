@@ -237,9 +237,19 @@ static ssize_t unload_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute bpfdrv_unload_attr = __ATTR_WO(unload);
 
+/* Drivers attached while their inits still run, a name per line. */
+static ssize_t starting_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return bpfdrv_drivers_starting(buf);
+}
+
+static struct kobj_attribute bpfdrv_starting_attr = __ATTR_RO(starting);
+
 static struct attribute *bpfdrv_kobj_attrs[] = {
 	&bpfdrv_exits_attr.attr,
 	&bpfdrv_unload_attr.attr,
+	&bpfdrv_starting_attr.attr,
 	NULL
 };
 

@@ -47,6 +47,7 @@
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
 #define EXITS_FILE	"/sys/kernel/bpfdrv/exits"
 #define UNLOAD_FILE	"/sys/kernel/bpfdrv/unload"
+#define STARTING_FILE	"/sys/kernel/bpfdrv/starting"
 #define MAX_DRIVERS	16
 #define LOG_TAIL_LINES	12
 
@@ -472,6 +473,53 @@ static void attach_error(const char *path, const char *name, int e, bool pci)
 		err("%s: cannot attach driver '%s': %s", path, name, strerror(e));
 }
 
+/* Is driver @name listed in STARTING_FILE (its init still runs)? */
+static bool driver_starting(const char *name)
+{
+	char line[BPFDRV_NAME_MAX + 2];
+	bool found = false;
+	FILE *f = fopen(STARTING_FILE, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		found = !strcmp(line, name);
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * bpfdrv.ko waits half a second for a driver's inits; longer ones go on
+ * after the attach returned. Wait for them: a driver whose init failed
+ * stays listed until the kernel detaches it (its link reports EPOLLHUP).
+ */
+static int wait_started(const char *name, struct bpf_link *link)
+{
+	struct pollfd pfd = { .fd = bpf_link__fd(link), .events = POLLIN };
+	char why[512];
+	struct exit_rec r;
+
+	if (!driver_starting(name))
+		return 0;
+	printf("%s: init is taking long; waiting for it\n", name);
+	fflush(stdout);
+	while (driver_starting(name) && poll(&pfd, 1, 100) == 0)
+		;
+	if (!(pfd.revents & (POLLHUP | POLLERR)))
+		poll(&pfd, 1, 500);	/* the detach follows the listing closely */
+	if (!(pfd.revents & (POLLHUP | POLLERR)))
+		return 0;
+	if (find_exit(name, &r)) {
+		format_exit(&r, why, sizeof(why));
+		err("driver '%s' was detached by the kernel: %s", name, why);
+	} else {
+		err("driver '%s' was detached by the kernel", name);
+	}
+	return -1;
+}
+
 /*
  * Stay attached until Ctrl-C, or until the kernel detaches a driver (it
  * ejected it: its link reports EPOLLHUP); then say why and fail.
@@ -712,6 +760,8 @@ static int cmd_load(int argc, char **argv)
 				attach_error(path, names[i], e, is_pci[i]);
 			goto out;
 		}
+		if (wait_started(names[i], links[i]))
+			goto out;
 	}
 
 	if (pin && ensure_pin_dir())

@@ -178,18 +178,35 @@ print(time.time_ns())' >"$OUT/end4" 2>&1 &
 	t1=$(now)
 	$BPFDRV unbind "${edus[1]}" >/dev/null && $BPFDRV bind "${edus[1]}" >/dev/null &&
 		fact=$($B/selftests/test_edu fact /dev/bpfdrv/edu0 5)
-	rc=$?
+	frc=$?
 	t2=$(now)
+	# attach runs under the BPF core's struct_ops mutex: the slow init
+	# goes on after it, and another driver attaches meanwhile
+	echo_round iso_echo3
+	t4=$(now)
 	wait $loader
 	lrc=$?
 	t3=$(now)
 	echo "# during a 5 s init on ${edus[0]}: unbind, bind and a factorial on ${edus[1]}" \
-		"took $(((t2 - t1) / 1000000)) ms; the slow attach took $(((t3 - t0) / 1000000)) ms"
+		"took $(((t2 - t1) / 1000000)) ms; another driver's attach, I/O and detach" \
+		"$(((t4 - t2) / 1000000)) ms; the slow attach $(((t3 - t0) / 1000000)) ms"
 	check "the slow init's driver attached (rc $lrc)" test "$lrc" -eq 0
-	check "another function was unbound, bound and served (5! = $fact, rc $rc)" \
-		test "$rc" -eq 0 -a "$fact" = 120
-	check "... well before the slow init returned" test $((t3 - t2)) -gt 1000000000
+	check "... and its loader said it waited" \
+		grep -q "slowinit: init is taking long" "$OUT/slowinit"
+	check "another function was unbound, bound and served (5! = $fact, rc $frc)" \
+		test "$frc" -eq 0 -a "$fact" = 120
+	check "another driver attached, carried data and detached (rc $rc, got '$got')" \
+		test "$rc" -eq 0 -a "$got" = hi
+	check "... both well before the slow init returned" test $((t3 - t4)) -gt 1000000000
 	$BPFDRV unload slowinit >/dev/null 2>&1
+	# a slow init that fails: its loader waits, then says why and fails
+	$BPFDRV load --pin --name slowfail --device "${edus[0]}" \
+		$TOBJ/slow_init.bpf.o >"$OUT/slowfail" 2>&1
+	lrc=$?
+	check "a slow init that fails fails its load (rc $lrc) with the reason" \
+		eval "test $lrc -eq 1 && grep -q \"'slowfail' was detached by the kernel: error in init .*slowfail0 could not start: error -5\" $OUT/slowfail"
+	sed 's/^/# /' "$OUT/slowfail"
+	check "... and leaves nothing attached" eval "! ls /sys/class/bpfdrv | grep -q slowfail"
 	$BPFDRV unload edu >/dev/null 2>&1
 	$BPFDRV unbind "${edus[0]}" >/dev/null 2>&1
 	$BPFDRV unbind "${edus[1]}" >/dev/null 2>&1

@@ -3,7 +3,8 @@
  * Test driver: init sleeps for 5 seconds (through the test-only
  * bpfdrv_test_msleep() kfunc), as a driver resetting slow hardware would.
  * Loaded with --device on one edu function while another is bound,
- * served and unbound: the slow init must not hold those up.
+ * served and unbound, and another driver attaches: the slow init must not
+ * hold those up. Loaded as "slowfail", the init then fails.
  */
 #include "bpfdrv.bpf.h"
 
@@ -15,7 +16,7 @@ SEC("struct_ops.s/slow_init_init")
 int BPF_PROG(slow_init_init, struct bpfdrv_dev *dev)
 {
 	bpfdrv_test_msleep(5000);
-	return 0;
+	return dev->name[4] == 'f' ? -EIO : 0;	/* slowfail<N> */
 }
 
 SEC(".struct_ops.link")
