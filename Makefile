@@ -27,7 +27,7 @@ TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests
 BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
 HEADERS := $(wildcard include/*.h)
 
-.PHONY: all bpf user kmod selftests test demo bench clean
+.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
@@ -106,6 +106,20 @@ demo:
 
 bench:
 	selftests/vm/run.sh bench
+
+export CMD
+# Development: a kernel of the matrix with the project at /src and
+# DRIVERS=dir at /drivers; vm opens a shell, vm-start runs in the
+# background for vm-run CMD='...' and vm-stop.
+vm vm-start:
+	$(if $(DRIVERS),BPFDRV_DRIVERS="$(DRIVERS)") \
+		$(if $(KERNEL),BPFDRV_KERNELS="$(KERNEL)") selftests/vm/run.sh $@
+
+vm-run:
+	selftests/vm/session.sh run "$$CMD"
+
+vm-stop:
+	selftests/vm/session.sh stop
 
 clean:
 	rm -rf $(BUILD)

@@ -42,20 +42,25 @@ kernel_image() {
 }
 
 # in_root CMD...: run CMD inside the root, in a private mount namespace so that
-# no bind mount outlives the command. The source tree is at /src.
+# no bind mount outlives the command. The source tree is at /src, and
+# BPFDRV_DRIVERS, if set, at /drivers.
 in_root() {
 	unshare --mount --propagation private -- /bin/bash -c '
 		set -e
-		root=$1; top=$2; shift 2
+		root=$1; top=$2; drivers=$3; shift 3
 		mount --rbind /dev "$root/dev"
 		mount -t proc proc "$root/proc"
 		mount --rbind /sys "$root/sys"
 		mkdir -p "$root/src" "$root/tmp"
 		mount --bind "$top" "$root/src"
 		mount -t tmpfs tmpfs "$root/tmp"
+		if [ -n "$drivers" ]; then
+			mkdir -p "$root/drivers"
+			mount --bind "$drivers" "$root/drivers"
+		fi
 		exec chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			LANG=C.UTF-8 CI="${CI:-}" BPFDRV_ACCEL="${BPFDRV_ACCEL:-}" \
 			/bin/bash -c "cd /src && \"\$@\"" bash "$@"
-	' bash "$BPFDRV_ROOT" "$BPFDRV_TOP" "$@"
+	' bash "$BPFDRV_ROOT" "$BPFDRV_TOP" "${BPFDRV_DRIVERS:-}" "$@"
 }

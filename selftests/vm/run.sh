@@ -12,11 +12,17 @@
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
+#   BPFDRV_DRIVERS=dir     make vm, make vm-start: a directory of your own
+#                          drivers, at /drivers in the guest
+#
+# make vm boots one kernel (the newest, or the first of BPFDRV_KERNELS) for
+# development and opens a shell in it; make vm-start boots it without one,
+# in the background; make vm-run and make vm-stop (session.sh) talk to it.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-test}
-case $mode in test|demo|bench) ;; *) die "usage: run.sh test|demo|bench";; esac
+case $mode in test|demo|bench|vm|vm-start) ;; *) die "usage: run.sh test|demo|bench|vm|vm-start";; esac
 [ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
 
 for tool in unshare chroot timeout; do
@@ -28,6 +34,13 @@ mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 # Benchmark ratios come from one boot; the newest kernel is the one to quote.
 [ "$mode" = bench ] && kernels=("${kernels[-1]}")
+# A development session: the kernel asked for first, else the newest.
+case $mode in vm*) [ -n "${BPFDRV_KERNELS:-}" ] || kernels=("${kernels[-1]}");; esac
+if [ -n "${BPFDRV_DRIVERS:-}" ]; then
+	[ -d "$BPFDRV_DRIVERS" ] || die "DRIVERS=$BPFDRV_DRIVERS is not a directory"
+	BPFDRV_DRIVERS=$(cd "$BPFDRV_DRIVERS" && pwd)
+	export BPFDRV_DRIVERS
+fi
 
 mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
@@ -71,15 +84,40 @@ accel=$(accel_flags)
 # function that is not edu (wrong-device tests) and a virtio GPU (DRM).
 QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci"
 
-# vm REL CMD: boot REL with the source tree as /src and run CMD in it.
+# vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
+# (read-only) and run CMD in it.
 vm() {
-	local img
+	local img rel=$1 cmd=$2
 
-	img=$(kernel_image "$1")
+	shift 2
+	img=$(kernel_image "$rel")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-900}" vng --run "$img" $accel \
 		--disable-microvm --user root --cpus 2 --memory 2G \
-		--qemu-opts="$QEMU_DEVICES" -e "$2" </dev/null
+		--qemu-opts="$QEMU_DEVICES" "$@" -e "$cmd" </dev/null
 }
+
+case $mode in vm|vm-start)
+	rel=${kernels[0]} dir=$BPFDRV_BUILD/vm/session
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	echo $$ >"$dir/pid"
+	# the session's files and the user's drivers are writable in the guest
+	rw=("--rwdir=/src/${dir#"$BPFDRV_TOP"/}=/src/${dir#"$BPFDRV_TOP"/}")
+	[ -n "${BPFDRV_DRIVERS:-}" ] && rw+=(--rwdir=/drivers=/drivers)
+	log "booting $rel for development (about 20 s under TCG)"
+	if [ "$mode" = vm ]; then
+		img=$(kernel_image "$rel")
+		in_root vng --run "$img" $accel --disable-microvm --user root \
+			--cpus 2 --memory 2G --qemu-opts="$QEMU_DEVICES" "${rw[@]}" \
+			-e "selftests/vm/guest-session.sh --shell"
+	else
+		log "make vm-run CMD='...' runs a command in it; make vm-stop ends it"
+		BPFDRV_VM_TIMEOUT=0 vm "$rel" "selftests/vm/guest-session.sh" "${rw[@]}" \
+			>"$BPFDRV_BUILD/vm/session.log" 2>&1
+	fi
+	rm -rf "$dir"
+	exit
+esac
 
 if [ "$mode" = demo ]; then
 	rel=${kernels[-1]}
@@ -103,6 +141,26 @@ if [ "$mode" = bench ]; then
 fi
 
 n=0 passed=0 failed=0
+# tally LABEL FILE: number FILE's TAP lines, labelled, into the totals;
+# sets kpassed and kfailed
+tally() {
+	local line
+
+	kpassed=0 kfailed=0
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*)
+			n=$((n + 1)) kpassed=$((kpassed + 1))
+			echo "ok $n - [$1] ${line#ok - }";;
+		"not ok - "*)
+			n=$((n + 1)) kfailed=$((kfailed + 1))
+			echo "not ok $n - [$1] ${line#not ok - }";;
+		"# "*)
+			echo "$line";;
+		esac
+	done < <(tr -d '\r' <"$2")
+}
+
 echo "TAP version 13"
 for rel in "${kernels[@]}"; do
 	out=$BPFDRV_BUILD/vm/test-$rel.log
@@ -110,19 +168,7 @@ for rel in "${kernels[@]}"; do
 	start=$SECONDS
 	vm "$rel" "selftests/guest.sh ${BPFDRV_PARTS:-}" >"$out" 2>&1
 	rc=$?
-	kpassed=0 kfailed=0
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*)
-			n=$((n + 1)) kpassed=$((kpassed + 1))
-			echo "ok $n - [$rel] ${line#ok - }";;
-		"not ok - "*)
-			n=$((n + 1)) kfailed=$((kfailed + 1))
-			echo "not ok $n - [$rel] ${line#not ok - }";;
-		"# "*)
-			echo "$line";;
-		esac
-	done < <(tr -d '\r' <"$out")
+	tally "$rel" "$out"
 	n=$((n + 1))
 	if grep -q "^# guest done" <(tr -d '\r' <"$out"); then
 		kpassed=$((kpassed + 1))
@@ -135,6 +181,16 @@ for rel in "${kernels[@]}"; do
 	echo "# $rel: $kpassed passed, $kfailed failed in $((SECONDS - start)) s"
 	passed=$((passed + kpassed)) failed=$((failed + kfailed))
 done
+# the development loop, as a user drives it from the host
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then
+	out=$BPFDRV_BUILD/vm/test-session.log
+	log "a development session on ${kernels[-1]} (make vm-start, vm-run, vm-stop)"
+	start=$SECONDS
+	"$BPFDRV_TOP/selftests/vm/session-test.sh" "${kernels[-1]}" >"$out" 2>&1
+	tally "session ${kernels[-1]}" "$out"
+	echo "# session: $kpassed passed, $kfailed failed in $((SECONDS - start)) s"
+	passed=$((passed + kpassed)) failed=$((failed + kfailed))
+fi
 echo "1..$n"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
