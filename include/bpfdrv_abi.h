@@ -113,6 +113,7 @@ struct bpfdrv_io {
 	__u64 pos;		/* file offset (BPFDRV_F_SEEKABLE devices) */
 	__u32 len;
 	__u32 nonblock;		/* the caller will not wait (O_NONBLOCK) */
+	__u64 arg;		/* ioctl: the argument of a command without data */
 	const void *__kernel_object;	/* NULL; see above */
 } __bpfdrv_core;
 

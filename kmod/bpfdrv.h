@@ -102,8 +102,9 @@ struct bpfdrv_pci_fn {
 	struct pci_dev *pdev;
 	struct list_head node;		/* bpfdrv_pci_fns, under bpfdrv_lock */
 	struct bpfdrv_device *bdev;	/* its instance, under bpfdrv_lock */
-	void __iomem *bar[PCI_STD_NUM_BARS];	/* memory BARs only */
+	void __iomem *bar[PCI_STD_NUM_BARS];	/* memory and I/O-port BARs */
 	resource_size_t bar_len[PCI_STD_NUM_BARS];
+	unsigned long bar_io;		/* bit n: BAR n is I/O ports */
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */

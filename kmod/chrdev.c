@@ -397,6 +397,8 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 		return ret;
 	io.pub.pos = filp->f_pos;
 	io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
+	/* an integer argument; a data command's is a user address: not given */
+	io.pub.arg = size ? 0 : arg;
 	if (_IOC_DIR(cmd) & _IOC_WRITE) {
 		if (copy_from_user(io.data, uarg, size)) {
 			ret = -EFAULT;

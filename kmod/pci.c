@@ -205,9 +205,11 @@ static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	if (ret)
 		goto err_disable;
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
-		if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
+		if (!(pci_resource_flags(pdev, bar) & (IORESOURCE_MEM | IORESOURCE_IO)) ||
 		    !pci_resource_len(pdev, bar))
 			continue;
+		if (pci_resource_flags(pdev, bar) & IORESOURCE_IO)
+			__set_bit(bar, &fn->bar_io);
 		fn->bar[bar] = pci_iomap(pdev, bar, 0);
 		if (!fn->bar[bar]) {
 			ret = -ENOMEM;
@@ -297,6 +299,9 @@ static void __iomem *bpfdrv_mmio_addr(struct bpfdrv_dev *dev, u32 bar, u64 off,
 		return NULL;
 	*err = -ENXIO;
 	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar])
+		return NULL;
+	*err = -EINVAL;		/* ports are 1, 2 or 4 bytes wide */
+	if (size == 8 && test_bit(bar, &fn->bar_io))
 		return NULL;
 	*err = -ERANGE;
 	if (!bpfdrv_access_ok(off, size, fn->bar_len[bar]))
@@ -409,11 +414,12 @@ __bpf_kfunc int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, u32 off, u32 size,
 }
 
 /**
- * bpfdrv_pci_bar_len - length of one of the instance's memory BARs
+ * bpfdrv_pci_bar_len - length of one of the instance's BARs
  * @dev: the instance
  * @bar: BAR number, 0-5
  *
- * Return: the length in bytes, -ENXIO for an absent or I/O-port BAR,
+ * Return: the length in bytes (of a memory or I/O-port BAR), -ENXIO for an
+ * absent BAR,
  * -ENODEV for an instance without a PCI function, -EPERM under lockdown.
  */
 __bpf_kfunc s64 bpfdrv_pci_bar_len(struct bpfdrv_dev *dev, u32 bar)
@@ -430,16 +436,16 @@ __bpf_kfunc s64 bpfdrv_pci_bar_len(struct bpfdrv_dev *dev, u32 bar)
 }
 
 /**
- * bpfdrv_mmio_read - read a device register in a memory BAR
+ * bpfdrv_mmio_read - read a device register in a memory or I/O-port BAR
  * @dev: the instance
  * @bar: BAR number, 0-5
  * @off: byte offset in the BAR, aligned to @size
- * @size: 1, 2, 4 or 8 bytes
+ * @size: 1, 2, 4 or 8 bytes (8 only in a memory BAR)
  * @val: where the value goes (0 on error)
  *
  * Return: 0, -ERANGE if [@off, @off + @size) is outside the BAR or
  * misaligned (nothing is read), -EINVAL for a bad size, -ENXIO for an
- * absent or I/O-port BAR, -ENODEV, -EPERM under lockdown.
+ * absent BAR, -ENODEV, -EPERM under lockdown.
  */
 __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 				 u32 size, u64 *val)
@@ -451,6 +457,11 @@ __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
+	if (test_bit(bar, &to_bpfdrv_device(dev)->pci->bar_io)) {
+		/* an I/O-port cookie from pci_iomap(): ioread*() does in/out */
+		*val = size == 1 ? ioread8(p) : size == 2 ? ioread16(p) : ioread32(p);
+		return 0;
+	}
 	switch (size) {
 	case 1:
 		*val = readb(p);
@@ -468,7 +479,7 @@ __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 }
 
 /**
- * bpfdrv_mmio_write - write a device register in a memory BAR
+ * bpfdrv_mmio_write - write a device register in a memory or I/O-port BAR
  * @dev: the instance
  * @bar: BAR number, 0-5
  * @off: byte offset in the BAR, aligned to @size
@@ -486,6 +497,15 @@ __bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
+	if (test_bit(bar, &to_bpfdrv_device(dev)->pci->bar_io)) {
+		if (size == 1)
+			iowrite8(val, p);
+		else if (size == 2)
+			iowrite16(val, p);
+		else
+			iowrite32(val, p);
+		return 0;
+	}
 	switch (size) {
 	case 1:
 		writeb(val, p);

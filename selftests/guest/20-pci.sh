@@ -122,8 +122,39 @@ if [ -n "$testdev" ]; then
 	check "no node for the refused device" node_gone wrong0
 	check "the refusal is in the kernel log" eval "dmesg | grep -q 'wrong0: driver init failed'"
 	$BPFDRV unbind "$testdev" >/dev/null
+
+	# I/O-port BARs: pci-testdev's BAR 1 through the kfuncs, compared with
+	# /dev/port at the address lspci reports (the independent path)
+	check "load portio (binds pci-testdev)" $BPFDRV load --pin $TOBJ/portio.bpf.o
+	port=$(lspci -v -s "$testdev" | awk '/I\/O ports at/ { print $4; exit }')
+	if python3 - "$port" >"$OUT/portio" 2>&1 <<'PY'
+import fcntl, os, sys
+port = int(sys.argv[1], 16)
+dev = os.open("/dev/bpfdrv/portio0", os.O_RDWR)
+length = fcntl.ioctl(dev, 0x5003, 1)
+fcntl.ioctl(dev, 0x5002, 0)	# select test 0: byte 0 at offset 0
+raw = os.open("/dev/port", os.O_RDONLY)
+words = []
+for off in range(0, 24, 4):
+    kf = fcntl.ioctl(dev, 0x5001, off)
+    ref = int.from_bytes(os.pread(raw, 4, port + off), "little") & 0x7fffffff
+    print(f"# BAR 1 + {off}: kfunc {kf:#010x}, /dev/port {ref:#010x}")
+    if kf != ref:
+        sys.exit(1)
+    words.append(kf)
+print(f"# BAR 1: {length} ports at {port:#x}")
+sys.exit(0 if length >= 24 and any(words) else 1)
+PY
+	then
+		ok "an I/O-port BAR reads through bpfdrv_mmio_read() as through /dev/port"
+	else
+		nok "an I/O-port BAR reads through bpfdrv_mmio_read() as through /dev/port"
+	fi
+	cat "$OUT/portio"
+	check "unload portio" $BPFDRV unload portio
+	$BPFDRV unbind "$testdev" >/dev/null
 else
-	echo "# skip: wrong-device test (no pci-testdev in this VM)"
+	echo "# skip: wrong-device and I/O-port tests (no pci-testdev in this VM)"
 fi
 expect_err "bind: a malformed address is refused" "not a PCI address" $BPFDRV bind 00:09.0
 expect_err "bind: an absent device is refused" "no PCI device" $BPFDRV bind 0000:7f:1f.7

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test driver: an ioctl that loops for the milliseconds its argument says,
- * as a driver polling slow hardware would. LONG_LOOP_YIELD calls
+ * Test driver: an ioctl that loops for the milliseconds its integer
+ * argument says (io->arg), as a driver polling slow hardware would. LONG_LOOP_YIELD calls
  * bpfdrv_dev_yield() each round, which lets the CPU go (no soft lockup)
  * and ends the loop with its error once the device is torn down.
  * LONG_LOOP_SPIN does not, to show what the kernel does then.
@@ -10,21 +10,18 @@
 
 char _license[] SEC("license") = "GPL";
 
-#define LONG_LOOP_YIELD	0x40044c01	/* _IOW('L', 1, __u32) */
-#define LONG_LOOP_SPIN	0x40044c02	/* _IOW('L', 2, __u32) */
+#define LONG_LOOP_YIELD	0x4c01	/* _IO('L', 1): milliseconds as the argument */
+#define LONG_LOOP_SPIN	0x4c02	/* _IO('L', 2) */
 
 SEC("struct_ops.s/long_loop_ioctl")
 int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     unsigned int cmd, struct bpfdrv_io *io)
 {
-	__u64 start = bpf_ktime_get_ns(), ns;
-	__u32 ms = 0;
+	__u64 start = bpf_ktime_get_ns(), ns = io->arg * 1000000;
 	int i, j, ret;
 
-	if ((cmd != LONG_LOOP_YIELD && cmd != LONG_LOOP_SPIN) ||
-	    bpfdrv_io_load(io, 0, &ms, sizeof(ms)))
+	if (cmd != LONG_LOOP_YIELD && cmd != LONG_LOOP_SPIN)
 		return -ENOTTY;
-	ns = ms * 1000000ULL;
 	bpf_for(i, 0, 1 << 23) {
 		if (bpf_ktime_get_ns() - start >= ns)
 			break;
