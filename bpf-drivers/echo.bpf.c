@@ -108,7 +108,7 @@ __u32 BPF_PROG(echo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 }
 
 SEC(".struct_ops.link")
-struct chr_ext_ops echo_ops = {
+struct chr_ext_ops echo = {
 	.read = (void *)echo_read,
 	.write = (void *)echo_write,
 	.ioctl = (void *)echo_ioctl,

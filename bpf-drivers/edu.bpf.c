@@ -355,7 +355,7 @@ void BPF_PROG(edu_release, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 }
 
 SEC(".struct_ops.link")
-struct chr_ext_ops edu_ops = {
+struct chr_ext_ops edu = {
 	.init = (void *)edu_init,
 	.exit = (void *)edu_exit,
 	.irq = (void *)edu_irq,

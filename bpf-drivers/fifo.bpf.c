@@ -85,7 +85,7 @@ __u32 BPF_PROG(fifo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 }
 
 SEC(".struct_ops.link")
-struct chr_ext_ops fifo_ops = {
+struct chr_ext_ops fifo = {
 	.read = (void *)fifo_read,
 	.write = (void *)fifo_write,
 	.poll = (void *)fifo_poll,

@@ -124,7 +124,7 @@ __u32 BPF_PROG(button_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 }
 
 SEC(".struct_ops.link")
-struct chr_ext_ops gpio_button_ops = {
+struct chr_ext_ops gpio_button = {
 	.open = (void *)button_open,
 	.read = (void *)button_read,
 	.poll = (void *)button_poll,

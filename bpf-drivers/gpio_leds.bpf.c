@@ -95,7 +95,7 @@ int BPF_PROG(leds_read, struct bpfdrv_dev *dev,
 }
 
 SEC(".struct_ops.link")
-struct chr_ext_ops gpio_leds_ops = {
+struct chr_ext_ops gpio_leds = {
 	.read = (void *)leds_read,
 	.write = (void *)leds_write,
 	.name = "gpio_leds",

@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
@@ -112,6 +113,70 @@ static const char *lines_back(const char *floor, const char *p, int nlines)
 	return p == floor ? p : p + 1;
 }
 
+/* The last line before the line at @before that @match accepts, or NULL. */
+static const char *last_line_with(const char *floor, const char *before,
+				  bool (*match)(const char *line))
+{
+	const char *p = before;
+
+	while (p > floor) {
+		/* p - 1 ends the line before the one at p */
+		const char *line = lines_back(floor, p - 1, 0);
+
+		if (match(line))
+			return line;
+		p = line;
+	}
+	return NULL;
+}
+
+/* "; c source @ file.bpf.c:12", the verifier's note of a source line */
+static bool is_source_line(const char *line)
+{
+	return line[0] == ';' && line[1] == ' ';
+}
+
+/* "12: (85) call ...", an instruction */
+static bool is_insn_line(const char *line)
+{
+	while (*line >= '0' && *line <= '9')
+		line++;
+	return line[0] == ':' && line[1] == ' ' && line[2] == '(';
+}
+
+static void put_line(const char *what, const char *line)
+{
+	fprintf(stderr, "bpfdrv:   %s%.*s\n", what, (int)strcspn(line, "\n"), line);
+}
+
+/*
+ * Where the verifier stopped: the last instruction it checked, the source
+ * line that instruction comes from (the object's BTF line info; build with
+ * -g) and its reason, the lines that follow the instruction up to a blank
+ * line or "processed N insns".
+ */
+static void print_verifier_error(const char *begin, const char *end)
+{
+	const char *stop = strstr(begin, "\nprocessed ");
+	const char *insn, *src, *p, *what = "reason:      ";
+
+	if (!stop || stop > end)
+		return;
+	insn = last_line_with(begin, stop + 1, is_insn_line);
+	if (!insn)
+		return;
+	src = last_line_with(begin, insn, is_source_line);
+	fprintf(stderr, "bpfdrv: where the verifier stopped:\n");
+	if (src)
+		put_line("source:      ", src + 2);
+	put_line("instruction: ", insn);
+	for (p = strchr(insn, '\n') + 1; p < stop && *p != '\n';
+	     p = strchr(p, '\n') + 1) {
+		put_line(what, p);
+		what = "             ";
+	}
+}
+
 /*
  * Print the useful part of the verifier log libbpf reported. Kernels with
  * structured diagnostics ("Verification failed: ...") get the error, its
@@ -136,6 +201,7 @@ static bool print_verifier_tail(void)
 	while (end > begin && end[-1] != '\n')
 		end--;
 
+	print_verifier_error(begin, end);
 	fprintf(stderr, "bpfdrv: verifier log (the error; -v shows all):\n");
 	vf = strstr(begin, "\nVerification failed:");
 	if (!vf || vf > end) {
@@ -843,6 +909,44 @@ static int unload_driver(const char *name, int fd)
 	return 0;
 }
 
+/* The link id that nftw()'s callback removes the pins of. */
+static __u32 unpin_link_id;
+
+/* A bpffs file that pins link unpin_link_id: remove it. */
+static int unpin_one(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	char fdpath[64], kind[32] = "";
+	int fd;
+
+	if (type != FTW_F)
+		return 0;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return 0;
+	/* ids are per kind: make sure it is a link before comparing */
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	if (readlink(fdpath, kind, sizeof(kind) - 1) > 0 &&
+	    !strcmp(kind, "anon_inode:bpf-link") &&
+	    !bpf_link_get_info_by_fd(fd, &info, &len) &&
+	    info.id == unpin_link_id)
+		unlink(path);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Remove every pin of link @id under the bpffs mount, wherever a tool put
+ * it (bpftool struct_ops register pins it as DIR/<map name>).
+ */
+static void unpin_link(__u32 id)
+{
+	unpin_link_id = id;
+	nftw("/sys/fs/bpf", unpin_one, 16, FTW_PHYS | FTW_MOUNT);
+}
+
 static int cmd_unload(int argc, char **argv)
 {
 	char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
@@ -887,8 +991,17 @@ static int cmd_unload(int argc, char **argv)
 			close(fd);
 		return 1;
 	}
+	if (!link_id) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_link_get_info_by_fd(fd, &info, &len))
+			link_id = info.id;
+	}
 	close(fd);
 	unlink(pinpath);
+	if (link_id)
+		unpin_link(link_id);
 	return 0;
 }
 

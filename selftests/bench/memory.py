@@ -85,7 +85,7 @@ def bpf_objects():
 	progs = [p for p in bpftool("prog", "show")
 		 if p.get("name", "").startswith("echo_")]
 	maps = [m for m in bpftool("map", "show")
-		if m.get("name") in ("echo_state", "echo_ops")]
+		if m.get("name") in ("echo_state", "echo")]
 	return {
 		"programs": len(progs),
 		"prog_jited_bytes": sum(p.get("bytes_jited", 0) for p in progs),

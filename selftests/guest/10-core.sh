@@ -25,6 +25,10 @@ expect_err "load: out-of-bounds buffer access rejected by the verifier" \
 	"rejected program 'oob_read'" $BPFDRV load $TOBJ/bad_oob.bpf.o
 check "load: the verifier log tail explains the out-of-bounds access" \
 	grep -q "invalid access to memory" "$OUT/out"
+check "load: the error names its source line and instruction" \
+	eval 'grep -q "source: .*bad_oob.bpf.c:[0-9]" "$OUT/out" &&
+		grep -q "instruction: [0-9]*: (" "$OUT/out" &&
+		grep -q "reason: *[A-Za-z]" "$OUT/out"'
 expect_err "load: unchecked kfunc result (KF_RET_NULL) rejected by the verifier" \
 	"rejected program 'nocheck_write'" $BPFDRV load $TOBJ/bad_kfunc.bpf.o
 check "load: the verifier log tail names the NULL pointer" \
@@ -117,11 +121,12 @@ mkdir -p /sys/fs/bpf/bt
 # (it looks their type up in vmlinux BTF only); judge by what it did.
 bpftool struct_ops register $OBJ/echo.bpf.o /sys/fs/bpf/bt >"$OUT/bt" 2>&1
 echo "# bpftool struct_ops register: exit $?"
-check "bpftool struct_ops register attaches echo.bpf.o and pins its link" \
-	eval 'test -c /dev/bpfdrv/echo && test -e /sys/fs/bpf/bt/echo_ops'
+check "bpftool struct_ops register attaches echo.bpf.o and pins its link as the driver's name" \
+	eval 'test -c /dev/bpfdrv/echo && test -e /sys/fs/bpf/bt/echo'
 check "the bpftool-attached driver carries data" \
 	bash -c 'printf bt >/dev/bpfdrv/echo && test "$(cat /dev/bpfdrv/echo)" = bt'
 check "bpfdrv unload detaches a bpftool-attached driver" $BPFDRV unload echo
+check "... and removes bpftool's pin of its link" test ! -e /sys/fs/bpf/bt/echo
 rm -f /sys/fs/bpf/bt/*
 
 check "all nodes are gone after unload" eval '[ -z "$(ls /dev/bpfdrv 2>/dev/null)" ]'
