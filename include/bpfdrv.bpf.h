@@ -29,6 +29,10 @@ extern int bpfdrv_io_load(struct bpfdrv_io *io, __u32 io_off, void *dst,
 			  __u32 dst__sz) __ksym;
 extern int bpfdrv_io_store(struct bpfdrv_io *io, __u32 io_off, void *src,
 			   __u32 src__sz) __ksym;
+extern int bpfdrv_io_load_at(struct bpfdrv_io *io, void *dst, __u32 dst__sz,
+			     __u32 dst_off, __u32 len) __ksym;
+extern int bpfdrv_io_store_at(struct bpfdrv_io *io, void *src, __u32 src__sz,
+			      __u32 src_off, __u32 len) __ksym;
 extern int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 			     __u32 ring__sz) __ksym;
 extern int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,

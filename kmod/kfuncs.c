@@ -84,6 +84,67 @@ __bpf_kfunc int bpfdrv_io_store(struct bpfdrv_io *io, u32 io_off, void *src,
 	return 0;
 }
 
+/*
+ * The I/O buffer of @io, if its first @len bytes and [@off, @off + @len) of
+ * program memory of @size bytes are both in bounds; else NULL.
+ */
+static u8 *bpfdrv_io_at(struct bpfdrv_io *io, u32 size, u32 off, u32 len)
+{
+	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
+
+	if (len > k->size || !bpfdrv_range_ok(off, len, size))
+		return NULL;
+	return k->data;
+}
+
+/**
+ * bpfdrv_io_load_at - copy the I/O buffer's first bytes into program memory
+ * @io: the callback's I/O context
+ * @dst: program memory (stack, map value), all of it
+ * @dst__sz: its size
+ * @dst_off: where to start in @dst
+ * @len: bytes to copy, from the start of the I/O buffer
+ *
+ * For a variable offset with a variable length (a seekable file, a register
+ * window), which the verifier cannot bound together: both ranges are
+ * checked here, on every call.
+ *
+ * Return: 0, or -ERANGE if either range is out of bounds (nothing copied).
+ */
+__bpf_kfunc int bpfdrv_io_load_at(struct bpfdrv_io *io, void *dst, u32 dst__sz,
+				  u32 dst_off, u32 len)
+{
+	u8 *data = bpfdrv_io_at(io, dst__sz, dst_off, len);
+
+	if (!data)
+		return -ERANGE;
+	memcpy(dst + dst_off, data, len);
+	return 0;
+}
+
+/**
+ * bpfdrv_io_store_at - copy part of program memory to the I/O buffer's start
+ * @io: the callback's I/O context
+ * @src: program memory (stack, map value), all of it
+ * @src__sz: its size
+ * @src_off: where to start in @src
+ * @len: bytes to copy, to the start of the I/O buffer
+ *
+ * As bpfdrv_io_load_at(), the other way.
+ *
+ * Return: 0, or -ERANGE if either range is out of bounds (nothing copied).
+ */
+__bpf_kfunc int bpfdrv_io_store_at(struct bpfdrv_io *io, void *src, u32 src__sz,
+				   u32 src_off, u32 len)
+{
+	u8 *data = bpfdrv_io_at(io, src__sz, src_off, len);
+
+	if (!data)
+		return -ERANGE;
+	memcpy(data, src + src_off, len);
+	return 0;
+}
+
 /* The ring in program memory, or NULL if its header is inconsistent. */
 static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap)
 {
@@ -234,6 +295,8 @@ BTF_KFUNCS_START(bpfdrv_kfunc_ids)
 BTF_ID_FLAGS(func, bpfdrv_io_data, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_io_load, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_io_store, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_io_load_at, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_io_store_at, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_ring_to_io, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
