@@ -133,6 +133,7 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 check "bpf_printk with four arguments reaches the trace buffer" \
 	grep -q "bpfdrv helpers: armed 1 2 3 4" /sys/kernel/tracing/trace
 check "unload helpers" $BPFDRV unload helpers
+rm -f /sys/fs/bpf/bpfdrv_timers
 
 # --- detach while a reader is blocked ---
 $BPFDRV load --pin --name fifo2 $OBJ/fifo.bpf.o >/dev/null

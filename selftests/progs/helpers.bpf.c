@@ -2,7 +2,10 @@
 /*
  * Test driver: the BPF helpers docs/writing-a-driver.md lists, used from
  * callbacks: bpf_printk() with four arguments, a bpf_timer armed by an
- * ioctl whose callback counts its runs (read back by another ioctl).
+ * ioctl whose callback counts its runs (read back by another ioctl). A
+ * timer needs its map held by user space (bpf_timer_init() refuses one no
+ * process holds, which a pinned driver's maps are once its loader exits),
+ * so the map is pinned by name.
  */
 #include "bpfdrv.bpf.h"
 
@@ -21,7 +24,8 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct timer_elem);
-} timers SEC(".maps");
+	__uint(pinning, LIBBPF_PIN_BY_NAME);	/* /sys/fs/bpf/bpfdrv_timers */
+} bpfdrv_timers SEC(".maps");
 
 __u32 fired;
 
@@ -37,14 +41,19 @@ int BPF_PROG(helpers_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 {
 	struct timer_elem *e;
 	__u32 key = 0;
+	int ret;
 
 	switch (cmd) {
 	case HELPERS_ARM:
-		e = bpf_map_lookup_elem(&timers, &key);
+		e = bpf_map_lookup_elem(&bpfdrv_timers, &key);
 		if (!e)
 			return -EIO;
-		bpf_timer_init(&e->timer, &timers, CLOCK_MONOTONIC);
-		bpf_timer_set_callback(&e->timer, helpers_timer_fn);
+		ret = bpf_timer_init(&e->timer, &bpfdrv_timers, CLOCK_MONOTONIC);
+		if (ret)
+			return ret;
+		ret = bpf_timer_set_callback(&e->timer, helpers_timer_fn);
+		if (ret)
+			return ret;
 		bpf_printk("bpfdrv helpers: armed %d %d %d %d", 1, 2, 3, 4);
 		return bpf_timer_start(&e->timer, 1000000, 0);
 	case HELPERS_FIRED:
