@@ -26,13 +26,16 @@ HOSTILE := $(patsubst selftests/hostile/%.bpf.c,$(BUILD)/selftests/hostile/%.bpf
 TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
 BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
 HEADERS := $(wildcard include/*.h)
+# Driver skeletons from bpfdrv new, built as a user would (selftests load them).
+SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
+	     $(BUILD)/new/skelgpio/skelgpio.bpf.o
 
 .PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
-selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS)
+selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -72,8 +75,17 @@ $(BUILD)/user/%.skel.h: $(BUILD)/user/%.bpf.o
 
 $(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(USER_SKELS) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuser -I$(BUILD)/user $(USER_SRCS) -o $@ \
+	$(CC) $(CFLAGS) -Iuser -I$(BUILD)/user \
+		-DBPFDRV_INCLUDE_DIR='"$(abspath include)"' $(USER_SRCS) -o $@ \
 		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+
+$(BUILD)/new/skel/skel.bpf.o: NEW_ARGS :=
+$(BUILD)/new/skelpci/skelpci.bpf.o: NEW_ARGS := --pci 1234:11e8
+$(BUILD)/new/skelgpio/skelgpio.bpf.o: NEW_ARGS := --gpio bpfdrv-loopback:0
+$(BUILD)/new/%.bpf.o: $(BUILD)/user/bpfdrv $(HEADERS)
+	rm -rf $(@D) && mkdir -p $(BUILD)/new
+	$(BUILD)/user/bpfdrv new $(notdir $(@D)) $(NEW_ARGS) -o $(@D) >/dev/null
+	$(MAKE) -s -C $(@D) CC=$(CC) CLANG=$(CLANG)
 
 $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

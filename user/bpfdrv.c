@@ -8,6 +8,7 @@
  *   bpfdrv unload NAME                      detach a driver
  *   bpfdrv list                             device instances and call counts
  *   bpfdrv bind|unbind BDF                  hand a PCI function to bpfdrv
+ *   bpfdrv new NAME [--pci V:D|--gpio C:L]  write a driver skeleton (new.c)
  *
  * Loading is generic: any BPF object with chr_ext_ops maps works. Without
  * --pin the drivers stay attached while this process runs (Ctrl-C detaches);
@@ -1150,6 +1151,8 @@ static void usage(FILE *f)
 		"  unbind BDF                      take it back\n"
 		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
 		"  trace [-l] [-g GROUPS] [-- CMD] trace the NPU, DRM and bpfdrv drivers\n"
+		"  new NAME [--pci V:D|--gpio CHIP:LINE] [-o DIR]\n"
+		"                                  write a driver skeleton, a Makefile and a test\n"
 		"  -v  verbose (libbpf debug output)   -h  this help\n");
 }
 
@@ -1191,6 +1194,8 @@ int main(int argc, char **argv)
 		return cmd_stats(argc - i, argv + i);
 	if (!strcmp(argv[i], "trace"))
 		return cmd_trace(argc - i, argv + i);
+	if (!strcmp(argv[i], "new"))
+		return cmd_new(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }

@@ -21,4 +21,7 @@ int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
 
+/* user/new.c: driver skeletons */
+int cmd_new(int argc, char **argv);
+
 #endif /* __BPFDRV_TOOL_H */

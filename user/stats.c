@@ -216,10 +216,12 @@ static void usage_stats(FILE *f)
 		"  -i, --interval SECS  measure, print every SECS seconds\n"
 		"  -d, --duration SECS  measure for SECS seconds\n"
 		"  -p, --pid PID        only calls by this process\n"
+		"  -f, --follow         with -p: and by the processes it starts from now on\n"
 		"  -c, --comm COMM      only calls by processes with this name\n"
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
-		"  -- COMMAND           measure while COMMAND runs (only its calls)\n");
+		"  -- COMMAND           measure while COMMAND runs (only its calls and\n"
+		"                       those of the processes it starts)\n");
 }
 
 int cmd_stats(int argc, char **argv)
@@ -228,6 +230,7 @@ int cmd_stats(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -238,7 +241,7 @@ int cmd_stats(int argc, char **argv)
 	static struct stats_ctx ctx;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+i:d:p:c:jo:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+i:d:p:fc:jo:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage_stats(stdout);

@@ -31,6 +31,18 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 targ_tgid;
 const volatile bool targ_comm_set;
 const volatile char targ_comm[TRACE_COMM_LEN];
+/* With targ_tgid: its descendants too, noted in traced as they fork. */
+const volatile bool targ_follow;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);		/* tgid */
+	__type(value, __u8);
+} traced SEC(".maps");
+
+/* Processes forked from traced ones that traced had no room for. */
+__u64 follow_lost;
 
 #define MINOR_MASK	((1U << 20) - 1)	/* MINORBITS */
 #define MAX_ERRNO	4095
@@ -112,11 +124,32 @@ static __always_inline bool comm_wanted(const char *comm)
 	return true;
 }
 
+/* Is process @tgid targ_tgid or, when following, one of its descendants? */
+static __always_inline bool tgid_wanted(__u32 tgid)
+{
+	return tgid == targ_tgid ||
+	       (targ_follow && bpf_map_lookup_elem(&traced, &tgid));
+}
+
+/* A traced process forked: trace the child process too (not threads). */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (ptgid == ctgid || !tgid_wanted(ptgid))
+		return 0;
+	if (bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
+		__sync_fetch_and_add(&follow_lost, 1);
+	return 0;
+}
+
 /* The current task, if the filters let it through. */
 static __always_inline bool current_wanted(__u32 *tgid, char *comm)
 {
 	*tgid = bpf_get_current_pid_tgid() >> 32;
-	if (targ_tgid && *tgid != targ_tgid)
+	if (targ_tgid && !tgid_wanted(*tgid))
 		return false;
 	bpf_get_current_comm(comm, TRACE_COMM_LEN);
 	return comm_wanted(comm);

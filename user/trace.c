@@ -320,7 +320,7 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 /* Load only the programs some present hook uses: the others may need
  * module types (CO-RE) that are not there.
  */
-static void set_autoload(struct trace_bpf *skel)
+static void set_autoload(struct trace_bpf *skel, bool follow)
 {
 	struct bpf_program *prog;
 	bool funcs = false;
@@ -338,6 +338,7 @@ static void set_autoload(struct trace_bpf *skel)
 	}
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
 	bpf_program__set_autoload(skel->progs.func_exit, funcs);
+	bpf_program__set_autoload(skel->progs.trace_fork, follow);
 }
 
 static void attach_hook(struct trace_bpf *skel, int i)
@@ -946,6 +947,10 @@ int trace_session_run(struct trace_opts *o)
 			err("internal error: hook %d is empty", i);
 			return 1;
 		}
+	if (o->follow && !o->pid && !o->cmd) {
+		err("-f follows the processes a traced one starts: give -p PID or -- COMMAND");
+		return 2;
+	}
 	if (o->cmd) {
 		child = start_child(o->cmd, &go_fd);
 		if (child < 0)
@@ -959,16 +964,27 @@ int trace_session_run(struct trace_opts *o)
 		goto out;
 	}
 	s.skel->rodata->targ_tgid = o->pid;
+	/* a command is traced with everything it starts, as strace -f does */
+	o->follow = o->pid && (o->follow || o->cmd);
+	s.skel->rodata->targ_follow = o->follow;
 	if (o->comm) {
 		s.skel->rodata->targ_comm_set = true;
 		strncpy((char *)s.skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
 	}
 	probe_hooks(o->groups);
-	set_autoload(s.skel);
+	set_autoload(s.skel, o->follow);
 	if (trace_bpf__load(s.skel)) {
 		err("cannot load the tracing programs: %s (-v shows libbpf's log)",
 			  strerror(errno));
 		goto out;
+	}
+	if (o->follow) {
+		s.skel->links.trace_fork = bpf_program__attach(s.skel->progs.trace_fork);
+		if (!s.skel->links.trace_fork) {
+			err("cannot follow the forks of process %u: %s", o->pid,
+			    strerror(errno));
+			goto out;
+		}
 	}
 	attach_hooks(s.skel);
 	for (i = 0; i < NR_HOOKS; i++)
@@ -1033,6 +1049,11 @@ int trace_session_run(struct trace_opts *o)
 	ret = 0;
 	if (o->cmd && !child)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (o->follow && s.skel->bss->follow_lost) {
+		err("%llu processes started by the traced ones were not followed (table full): the counts are incomplete",
+		    (unsigned long long)s.skel->bss->follow_lost);
+		ret = ret ?: 1;
+	}
 out:
 	if (go_fd >= 0)
 		close(go_fd);	/* the child sees EOF and exits */
@@ -1074,6 +1095,9 @@ int trace_parse_common(int opt, const char *arg, struct trace_opts *o)
 		return parse_seconds(arg, "duration", &o->duration);
 	case 'j':
 		o->json = true;
+		return 0;
+	case 'f':
+		o->follow = true;
 		return 0;
 	case 'p':
 		errno = 0;
@@ -1141,12 +1165,14 @@ static void usage_trace(FILE *f)
 		"  -i, --interval SECS  print a live table every SECS seconds\n"
 		"  -d, --duration SECS  stop after SECS seconds (default: Ctrl-C)\n"
 		"  -p, --pid PID        only this process\n"
+		"  -f, --follow         with -p: and the processes it starts from now on\n"
 		"  -c, --comm COMM      only processes with this command name\n"
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
 		"  -q, --quiet          do not list the skipped hooks\n"
-		"  -- COMMAND           run COMMAND once attached, trace only it, stop\n"
-		"                       when it exits (exit status: its status)\n");
+		"  -- COMMAND           run COMMAND once attached, trace it and every\n"
+		"                       process it starts, stop when it exits (exit\n"
+		"                       status: its status)\n");
 }
 
 int cmd_trace(int argc, char **argv)
@@ -1157,6 +1183,7 @@ int cmd_trace(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "comm", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
@@ -1167,7 +1194,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_opts o = { .groups = TRACE_NPU | TRACE_DRM | TRACE_BPFDRV };
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+g:li:d:p:c:jo:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+g:li:d:p:fc:jo:qh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
 			if (parse_groups(optarg, &o.groups))

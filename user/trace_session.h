@@ -27,6 +27,7 @@ struct trace_opts {
 	double interval;	/* live view every that many seconds; 0: none */
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
+	bool follow;		/* pid's descendants too (set for cmd) */
 	char **cmd;		/* run this once attached and trace only it */
 	FILE *out;		/* NULL: stdout */
 	/* instead of the trace report: called per interval and at the end */

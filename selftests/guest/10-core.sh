@@ -116,6 +116,19 @@ fi
 cat "$OUT/regfile"
 check "unload regfile" $BPFDRV unload regfile
 
+# --- a skeleton from bpfdrv new, built out of tree by its own Makefile ---
+expect_err "new: a name that is no C identifier is refused" "C identifier" \
+	$BPFDRV new bad-name -o "$OUT/x"
+expect_err "new: never overwrites a driver" "never overwrites" \
+	$BPFDRV new skel -o $B/new/skel
+check "load the skeleton" $BPFDRV load --pin $B/new/skel/skel.bpf.o
+$B/new/skel/test-skel >"$OUT/skel" 2>&1
+rc=$?
+sed 's/^/# /' "$OUT/skel"
+check "the skeleton passes its generated test (rc $rc)" \
+	eval "test $rc -eq 0 && grep -q '^4 passed, 0 failed' $OUT/skel"
+check "unload the skeleton" $BPFDRV unload skel
+
 # --- the BPF helpers writing-a-driver.md lists ---
 check "load --pin helpers (bpf_printk, bpf_timer)" $BPFDRV load --pin $TOBJ/helpers.bpf.o
 fired=$(python3 -c '

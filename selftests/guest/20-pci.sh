@@ -191,8 +191,20 @@ done
 check "no edu function is left bound to bpfdrv" \
 	eval '[ "$(driver_of ${edus[0]})" != bpfdrv ] && [ "$(driver_of ${edus[1]})" != bpfdrv ]'
 
+# --- a skeleton from bpfdrv new --pci 1234:11e8, built by its own Makefile ---
+check "load the PCI skeleton on ${edus[0]}" \
+	$BPFDRV load --pin --device "${edus[0]}" $B/new/skelpci/skelpci.bpf.o
+$B/new/skelpci/test-skelpci >"$OUT/skel" 2>&1
+rc=$?
+sed 's/^/# /' "$OUT/skel"
+check "its generated test passes and reads edu's vendor ID (rc $rc)" \
+	eval "test $rc -eq 0 && grep -q '^# hw: 0x1234' $OUT/skel"
+check "unload the PCI skeleton" $BPFDRV unload skelpci
+$BPFDRV unbind "${edus[0]}" >/dev/null
+
 # --- INTx: with msi=0 the interrupt is INTx, masked at the function ---
-if rmmod bpfdrv 2>/dev/null && insmod "$KO" msi=0; then
+# (a detached driver's maps are freed, and the module put, asynchronously)
+if wait_for 10 rmmod bpfdrv && insmod "$KO" msi=0; then
 	ok "reload bpfdrv.ko with msi=0"
 	check "load --pin edu on one function" \
 		$BPFDRV load --pin --device "${edus[0]}" $OBJ/edu.bpf.o

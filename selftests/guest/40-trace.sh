@@ -50,6 +50,9 @@ expect_err "stats: module not loaded is reported" "module bpfdrv is not loaded" 
 
 load_module || { nok "insmod bpfdrv.ko"; exit 0; }
 
+expect_err "trace: -f without a process to follow is refused" "give -p PID" \
+	$BPFDRV trace -f -d 1
+
 # --- bpfdrv's own callbacks ---
 check "load --pin echo as tr" $BPFDRV load --pin --name tr $OBJ/echo.bpf.o
 expect_err "stats: unknown driver" "no driver named 'nosuch'" $BPFDRV stats nosuch
@@ -78,6 +81,26 @@ for l in open(sys.argv[1]):
     if o.get("callback") == "read":
         print(sum(b["count"] for b in o["hist_us"]))' "$OUT/stats.json")" \
 	"$(jget "$OUT/tally.json" read)"
+
+# a command's children are followed: through sh -c, and two workers forked
+# by a shell, counted exactly (one after the other: each tallies only the
+# reads that got its own bytes back)
+$BPFDRV stats --json -o "$OUT/stats-sh.json" tr -- \
+	sh -c "$T/test_trace_chrdev tr 4 $OUT/tally-sh.json" 2>"$OUT/stats-sh.err"
+check "stats -- sh -c workload exits 0" test $? -eq 0
+for cb in open read write ioctl; do
+	expect_eq "stats -- sh -c: $cb calls of the shell's child are counted" \
+		"$(jsum "$OUT/stats-sh.json" calls type=callback driver=tr callback=$cb)" \
+		"$(jget "$OUT/tally-sh.json" $cb)"
+done
+$BPFDRV stats --json -o "$OUT/stats-fork.json" tr -- sh -c \
+	"$T/test_trace_chrdev tr 3 $OUT/tally-a.json & wait; $T/test_trace_chrdev tr 2 $OUT/tally-b.json & wait" \
+	2>"$OUT/stats-fork.err"
+for cb in open read write ioctl; do
+	expect_eq "stats -- two forked workers: $cb calls of both are counted" \
+		"$(jsum "$OUT/stats-fork.json" calls type=callback driver=tr callback=$cb)" \
+		"$(($(jget "$OUT/tally-a.json" $cb) + $(jget "$OUT/tally-b.json" $cb)))"
+done
 
 $BPFDRV trace -g bpfdrv --json -o "$OUT/trace.json" -- \
 	$T/test_trace_chrdev tr 3 "$OUT/tally.json" 2>"$OUT/trace.err"

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [-o DIR]: write
+ * a driver skeleton to start from: NAME.bpf.c, the header it shares with
+ * user space, a Makefile that builds it out of tree against bpfdrv's
+ * headers, and test-NAME.c, which exercises it. The driver, as written,
+ * loads and passes its test: /dev/bpfdrv/NAME keeps what was last written
+ * and reads it back (seekable), and NAME_IOC_INFO reports its length and
+ * one value from the hardware (the PCI vendor ID, or the GPIO line level).
+ *
+ * Templates say @N@ for the name and @U@ for it in capitals.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpfdrv.h"
+
+/* Where bpfdrv's headers are; the build sets it. */
+#ifndef BPFDRV_INCLUDE_DIR
+#define BPFDRV_INCLUDE_DIR "/usr/include/bpfdrv"
+#endif
+
+static const char driver_head[] =
+"// SPDX-License-Identifier: GPL-2.0\n"
+"/*\n"
+" * @N@: a bpfdrv driver, from bpfdrv new. /dev/bpfdrv/@N@ keeps what was\n"
+" * last written (up to @U@_BUF bytes) and reads it back at any offset;\n"
+" * @U@_IOC_INFO reports its length and a value read from the hardware.\n"
+" */\n"
+"#include \"bpfdrv.bpf.h\"\n"
+"#include \"@N@.h\"\n"
+"\n"
+"char _license[] SEC(\"license\") = \"GPL\";\n"
+"\n"
+"struct @N@_state {\n"
+"\t__u32 len;\n"
+"\t__u8 buf[@U@_BUF];\n"
+"};\n"
+"\n"
+"struct {\n"
+"\t__uint(type, BPF_MAP_TYPE_ARRAY);\n"
+"\t__uint(max_entries, 1);\n"
+"\t__type(key, __u32);\n"
+"\t__type(value, struct @N@_state);\n"
+"} @N@_states SEC(\".maps\");\n"
+"\n"
+"static struct @N@_state *state(void)\n"
+"{\n"
+"\t__u32 key = 0;\n"
+"\n"
+"\treturn bpf_map_lookup_elem(&@N@_states, &key);\n"
+"}\n"
+"\n"
+"SEC(\"struct_ops/@N@_read\")\n"
+"int BPF_PROG(@N@_read, struct bpfdrv_dev *dev, struct bpfdrv_file *file,\n"
+"\t     struct bpfdrv_io *io)\n"
+"{\n"
+"\tstruct @N@_state *s = state();\n"
+"\t__u64 pos = io->pos;\n"
+"\t__u32 n = io->len;\n"
+"\n"
+"\tif (!s)\n"
+"\t\treturn -EIO;\n"
+"\tif (pos >= s->len)\n"
+"\t\treturn 0;\t/* end of file */\n"
+"\tif (n > s->len - pos)\n"
+"\t\tn = s->len - pos;\n"
+"\t/* a variable offset and length: checked at run time */\n"
+"\treturn bpfdrv_io_store_at(io, s->buf, sizeof(s->buf), pos, n) ?: n;\n"
+"}\n"
+"\n"
+"SEC(\"struct_ops/@N@_write\")\n"
+"int BPF_PROG(@N@_write, struct bpfdrv_dev *dev, struct bpfdrv_file *file,\n"
+"\t     struct bpfdrv_io *io)\n"
+"{\n"
+"\tstruct @N@_state *s = state();\n"
+"\t__u32 n = io->len;\n"
+"\n"
+"\tif (!s)\n"
+"\t\treturn -EIO;\n"
+"\tif (n > sizeof(s->buf))\n"
+"\t\tn = sizeof(s->buf);\n"
+"\tif (bpfdrv_io_load_at(io, s->buf, sizeof(s->buf), 0, n))\n"
+"\t\treturn -EIO;\n"
+"\ts->len = n;\t/* a write replaces the contents */\n"
+"\treturn n;\n"
+"}\n"
+"\n";
+
+static const char hw_none[] =
+"/* No hardware: report 0. */\n"
+"static int @N@_hw(struct bpfdrv_dev *dev, __u32 *val)\n"
+"{\n"
+"\t*val = 0;\n"
+"\treturn 0;\n"
+"}\n"
+"\n";
+
+static const char hw_pci[] =
+"/* The PCI function's vendor ID, from its config space. */\n"
+"static int @N@_hw(struct bpfdrv_dev *dev, __u32 *val)\n"
+"{\n"
+"\treturn bpfdrv_pci_cfg_read(dev, 0, 2, val);\n"
+"}\n"
+"\n";
+
+static const char hw_gpio[] =
+"/* The level of the driver's GPIO line 0. */\n"
+"static int @N@_hw(struct bpfdrv_dev *dev, __u32 *val)\n"
+"{\n"
+"\tint level = bpfdrv_gpio_get(dev, 0);\n"
+"\n"
+"\tif (level < 0)\n"
+"\t\treturn level;\n"
+"\t*val = level;\n"
+"\treturn 0;\n"
+"}\n"
+"\n";
+
+/* sleepable: the PCI and GPIO kfuncs may sleep */
+static const char driver_ioctl[] =
+"SEC(\"struct_ops.s/@N@_ioctl\")\n"
+"int BPF_PROG(@N@_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,\n"
+"\t     unsigned int cmd, struct bpfdrv_io *io)\n"
+"{\n"
+"\tstruct @N@_state *s = state();\n"
+"\tstruct @N@_info info = {};\n"
+"\tint ret;\n"
+"\n"
+"\tif (cmd != @U@_IOC_INFO)\n"
+"\t\treturn -ENOTTY;\n"
+"\tif (!s)\n"
+"\t\treturn -EIO;\n"
+"\tinfo.len = s->len;\n"
+"\tret = @N@_hw(dev, &info.hw);\n"
+"\tif (ret)\n"
+"\t\treturn ret;\n"
+"\treturn bpfdrv_io_store(io, 0, &info, sizeof(info));\n"
+"}\n"
+"\n"
+"/* named after the driver: bpftool pins the link under this name */\n"
+"SEC(\".struct_ops.link\")\n"
+"struct chr_ext_ops @N@ = {\n"
+"\t.read = (void *)@N@_read,\n"
+"\t.write = (void *)@N@_write,\n"
+"\t.ioctl = (void *)@N@_ioctl,\n"
+"\t.name = \"@N@\",\n"
+"\t.flags = BPFDRV_F_SEEKABLE,\n"
+"\t.mode = 0600,\n";
+
+static const char header[] =
+"/* SPDX-License-Identifier: GPL-2.0 */\n"
+"/* What @N@.bpf.c shares with user space. */\n"
+"#ifndef __@U@_H\n"
+"#define __@U@_H\n"
+"\n"
+"#include <linux/ioctl.h>\n"
+"#include <linux/types.h>\n"
+"\n"
+"#define @U@_BUF\t256\n"
+"\n"
+"struct @N@_info {\n"
+"\t__u32 len;\t/* bytes stored */\n"
+"\t__u32 hw;\t/* PCI vendor ID, GPIO level, or 0 */\n"
+"};\n"
+"\n"
+"#define @U@_IOC_INFO\t_IOR('B', 1, struct @N@_info)\n"
+"\n"
+"#endif\n";
+
+static const char makefile[] =
+"# Builds @N@.bpf.o and test-@N@ against bpfdrv's headers.\n"
+"#   make BPFDRV_INCLUDE=<bpfdrv>/include    if they are elsewhere\n"
+"BPFDRV_INCLUDE ?= @I@\n"
+"CC ?= cc\n"
+"CLANG ?= clang\n"
+"MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)\n"
+"\n"
+"all: @N@.bpf.o test-@N@\n"
+"\n"
+"@N@.bpf.o: @N@.bpf.c @N@.h\n"
+"\t$(CLANG) -O2 -g -target bpf -Wall -I$(BPFDRV_INCLUDE) \\\n"
+"\t\t$(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) -c $< -o $@\n"
+"\n"
+"test-@N@: test-@N@.c @N@.h\n"
+"\t$(CC) -O2 -Wall -o $@ $<\n"
+"\n"
+"clean:\n"
+"\trm -f @N@.bpf.o test-@N@\n"
+"\n"
+".PHONY: all clean\n";
+
+static const char test_prog[] =
+"// SPDX-License-Identifier: GPL-2.0\n"
+"/*\n"
+" * test-@N@: exercises /dev/bpfdrv/@N@ (load the driver first); prints\n"
+" * TAP lines and exits non-zero if a check fails.\n"
+" */\n"
+"#include <fcntl.h>\n"
+"#include <stdio.h>\n"
+"#include <string.h>\n"
+"#include <sys/ioctl.h>\n"
+"#include <unistd.h>\n"
+"\n"
+"#include \"@N@.h\"\n"
+"\n"
+"static int n, failed;\n"
+"\n"
+"static void check(int cond, const char *what)\n"
+"{\n"
+"\tprintf(\"%sok %d - %s\\n\", cond ? \"\" : \"not \", ++n, what);\n"
+"\tfailed += !cond;\n"
+"}\n"
+"\n"
+"/* usage: test-@N@ [DEVICE]; a PCI driver's first instance is @N@0 */\n"
+"int main(int argc, char **argv)\n"
+"{\n"
+"\tconst char *path = argc > 1 ? argv[1] : \"/dev/bpfdrv/@N@\";\n"
+"\tconst char msg[] = \"hello, @N@\";\n"
+"\tstruct @N@_info info = {};\n"
+"\tchar buf[@U@_BUF] = \"\";\n"
+"\tint fd = open(path, O_RDWR);\n"
+"\n"
+"\tif (fd < 0 && argc == 1)\n"
+"\t\tfd = open(path = \"/dev/bpfdrv/@N@0\", O_RDWR);\n"
+"\tif (fd < 0) {\n"
+"\t\tperror(path);\n"
+"\t\treturn 1;\n"
+"\t}\n"
+"\tcheck(write(fd, msg, strlen(msg)) == (ssize_t)strlen(msg), \"write\");\n"
+"\tcheck(pread(fd, buf, sizeof(buf), 0) == (ssize_t)strlen(msg) &&\n"
+"\t      !memcmp(buf, msg, strlen(msg)), \"read it back\");\n"
+"\tcheck(pread(fd, buf, 3, 2) == 3 && !memcmp(buf, msg + 2, 3),\n"
+"\t      \"read part of it at an offset\");\n"
+"\tcheck(ioctl(fd, @U@_IOC_INFO, &info) == 0 && info.len == strlen(msg),\n"
+"\t      \"@U@_IOC_INFO reports the length\");\n"
+"\tprintf(\"# hw: %#x\\n\", info.hw);\n"
+"\tprintf(\"%d passed, %d failed\\n\", n - failed, failed);\n"
+"\treturn failed ? 1 : 0;\n"
+"}\n";
+
+/* Write @tmpl to @path, with @N@, @U@ and @I@ replaced. */
+static int emit(const char *dir, const char *file, const char *tmpl,
+		const char *name, const char *mode)
+{
+	char path[PATH_MAX], upper[BPFDRV_NAME_MAX];
+	const char *p;
+	size_t i;
+	FILE *f;
+
+	for (i = 0; name[i] && i < sizeof(upper) - 1; i++)
+		upper[i] = toupper((unsigned char)name[i]);
+	upper[i] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, mode);
+	if (!f) {
+		err("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (p = tmpl; *p; p++) {
+		if (p[0] == '@' && p[1] && p[2] == '@') {
+			if (p[1] == 'N' || p[1] == 'U' || p[1] == 'I') {
+				fputs(p[1] == 'N' ? name : p[1] == 'U' ? upper :
+				      BPFDRV_INCLUDE_DIR, f);
+				p += 2;
+				continue;
+			}
+		}
+		fputc(*p, f);
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [-o DIR]\n"
+		"  writes NAME.bpf.c, NAME.h, test-NAME.c and a Makefile to DIR\n"
+		"  (default: ./NAME); NAME is a C identifier of at most %d characters\n",
+		BPFDRV_PCI_NAME_MAX);
+}
+
+int cmd_new(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pci", required_argument, NULL, 'p' },
+		{ "gpio", required_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *pci = NULL, *gpio = NULL, *dir = NULL, *name;
+	unsigned int vendor, device, line;
+	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[256];
+	int c, i, failed;
+	char *ops;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pci = optarg;
+			break;
+		case 'g':
+			gpio = optarg;
+			break;
+		case 'o':
+			dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1 || (pci && gpio)) {
+		usage(stderr);
+		return 2;
+	}
+	name = argv[optind];
+	for (i = 0; name[i]; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			break;
+	if (name[i] || !isalpha((unsigned char)name[0]) ||
+	    i > BPFDRV_PCI_NAME_MAX) {
+		err("'%s' cannot name a driver skeleton: use a C identifier of at most %d characters",
+		    name, BPFDRV_PCI_NAME_MAX);
+		return 1;
+	}
+	extra[0] = '\0';
+	if (pci) {
+		if (sscanf(pci, "%x:%x", &vendor, &device) != 2 ||
+		    vendor > 0xffff || device > 0xffff) {
+			err("--pci wants VENDOR:DEVICE in hex, as lspci -n prints (e.g. 1234:11e8)");
+			return 1;
+		}
+		snprintf(extra, sizeof(extra),
+			 "\t.pci_ids = { { 0x%04x, 0x%04x } },\n", vendor, device);
+	} else if (gpio) {
+		const char *colon = strrchr(gpio, ':');
+
+		if (!colon || colon == gpio ||
+		    (size_t)(colon - gpio) >= sizeof(chip) ||
+		    sscanf(colon + 1, "%u", &line) != 1) {
+			err("--gpio wants CHIP:LINE, the chip's label as gpiodetect prints it and a line offset");
+			return 1;
+		}
+		snprintf(chip, sizeof(chip), "%.*s", (int)(colon - gpio), gpio);
+		snprintf(extra, sizeof(extra),
+			 "\t.gpio_chip = \"%s\",\n"
+			 "\t.gpio_lines = { { .offset = %u, .flags = BPFDRV_GPIO_IN } },\n",
+			 chip, line);
+	}
+	if (!dir)
+		dir = name;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		err("cannot make %s: %s", dir, strerror(errno));
+		return 1;
+	}
+	snprintf(file, sizeof(file), "%s/%s.bpf.c", dir, name);
+	if (!access(file, F_OK)) {
+		err("%s exists: bpfdrv new never overwrites a driver", file);
+		return 1;
+	}
+	/* the ops end with what the driver serves */
+	if (asprintf(&ops, "%s%s};\n", driver_ioctl, extra) < 0)
+		return 1;
+	snprintf(file, sizeof(file), "%s.bpf.c", name);
+	failed = emit(dir, file, driver_head, name, "w") ||
+		 emit(dir, file, pci ? hw_pci : gpio ? hw_gpio : hw_none, name, "a") ||
+		 emit(dir, file, ops, name, "a");
+	free(ops);
+	snprintf(file, sizeof(file), "%s.h", name);
+	failed = failed || emit(dir, file, header, name, "w");
+	snprintf(file, sizeof(file), "test-%s.c", name);
+	failed = failed || emit(dir, file, test_prog, name, "w") ||
+		 emit(dir, "Makefile", makefile, name, "w");
+	if (failed)
+		return 1;
+	printf("%s/: %s.bpf.c %s.h test-%s.c Makefile\n", dir, name, name, name);
+	printf("build: make -C %s; load: bpfdrv load --pin %s/%s.bpf.o; test: %s/test-%s\n",
+	       dir, dir, name, dir, name);
+	return 0;
+}
