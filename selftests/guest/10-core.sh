@@ -122,11 +122,7 @@ expect_err "new: a name that is no C identifier is refused" "C identifier" \
 expect_err "new: never overwrites a driver" "never overwrites" \
 	$BPFDRV new skel -o $B/new/skel
 check "load the skeleton" $BPFDRV load --pin $B/new/skel/skel.bpf.o
-$B/new/skel/test-skel >"$OUT/skel" 2>&1
-rc=$?
-sed 's/^/# /' "$OUT/skel"
-check "the skeleton passes its generated test (rc $rc)" \
-	eval "test $rc -eq 0 && grep -q '^4 passed, 0 failed' $OUT/skel"
+skeleton_test skel '^4 passed, 0 failed' "the skeleton passes its generated test"
 check "unload the skeleton" $BPFDRV unload skel
 
 # --- the BPF helpers writing-a-driver.md lists ---

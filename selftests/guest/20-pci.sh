@@ -194,11 +194,7 @@ check "no edu function is left bound to bpfdrv" \
 # --- a skeleton from bpfdrv new --pci 1234:11e8, built by its own Makefile ---
 check "load the PCI skeleton on ${edus[0]}" \
 	$BPFDRV load --pin --device "${edus[0]}" $B/new/skelpci/skelpci.bpf.o
-$B/new/skelpci/test-skelpci >"$OUT/skel" 2>&1
-rc=$?
-sed 's/^/# /' "$OUT/skel"
-check "its generated test passes and reads edu's vendor ID (rc $rc)" \
-	eval "test $rc -eq 0 && grep -q '^# hw: 0x1234' $OUT/skel"
+skeleton_test skelpci '^# hw: 0x1234$' "its generated test passes and reads edu's vendor ID"
 check "unload the PCI skeleton" $BPFDRV unload skelpci
 $BPFDRV unbind "${edus[0]}" >/dev/null
 

@@ -307,11 +307,7 @@ check "and is unloaded" $BPFDRV unload gpio_button
 
 # a skeleton from bpfdrv new --gpio bpfdrv-loopback:0, built by its Makefile
 check "load the GPIO skeleton" $BPFDRV load --pin $B/new/skelgpio/skelgpio.bpf.o
-$B/new/skelgpio/test-skelgpio >"$OUT/skel" 2>&1
-rc=$?
-sed 's/^/# /' "$OUT/skel"
-check "its generated test passes and reads line 0's level (rc $rc)" \
-	eval "test $rc -eq 0 && grep -q '^# hw: 0x[01]$\\|^# hw: 0$' $OUT/skel"
+skeleton_test skelgpio '^# hw: (0|0x1)$' "its generated test passes and reads line 0's level"
 check "unload the GPIO skeleton" $BPFDRV unload skelgpio
 
 check "rmmod gpio_loopback (no driver holds a line)" rmmod gpio_loopback

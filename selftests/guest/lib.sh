@@ -32,6 +32,20 @@ expect_err() {
 	fi
 	sed 's/^/# /' "$OUT/out" | head -20
 }
+# skeleton_test NAME ERE DESCRIPTION: run the generated test of the loaded
+# skeleton NAME (from bpfdrv new); passes if it does and its output matches
+skeleton_test() {
+	local rc
+
+	"$B/new/$1/test-$1" >"$OUT/skel" 2>&1
+	rc=$?
+	sed 's/^/# /' "$OUT/skel"
+	if [ $rc -eq 0 ] && grep -Eq "$2" "$OUT/skel"; then
+		ok "$3"
+	else
+		nok "$3 (rc $rc)"
+	fi
+}
 opens() {	# opens INSTANCE N: INSTANCE has N open files
 	test "$(cat /sys/class/bpfdrv/$1/open_count 2>/dev/null)" = "$2"
 }
