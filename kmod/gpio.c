@@ -21,8 +21,8 @@
  * the driver's gpio_edge callback like chrdev.c calls the others: inside
  * the device's srcu, only while it is live (init succeeded, no teardown
  * yet), under the device mutex. Detach drains those calls (an SRCU grace
- * period) before exit runs, and frees the interrupts after exit, before the lines
- * are put.
+ * period) before exit runs, and frees the interrupts after exit, before the
+ * lines are put.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -160,23 +160,18 @@ static unsigned int bpfdrv_gpio_count(const struct chr_ext_ops *ops)
 }
 
 /*
- * Refuse what gpiolib would report badly: a chip that does not exist (it
- * would say -EPROBE_DEFER), an offset past its end, an offset declared twice
- * (it would say -EBUSY, held by ourselves).
+ * Refuse what gpiolib would report badly on the declared chip @gdev: an
+ * offset past its end, an offset declared twice (it would say -EBUSY, held
+ * by ourselves).
  */
-static int bpfdrv_gpio_check(struct bpfdrv_device *bdev, unsigned int n)
+static int bpfdrv_gpio_check(struct bpfdrv_device *bdev,
+			     struct gpio_device *gdev, unsigned int n)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
-	struct gpio_device *gdev;
 	struct gpio_desc *desc;
 	unsigned int i, j;
 	int ret = 0;
 
-	gdev = gpio_device_find_by_label(ops->gpio_chip);
-	if (!gdev) {
-		dev_info(&bdev->dev, "no GPIO chip labelled '%s'\n", ops->gpio_chip);
-		return -ENODEV;
-	}
 	for (i = 0; i < n && !ret; i++) {
 		u32 off = ops->gpio_lines[i].offset;
 
@@ -197,7 +192,6 @@ static int bpfdrv_gpio_check(struct bpfdrv_device *bdev, unsigned int n)
 	}
 	if (!ret)
 		bpfdrv_gpio_watch_chip(bdev, gdev);
-	gpio_device_put(gdev);
 	return ret;
 }
 
@@ -216,26 +210,22 @@ static enum gpiod_flags bpfdrv_gpiod_flags(u32 flags)
  * lines would be handed out. Refuse anything but the declared line.
  */
 static int bpfdrv_gpio_is_declared(struct bpfdrv_device *bdev,
+				   struct gpio_device *gdev,
 				   struct gpio_desc *desc, u32 off)
 {
-	struct gpio_device *gdev;
-	bool same;
-
-	gdev = gpio_device_find_by_label(bdev->ops->gpio_chip);
-	if (!gdev)
-		return -ENODEV;
-	same = gpio_device_get_desc(gdev, off) == desc;
-	gpio_device_put(gdev);
-	if (same)
+	if (gpio_device_get_desc(gdev, off) == desc)
 		return 0;
 	dev_info(&bdev->dev, "another GPIO lookup table names this device: got a line other than %u of chip '%s'\n",
 		 off, bdev->ops->gpio_chip);
 	return -EBUSY;
 }
 
-/* Request every declared line, in order; on error put those already got. */
+/*
+ * Request every declared line of chip @gdev, in order; on error put those
+ * already got.
+ */
 static int bpfdrv_gpio_get_lines(struct bpfdrv_device *bdev,
-				 struct bpfdrv_gpio *g)
+				 struct gpio_device *gdev, struct bpfdrv_gpio *g)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	struct gpiod_lookup_table *table;
@@ -274,7 +264,7 @@ static int bpfdrv_gpio_get_lines(struct bpfdrv_device *bdev,
 			break;
 		}
 		g->descs[i] = desc;
-		ret = bpfdrv_gpio_is_declared(bdev, desc, off);
+		ret = bpfdrv_gpio_is_declared(bdev, gdev, desc, off);
 		if (!ret)
 			ret = gpiod_set_consumer_name(desc, g->consumer);
 	}
@@ -391,6 +381,7 @@ int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_gpio_count(ops);
+	struct gpio_device *gdev;
 	struct bpfdrv_gpio *g;
 	bool edges = false;
 	int ret;
@@ -403,32 +394,41 @@ int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 		dev_info(&bdev->dev, "declares GPIO edges but has no gpio_edge callback\n");
 		return -EINVAL;
 	}
-	ret = bpfdrv_gpio_check(bdev, n);
+	/* gpiolib would say -EPROBE_DEFER for a chip that does not exist */
+	gdev = gpio_device_find_by_label(ops->gpio_chip);
+	if (!gdev) {
+		dev_info(&bdev->dev, "no GPIO chip labelled '%s'\n", ops->gpio_chip);
+		return -ENODEV;
+	}
+	ret = bpfdrv_gpio_check(bdev, gdev, n);
 	if (ret)
-		return ret;
+		goto out;
 
+	ret = -ENOMEM;
 	g = kzalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
-		return -ENOMEM;
+		goto out;
 	g->nr_lines = n;
 	for (i = 0; i < n; i++)
 		g->flags[i] = ops->gpio_lines[i].flags;
 	snprintf(g->consumer, sizeof(g->consumer), "bpfdrv:%s", dev_name(&bdev->dev));
 
-	ret = bpfdrv_gpio_get_lines(bdev, g);
+	ret = bpfdrv_gpio_get_lines(bdev, gdev, g);
 	if (ret)
 		goto err_free;
 	ret = bpfdrv_gpio_request_irqs(bdev, g);
 	if (ret)
 		goto err_put;
 	bdev->gpio = g;
-	return 0;
+	goto out;
 
 err_put:
 	for (i = 0; i < n; i++)
 		gpiod_put(g->descs[i]);
 err_free:
 	kfree(g);
+out:
+	gpio_device_put(gdev);
 	return ret;
 }
 

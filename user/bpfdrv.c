@@ -557,6 +557,20 @@ static bool driver_starting(const char *name)
 	return found;
 }
 
+/* Driver @name's link reported EPOLLHUP: say why the kernel detached it. */
+static void report_kernel_detach(const char *name)
+{
+	struct exit_rec r;
+	char why[512];
+
+	if (find_exit(name, &r)) {
+		format_exit(&r, why, sizeof(why));
+		err("driver '%s' was detached by the kernel: %s", name, why);
+	} else {
+		err("driver '%s' was detached by the kernel", name);
+	}
+}
+
 /*
  * bpfdrv.ko waits half a second for a driver's inits; longer ones go on
  * after the attach returned. Wait for them: a driver whose init failed
@@ -565,8 +579,6 @@ static bool driver_starting(const char *name)
 static int wait_started(const char *name, struct bpf_link *link)
 {
 	struct pollfd pfd = { .fd = bpf_link__fd(link), .events = POLLIN };
-	char why[512];
-	struct exit_rec r;
 
 	if (!driver_starting(name))
 		return 0;
@@ -578,12 +590,7 @@ static int wait_started(const char *name, struct bpf_link *link)
 		poll(&pfd, 1, 500);	/* the detach follows the listing closely */
 	if (!(pfd.revents & (POLLHUP | POLLERR)))
 		return 0;
-	if (find_exit(name, &r)) {
-		format_exit(&r, why, sizeof(why));
-		err("driver '%s' was detached by the kernel: %s", name, why);
-	} else {
-		err("driver '%s' was detached by the kernel", name);
-	}
+	report_kernel_detach(name);
 	return -1;
 }
 
@@ -595,8 +602,6 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 			   int n)
 {
 	struct pollfd pfd[MAX_DRIVERS];
-	struct exit_rec r;
-	char why[512];
 	int i, ejected = 0;
 
 	signal(SIGINT, on_signal);
@@ -617,12 +622,7 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 			printf("%s: detached\n", names[i]);
 			continue;
 		}
-		if (find_exit(names[i], &r)) {
-			format_exit(&r, why, sizeof(why));
-			err("driver '%s' was detached by the kernel: %s", names[i], why);
-		} else {
-			err("driver '%s' was detached by the kernel", names[i]);
-		}
+		report_kernel_detach(names[i]);
 	}
 	return ejected ? 1 : 0;
 }
