@@ -29,13 +29,17 @@ HEADERS := $(wildcard include/*.h)
 # Driver skeletons from bpfdrv new, built as a user would (selftests load them).
 SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 	     $(BUILD)/new/skelgpio/skelgpio.bpf.o
+# Live-update fixtures: example drivers built as other versions of themselves.
+UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
+		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o)
 
 .PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
-selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS)
+selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
+	   $(UPDATE_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -44,6 +48,14 @@ $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/selftests/update/echo_v2.bpf.o: VARIANT := -DECHO_VERSION=2
+$(BUILD)/selftests/update/echo_layout2.bpf.o: VARIANT := -DECHO_VERSION=3 -DECHO_STATE_LAYOUT=2
+$(BUILD)/selftests/update/fifo_v2.bpf.o: VARIANT := -DFIFO_VERSION=2
+$(BUILD)/selftests/update/edu_v2.bpf.o: VARIANT := -DEDU_VERSION=2
+$(BUILD)/selftests/update/%.bpf.o: $(wildcard bpf-drivers/*.bpf.c) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c bpf-drivers/$(firstword $(subst _, ,$*)).bpf.c -o $@
 
 # The hostile-driver corpus: objects the kernel must refuse (selftests/hostile).
 $(BUILD)/selftests/hostile/%.bpf.o: selftests/hostile/%.bpf.c selftests/hostile/hostile.h $(HEADERS)

@@ -6,8 +6,13 @@
  * - write appends what fits; a full buffer gives ENOSPC.
  * - read takes the oldest bytes; an empty buffer reads as end of file.
  * - ioctl ECHO_IOC_INFO reports fill level and totals, ECHO_IOC_CLEAR
- *   empties the buffer.
+ *   empties the buffer, ECHO_IOC_VERSION gives the version of this code.
  * - poll: readable when data is stored, writable when there is room.
+ *
+ * Live update (bpfdrv update echo echo.bpf.o): the buffer is in a map, which
+ * the new code gets if it declares the same one, so no byte is lost. The
+ * state records the layout it was written in; takeover refuses state it
+ * cannot read, and the old code goes on.
  *
  * The buffer lives in a one-element array map, so each loaded copy of this
  * object (bpfdrv load --name) has its own. The framework runs a device's
@@ -16,11 +21,21 @@
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_echo.h"
 
+/* Built as another version to show and test live updates: -DECHO_VERSION=2 */
+#ifndef ECHO_VERSION
+#define ECHO_VERSION		1
+#endif
+/* The layout of struct echo_state; a change needs a new number. */
+#ifndef ECHO_STATE_LAYOUT
+#define ECHO_STATE_LAYOUT	1
+#endif
+
 char _license[] SEC("license") = "GPL";
 
 struct echo_state {
 	struct BPFDRV_RING(ECHO_CAPACITY) ring;
 	__u64 total_written;
+	__u32 layout;		/* ECHO_STATE_LAYOUT of the code that wrote it */
 };
 
 struct {
@@ -35,6 +50,32 @@ static struct echo_state *state(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&echo_state, &zero);
+}
+
+/* Fresh state gets our layout; state in another layout is refused. */
+static int adopt_state(struct echo_state *s)
+{
+	if (s->layout && s->layout != ECHO_STATE_LAYOUT)
+		return -EPROTO;
+	s->layout = ECHO_STATE_LAYOUT;
+	return 0;
+}
+
+SEC("struct_ops.s/echo_init")
+int BPF_PROG(echo_init, struct bpfdrv_dev *dev)
+{
+	struct echo_state *s = state();
+
+	return s ? adopt_state(s) : -EIO;
+}
+
+/* A live update: the new code serves from here on if this returns 0. */
+SEC("struct_ops.s/echo_takeover")
+int BPF_PROG(echo_takeover, struct bpfdrv_dev *dev)
+{
+	struct echo_state *s = state();
+
+	return s ? adopt_state(s) : -EIO;
 }
 
 SEC("struct_ops/echo_read")
@@ -72,6 +113,7 @@ int BPF_PROG(echo_ioctl, struct bpfdrv_dev *dev,
 {
 	struct echo_state *s = state();
 	struct echo_info *info;
+	__u32 *version;
 
 	if (!s)
 		return -EIO;
@@ -87,6 +129,12 @@ int BPF_PROG(echo_ioctl, struct bpfdrv_dev *dev,
 	case ECHO_IOC_CLEAR:
 		s->ring.head = 0;
 		s->ring.count = 0;
+		return 0;
+	case ECHO_IOC_VERSION:
+		version = (void *)bpfdrv_io_data(io, 0, sizeof(*version));
+		if (!version)
+			return -EINVAL;
+		*version = ECHO_VERSION;
 		return 0;
 	}
 	return -ENOTTY;
@@ -109,6 +157,8 @@ __u32 BPF_PROG(echo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 
 SEC(".struct_ops.link")
 struct chr_ext_ops echo = {
+	.init = (void *)echo_init,
+	.takeover = (void *)echo_takeover,
 	.read = (void *)echo_read,
 	.write = (void *)echo_write,
 	.ioctl = (void *)echo_ioctl,

@@ -14,9 +14,18 @@
  *   its write until its read; a file closed mid-computation leaves the unit
  *   "orphaned" until the interrupt, so no stale result reaches the next
  *   owner.
+ * - Its state is in per-device and per-file storage, which a live update
+ *   (bpfdrv update edu edu.bpf.o) keeps, as it keeps the function, the
+ *   interrupt and the DMA buffer: factorials in flight complete on the new
+ *   code. EDU_IOC_VERSION gives the version of the code.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
+
+/* Built as another version to show and test live updates: -DEDU_VERSION=2 */
+#ifndef EDU_VERSION
+#define EDU_VERSION	1
+#endif
 
 char _license[] SEC("license") = "GPL";
 
@@ -316,6 +325,9 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
 			return -EBUSY;
 		f->mode = v;
 		return 0;
+	case EDU_IOC_VERSION:
+		v = EDU_VERSION;
+		return bpfdrv_io_store(io, 0, &v, sizeof(v));
 	}
 	return -ENOTTY;
 }

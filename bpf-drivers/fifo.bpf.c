@@ -11,9 +11,18 @@
  *
  * Every change of fill level wakes the device's waiters; they retry their
  * callback and either make progress or sleep again.
+ *
+ * - ioctl FIFO_IOC_VERSION gives the version of this code. A live update
+ *   keeps the data (the map is reused) and blocked readers and writers: they
+ *   sleep in the framework, not in this code, and retry on the new code.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_fifo.h"
+
+/* Built as another version to show and test live updates: -DFIFO_VERSION=2 */
+#ifndef FIFO_VERSION
+#define FIFO_VERSION	1
+#endif
 
 char _license[] SEC("license") = "GPL";
 
@@ -69,6 +78,22 @@ int BPF_PROG(fifo_write, struct bpfdrv_dev *dev,
 	return n;
 }
 
+SEC("struct_ops/fifo_ioctl")
+int BPF_PROG(fifo_ioctl, struct bpfdrv_dev *dev,
+	     struct bpfdrv_file *file, unsigned int cmd,
+	     struct bpfdrv_io *io)
+{
+	__u32 *version;
+
+	if (cmd != FIFO_IOC_VERSION)
+		return -ENOTTY;
+	version = (void *)bpfdrv_io_data(io, 0, sizeof(*version));
+	if (!version)
+		return -EINVAL;
+	*version = FIFO_VERSION;
+	return 0;
+}
+
 SEC("struct_ops/fifo_poll")
 __u32 BPF_PROG(fifo_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 {
@@ -88,6 +113,7 @@ SEC(".struct_ops.link")
 struct chr_ext_ops fifo = {
 	.read = (void *)fifo_read,
 	.write = (void *)fifo_write,
+	.ioctl = (void *)fifo_ioctl,
 	.poll = (void *)fifo_poll,
 	.name = "fifo",
 	.mode = 0666,

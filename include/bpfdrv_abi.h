@@ -173,6 +173,12 @@ struct chr_ext_ops {
 	/* GPIO: the chip (by label) and the lines claimed at attach */
 	char gpio_chip[BPFDRV_GPIO_LABEL_MAX];
 	struct bpfdrv_gpio_line gpio_lines[BPFDRV_MAX_GPIO_LINES];
+	/*
+	 * Live update (bpfdrv update): runs once per instance on the new
+	 * code, before it serves; non-zero refuses the update and the old
+	 * code goes on. Optional.
+	 */
+	int (*takeover)(struct bpfdrv_dev *dev);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -17,5 +17,7 @@ struct echo_info {
 
 #define ECHO_IOC_INFO	_IOR('E', 1, struct echo_info)
 #define ECHO_IOC_CLEAR	_IO('E', 2)
+/* The version of the driver's code (changes with a live update). */
+#define ECHO_IOC_VERSION	_IOR('E', 3, __u32)
 
 #endif /* __BPFDRV_ECHO_H */

@@ -70,5 +70,6 @@ struct edu_reg {
 #define EDU_IOC_REG_READ	_IOWR('e', 3, struct edu_reg)
 #define EDU_IOC_REG_WRITE	_IOW('e', 4, struct edu_reg)
 #define EDU_IOC_SET_MODE	_IOW('e', 5, __u32)
+#define EDU_IOC_VERSION		_IOR('e', 6, __u32)	/* of the driver's code */
 
 #endif /* __BPFDRV_EDU_H */

@@ -33,6 +33,7 @@ enum bpfdrv_cb {
 	BPFDRV_CB_POLL,
 	BPFDRV_CB_IRQ,
 	BPFDRV_CB_GPIO_EDGE,
+	BPFDRV_CB_TAKEOVER,
 	BPFDRV_CB_NR
 };
 
@@ -66,7 +67,10 @@ struct bpfdrv_stats {
 
 /* One attached chr_ext_ops map: a driver with its device instances. */
 struct bpfdrv_driver {
-	struct chr_ext_ops *ops;
+	struct chr_ext_ops *ops;	/* under bpfdrv_lock; update swaps it */
+	char name[BPFDRV_NAME_MAX];	/* ops->name, which no update changes */
+	unsigned int updates;		/* live updates done, under bpfdrv_lock */
+	unsigned int gen;		/* bumped when instances come or go */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct list_head node;		/* bpfdrv_drivers, under bpfdrv_lock */
 	struct list_head instances;	/* bpfdrv_device.drv_node */
@@ -128,7 +132,13 @@ struct bpfdrv_device {
 	struct bpfdrv_pci_fn *fn;	/* the function it holds, or NULL */
 	struct bpfdrv_pci_fn *pci;	/* fn once set up, until torn down */
 	atomic64_t irq_count;		/* interrupts the driver handled */
-	struct chr_ext_ops *ops;	/* valid while !dead, under srcu */
+	/*
+	 * The callbacks: read under lock (an update swaps them under it and
+	 * bpfdrv_lock), or while the instance starts or finishes, when no
+	 * update runs. Valid while !dead, under srcu.
+	 */
+	struct chr_ext_ops *ops;
+	u32 flags;			/* ops->flags, which no update changes */
 	struct srcu_struct srcu;	/* callbacks in flight, for teardown */
 	struct mutex lock;		/* one callback at a time */
 	bool creating;			/* reserved, not yet published */
@@ -170,6 +180,8 @@ struct bpfdrv_io_kern {
 };
 
 extern struct btf *bpfdrv_btf;
+/* the lists of drivers, instances and functions; see driver.c */
+extern struct mutex bpfdrv_lock;
 
 /* [@off, @off + @len) lies inside @size bytes. */
 static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
@@ -186,6 +198,9 @@ struct bpf_link;
 int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
 void bpfdrv_driver_detach(struct chr_ext_ops *ops);
 int bpfdrv_driver_unload(const char *name);
+int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old);
+int bpfdrv_drivers_show(char *buf);
+int bpfdrv_last_update_show(char *buf);
 int bpfdrv_drivers_starting(char *buf);
 void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);

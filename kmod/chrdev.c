@@ -15,7 +15,9 @@
  * SRCU section; BPF reaches that buffer only through bounds-checked kfuncs.
  *
  * A device's callbacks run one at a time under its mutex, so drivers keep
- * their state in maps without locks of their own. File calls take it
+ * their state in maps without locks of their own. The callbacks are read
+ * under it too: a live update swaps them while holding it, so a call runs
+ * wholly on the old code or wholly on the new. File calls take it
  * killably: a process queued behind a callback that sleeps can be killed,
  * and is no hung task.
  */
@@ -112,6 +114,7 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_device *bdev =
 		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
+	const struct chr_ext_ops *ops;
 	struct bpfdrv_file_kern *f;
 	int ret = 0, idx;
 	bool seekable;
@@ -130,25 +133,25 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		ret = -ENODEV;
 		goto out_unlock;
 	}
-	/* the ops may be freed once we leave the read section */
-	seekable = bdev->ops->flags & BPFDRV_F_SEEKABLE;
+	seekable = bdev->flags & BPFDRV_F_SEEKABLE;
 	if (atomic_inc_return(&bdev->open_count) > 1 &&
-	    (bdev->ops->flags & BPFDRV_F_EXCLUSIVE)) {
+	    (bdev->flags & BPFDRV_F_EXCLUSIVE)) {
 		ret = -EBUSY;
 		goto out_dec;
 	}
-	if (bdev->ops->open) {
-		bpfdrv_count(bdev, BPFDRV_CB_OPEN);
-		ret = mutex_lock_killable(&bdev->lock);
-		if (!ret) {
+	ret = mutex_lock_killable(&bdev->lock);
+	if (!ret) {
+		ops = bdev->ops;
+		if (ops->open) {
+			bpfdrv_count(bdev, BPFDRV_CB_OPEN);
 			bdev->cb = BPFDRV_CB_OPEN;
-			ret = bdev->ops->open(&bdev->pub, &f->pub);
-			mutex_unlock(&bdev->lock);
-			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
+			ret = ops->open(&bdev->pub, &f->pub);
 		}
-		if (ret)
-			goto out_dec;
+		mutex_unlock(&bdev->lock);
+		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
 	}
+	if (ret)
+		goto out_dec;
 	srcu_read_unlock(&bdev->srcu, idx);
 
 	get_device(&bdev->dev);
@@ -183,14 +186,18 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
+	const struct chr_ext_ops *ops;
 	int idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
-	if (!READ_ONCE(bdev->dead) && bdev->ops->release) {
-		bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
+	if (!READ_ONCE(bdev->dead)) {
 		bpfdrv_lock_for_release(bdev);
-		bdev->cb = BPFDRV_CB_RELEASE;
-		bdev->ops->release(&bdev->pub, &f->pub);
+		ops = bdev->ops;
+		if (ops->release) {
+			bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
+			bdev->cb = BPFDRV_CB_RELEASE;
+			ops->release(&bdev->pub, &f->pub);
+		}
 		mutex_unlock(&bdev->lock);
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
@@ -224,6 +231,7 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 {
 	struct bpfdrv_device *bdev = f->bdev;
 	struct bpfdrv_io_kern io = { .data = buf, .size = len };
+	const struct chr_ext_ops *ops;
 	int ret, idx;
 
 	io.pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
@@ -234,24 +242,20 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
-	} else if (rw == BPFDRV_READ) {
-		bpfdrv_count(bdev, BPFDRV_CB_READ);
-		ret = -EINVAL;
-		if (bdev->ops->read)
-			ret = mutex_lock_killable(&bdev->lock);
-		if (!ret) {
-			bdev->cb = BPFDRV_CB_READ;
-			ret = bdev->ops->read(&bdev->pub, &f->pub, &io.pub);
-			mutex_unlock(&bdev->lock);
-		}
 	} else {
-		bpfdrv_count(bdev, BPFDRV_CB_WRITE);
-		ret = -EINVAL;
-		if (bdev->ops->write)
-			ret = mutex_lock_killable(&bdev->lock);
+		ret = mutex_lock_killable(&bdev->lock);
 		if (!ret) {
-			bdev->cb = BPFDRV_CB_WRITE;
-			ret = bdev->ops->write(&bdev->pub, &f->pub, &io.pub);
+			ops = bdev->ops;
+			ret = -EINVAL;
+			if (rw == BPFDRV_READ && ops->read) {
+				bpfdrv_count(bdev, BPFDRV_CB_READ);
+				bdev->cb = BPFDRV_CB_READ;
+				ret = ops->read(&bdev->pub, &f->pub, &io.pub);
+			} else if (rw == BPFDRV_WRITE && ops->write) {
+				bpfdrv_count(bdev, BPFDRV_CB_WRITE);
+				bdev->cb = BPFDRV_CB_WRITE;
+				ret = ops->write(&bdev->pub, &f->pub, &io.pub);
+			}
 			mutex_unlock(&bdev->lock);
 		}
 	}
@@ -387,6 +391,7 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	struct bpfdrv_io_kern io = { .pub.len = size, .size = size };
 	/* Zeroed: what the driver gets for a command without _IOC_WRITE. */
 	u8 stack[BPFDRV_IO_SMALL] = {};
+	const struct chr_ext_ops *ops;
 	long ret;
 	int idx;
 
@@ -411,17 +416,19 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
-	} else if (bdev->ops->ioctl) {
-		bpfdrv_count(bdev, BPFDRV_CB_IOCTL);
+	} else {
 		ret = mutex_lock_killable(&bdev->lock);
 		if (!ret) {
-			bdev->cb = BPFDRV_CB_IOCTL;
-			ret = bdev->ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
+			ops = bdev->ops;
+			ret = -ENOTTY;
+			if (ops->ioctl) {
+				bpfdrv_count(bdev, BPFDRV_CB_IOCTL);
+				bdev->cb = BPFDRV_CB_IOCTL;
+				ret = ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
+			}
 			mutex_unlock(&bdev->lock);
 			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
 		}
-	} else {
-		ret = -ENOTTY;
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
 
@@ -437,6 +444,7 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
+	const struct chr_ext_ops *ops;
 	__poll_t mask;
 	int idx;
 
@@ -445,18 +453,21 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		mask = EPOLLERR | EPOLLHUP;
-	} else if (bdev->ops->poll) {
-		bpfdrv_count(bdev, BPFDRV_CB_POLL);
+	} else {
 		mask = 0;	/* killed while the device was busy */
 		if (!mutex_lock_killable(&bdev->lock)) {
-			bdev->cb = BPFDRV_CB_POLL;
-			mask = (__force __poll_t)bdev->ops->poll(&bdev->pub, &f->pub);
+			ops = bdev->ops;
+			if (ops->poll) {
+				bpfdrv_count(bdev, BPFDRV_CB_POLL);
+				bdev->cb = BPFDRV_CB_POLL;
+				mask = (__force __poll_t)ops->poll(&bdev->pub, &f->pub);
+			} else {
+				mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
+			}
 			mutex_unlock(&bdev->lock);
 		}
 		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
 			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
-	} else {
-		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
 	return mask;
@@ -520,8 +531,8 @@ static ssize_t driver_show(struct device *dev, struct device_attribute *attr,
 {
 	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
 
-	/* The ops live while the node does: unreg removes it first. */
-	return sysfs_emit(buf, "%s\n", bdev->ops->name);
+	/* The driver lives while the node does: unreg removes it first. */
+	return sysfs_emit(buf, "%s\n", bdev->drv->name);
 }
 static DEVICE_ATTR_RO(driver);
 

@@ -27,7 +27,7 @@
 
 #include "bpfdrv.h"
 
-static DEFINE_MUTEX(bpfdrv_lock);
+DEFINE_MUTEX(bpfdrv_lock);
 static LIST_HEAD(bpfdrv_devices);	/* every instance, by name */
 static LIST_HEAD(bpfdrv_drivers);	/* attached and attaching drivers */
 static LIST_HEAD(bpfdrv_pci_fns);	/* PCI functions bound to bpfdrv */
@@ -49,7 +49,7 @@ static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
 
 	lockdep_assert_held(&bpfdrv_lock);
 	list_for_each_entry(drv, &bpfdrv_drivers, node)
-		if (!strcmp(drv->ops->name, name))
+		if (!strcmp(drv->name, name))
 			return drv;
 	return NULL;
 }
@@ -151,6 +151,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
 	bdev->drv = drv;
 	bdev->ops = ops;
+	bdev->flags = ops->flags;
 	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
 	bdev->link = drv->link;
 	init_waitqueue_head(&bdev->wq);
@@ -173,6 +174,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 		fn->bdev = bdev;
 	bdev->creating = true;
 	atomic_inc(&drv->pending);
+	drv->gen++;
 	return bdev;
 }
 
@@ -225,6 +227,7 @@ static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 	list_del_init(&bdev->node);
 	list_del_init(&bdev->drv_node);
 	bdev->dying = true;
+	bdev->drv->gen++;
 	if (bdev->added)
 		cdev_device_del(&bdev->cdev, &bdev->dev);
 }
@@ -244,10 +247,12 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	WRITE_ONCE(bdev->dead, true);
 	bpfdrv_device_wake(bdev);
 	bpfdrv_drain(bdev);
-	if (bdev->inited && bdev->ops->exit) {
+	if (bdev->inited) {
 		mutex_lock(&bdev->lock);	/* uncontended: drained */
-		bdev->cb = BPFDRV_CB_EXIT;
-		bdev->ops->exit(&bdev->pub);
+		if (bdev->ops->exit) {
+			bdev->cb = BPFDRV_CB_EXIT;
+			bdev->ops->exit(&bdev->pub);
+		}
 		mutex_unlock(&bdev->lock);
 	}
 
@@ -322,9 +327,9 @@ static void bpfdrv_eject_workfn(struct work_struct *work)
 	bool attached;
 
 	if (drv->exit.kind == BPFDRV_EXIT_UNLOAD)
-		pr_info("driver %s: unloading\n", drv->ops->name);
+		pr_info("driver %s: unloading\n", drv->name);
 	else
-		pr_warn("driver %s ejected (callback %s): %s\n", drv->ops->name,
+		pr_warn("driver %s ejected (callback %s): %s\n", drv->name,
 			bpfdrv_cb_names[drv->exit.cb], drv->exit.msg);
 	mutex_lock(&bpfdrv_lock);
 	/* an attach still running detaches the link when it ends */
@@ -447,12 +452,6 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 		return -EBUSY;
 	if (bpfdrv_driver_is_pci(ops) && bpfdrv_pci_locked_down())
 		return -EPERM;
-	/* instance names append the index; truncated ones would collide */
-	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
-		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
-			ops->name, BPFDRV_PCI_NAME_MAX);
-		return -ENAMETOOLONG;
-	}
 	drv = kzalloc(sizeof(*drv), GFP_KERNEL);
 	if (!drv)
 		return -ENOMEM;
@@ -462,6 +461,7 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 		return -ENOMEM;
 	}
 	drv->ops = ops;
+	strscpy(drv->name, ops->name, sizeof(drv->name));
 	drv->link = link;
 	INIT_LIST_HEAD(&drv->instances);
 	INIT_LIST_HEAD(&drv->starting);
@@ -560,7 +560,33 @@ int bpfdrv_drivers_starting(char *buf)
 	mutex_lock(&bpfdrv_lock);
 	list_for_each_entry(drv, &bpfdrv_drivers, node)
 		if (drv->slow_start)
-			len += sysfs_emit_at(buf, len, "%s\n", drv->ops->name);
+			len += sysfs_emit_at(buf, len, "%s\n", drv->name);
+	mutex_unlock(&bpfdrv_lock);
+	return len;
+}
+
+/*
+ * /sys/kernel/bpfdrv/drivers: every attached driver, a line each:
+ * NAME LINK_ID INSTANCES UPDATES (LINK_ID 0 without a link).
+ */
+int bpfdrv_drivers_show(char *buf)
+{
+	struct bpfdrv_driver *drv;
+	struct bpfdrv_device *bdev;
+	unsigned int n;
+	int len = 0;
+
+	mutex_lock(&bpfdrv_lock);
+	list_for_each_entry(drv, &bpfdrv_drivers, node) {
+		if (!drv->attached || drv->stopping)
+			continue;
+		n = 0;
+		list_for_each_entry(bdev, &drv->instances, drv_node)
+			n++;
+		len += sysfs_emit_at(buf, len, "%s %u %u %u\n", drv->name,
+				     drv->link ? drv->link->id : 0, n,
+				     drv->updates);
+	}
 	mutex_unlock(&bpfdrv_lock);
 	return len;
 }
@@ -629,7 +655,7 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 	ret = IS_ERR(bdev) ? PTR_ERR(bdev) : bpfdrv_instance_start(bdev);
 	if (ret)
 		dev_warn(&fn->pdev->dev, "driver %s refused this device: %d\n",
-			 drv->ops->name, ret);
+			 drv->name, ret);
 	if (!IS_ERR(bdev))
 		bpfdrv_instance_publish(bdev, ret);
 }
@@ -651,7 +677,7 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 		info.time = ktime_get_real_seconds();
 		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
 			 bdev->pub.name, pci_name(fn->pdev));
-		bpfdrv_exit_record(bdev->drv->ops->name, &info);
+		bpfdrv_exit_record(bdev->drv->name, &info);
 	}
 	if (bdev && !bdev->dying && !bdev->creating) {
 		drv = bdev->drv;

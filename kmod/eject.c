@@ -50,6 +50,7 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_POLL] = "poll",
 	[BPFDRV_CB_IRQ] = "irq",
 	[BPFDRV_CB_GPIO_EDGE] = "gpio_edge",
+	[BPFDRV_CB_TAKEOVER] = "takeover",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {
@@ -246,10 +247,30 @@ static ssize_t starting_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute bpfdrv_starting_attr = __ATTR_RO(starting);
 
+/* Attached drivers: NAME LINK_ID INSTANCES UPDATES, a line each. */
+static ssize_t drivers_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return bpfdrv_drivers_show(buf);
+}
+
+static struct kobj_attribute bpfdrv_drivers_attr = __ATTR_RO(drivers);
+
+/* The last live update: NAME done|refused MESSAGE. */
+static ssize_t last_update_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
+{
+	return bpfdrv_last_update_show(buf);
+}
+
+static struct kobj_attribute bpfdrv_last_update_attr = __ATTR_RO(last_update);
+
 static struct attribute *bpfdrv_kobj_attrs[] = {
 	&bpfdrv_exits_attr.attr,
 	&bpfdrv_unload_attr.attr,
 	&bpfdrv_starting_attr.attr,
+	&bpfdrv_drivers_attr.attr,
+	&bpfdrv_last_update_attr.attr,
 	NULL
 };
 

@@ -76,8 +76,8 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	 * Killable: the thread gets no signal, but a long callback of the
 	 * device it queues behind is then no hung-task report.
 	 */
-	if (READ_ONCE(bdev->live) && bdev->ops->irq &&
-	    !mutex_lock_killable(&bdev->lock)) {
+	if (READ_ONCE(bdev->live) && !mutex_lock_killable(&bdev->lock)) {
+		/* an update keeps the callback: the vector was set up for it */
 		bdev->cb = BPFDRV_CB_IRQ;
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);

@@ -2,7 +2,7 @@
 /*
  * The chr_ext_ops struct_ops type. Attaching a map (reg) creates the
  * driver's device instances; detaching it (unreg) destroys them after
- * draining callers.
+ * draining callers; updating the link (update) gives them new code.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -142,6 +142,25 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	return 0;
 }
 
+/*
+ * Checks of a whole declaration, at load (BPF_MAP_UPDATE_ELEM of a link
+ * map): what does not depend on the running system is refused before
+ * anything attaches or updates.
+ */
+static int bpfdrv_ops_validate(void *kdata)
+{
+	const struct chr_ext_ops *ops = kdata;
+	bool pci = ops->pci_slot[0] || ops->pci_ids[0].vendor;
+
+	/* instance names append the index; truncated ones would collide */
+	if (pci && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
+		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
+			ops->name, BPFDRV_PCI_NAME_MAX);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
 /* Runs in the attaching process, which bpfdrv_driver_attach() checks. */
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
@@ -151,6 +170,12 @@ static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 static void bpfdrv_ops_unreg(void *kdata, struct bpf_link *link)
 {
 	bpfdrv_driver_detach(kdata);
+}
+
+/* BPF_LINK_UPDATE: new code for an attached driver, in the caller. */
+static int bpfdrv_ops_update(void *kdata, void *old_kdata, struct bpf_link *link)
+{
+	return bpfdrv_driver_update(kdata, old_kdata);
 }
 
 /* CFI stubs: the kernel finds each callback's prototype through these. */
@@ -204,6 +229,11 @@ static void bpfdrv_stub_gpio_edge(struct bpfdrv_dev *dev, u32 line, u32 value)
 {
 }
 
+static int bpfdrv_stub_takeover(struct bpfdrv_dev *dev)
+{
+	return 0;
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -215,6 +245,7 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.poll = bpfdrv_stub_poll,
 	.irq = bpfdrv_stub_irq,
 	.gpio_edge = bpfdrv_stub_gpio_edge,
+	.takeover = bpfdrv_stub_takeover,
 };
 
 struct bpf_struct_ops bpfdrv_struct_ops = {
@@ -224,6 +255,8 @@ struct bpf_struct_ops bpfdrv_struct_ops = {
 	.init_member = bpfdrv_ops_init_member,
 	.reg = bpfdrv_ops_reg,
 	.unreg = bpfdrv_ops_unreg,
+	.update = bpfdrv_ops_update,
+	.validate = bpfdrv_ops_validate,
 	.cfi_stubs = &bpfdrv_cfi_stubs,
 	.owner = THIS_MODULE,
 	.name = "chr_ext_ops",

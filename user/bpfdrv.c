@@ -6,6 +6,7 @@
  *        [--gpio-chip LABEL] [--gpio-lines N,N,...]
  *                                           attach every chr_ext_ops map
  *   bpfdrv unload NAME                      detach a driver
+ *   bpfdrv update NAME OBJ                  new code, files staying open
  *   bpfdrv list                             device instances and call counts
  *   bpfdrv bind|unbind BDF                  hand a PCI function to bpfdrv
  *   bpfdrv new NAME [--pci V:D|--gpio C:L]  write a driver skeleton (new.c)
@@ -276,7 +277,7 @@ static bool name_valid(const char *name)
 #define INIT_USER_NS_INO	4026531837UL
 
 /* Does this process hold capability @cap in the initial user namespace? */
-static bool init_ns_capable(int cap)
+bool init_ns_capable(int cap)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = {};
@@ -290,7 +291,7 @@ static bool init_ns_capable(int cap)
 }
 
 /* Is @path a readable ELF file for the BPF machine? */
-static int check_bpf_elf(const char *path)
+int check_bpf_elf(const char *path)
 {
 	Elf64_Ehdr eh;
 	ssize_t n;
@@ -336,7 +337,7 @@ static int member_offset(const struct btf *btf, __u32 type_id, const char *name)
 	return -1;
 }
 
-static bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map)
+bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map)
 {
 	const struct btf_type *t;
 
@@ -627,6 +628,123 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 	return ejected ? 1 : 0;
 }
 
+/*
+ * Check a chr_ext_ops map's declaration and apply the command line's
+ * overrides to it: @o's name, PCI function (bound to bpfdrv if @o->bind)
+ * and GPIO chip and lines. The driver's name goes to @name.
+ */
+/* The command line's overrides, before any object is opened. */
+int check_overrides(const struct map_overrides *o)
+{
+	if (o->name && !name_valid(o->name)) {
+		err("invalid driver name '%s': 1-%d characters of [A-Za-z0-9_-], %s",
+		    o->name, BPFDRV_NAME_MAX - 1, "starting with a letter or digit");
+		return -1;
+	}
+	if (o->device && !pci_bdf_valid(o->device)) {
+		err("'%s' is not a PCI address (want DDDD:BB:DD.F, as lspci -D prints)",
+		    o->device);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load @obj, explaining a refusal: the program and the verifier's reason. */
+int load_object(struct bpf_object *obj, const char *path)
+{
+	char prog[128];
+	int e;
+
+	if (!bpf_object__load(obj))
+		return 0;
+	e = errno;
+	if (failed_prog(prog, sizeof(prog)))
+		err("%s: the kernel rejected program '%s': %s", path, prog,
+		    strerror(e));
+	else
+		err("%s: load failed: %s", path, strerror(e));
+	if (!print_verifier_tail() && libbpf_warns && !verbose)
+		fputs(libbpf_warns, stderr);
+	return -1;
+}
+
+int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
+		       const struct map_overrides *o, char *name, bool *is_pci,
+		       int *n_gpio)
+{
+	const char *path = o->path, *new_name = o->name, *device = o->device;
+	const char *gpio_chip = o->gpio_chip, *gpio_lines = o->gpio_lines;
+	__u32 type_id = bpf_map__btf_value_type_id(map);
+	int off, ids_off, slot_off;
+	char *value;
+	size_t size;
+
+	off = member_offset(btf, type_id, "name");
+	value = bpf_map__initial_value(map, &size);
+	if (off < 0 || !value || off + BPFDRV_NAME_MAX > (int)size) {
+		err("%s: map '%s': chr_ext_ops without a name member",
+		    path, bpf_map__name(map));
+		return -1;
+	}
+	if (new_name) {
+		memset(value + off, 0, BPFDRV_NAME_MAX);
+		strcpy(value + off, new_name);
+	}
+	snprintf(name, BPFDRV_NAME_MAX, "%.*s",
+		 BPFDRV_NAME_MAX - 1, value + off);
+	if (!name_valid(name)) {
+		err("%s: map '%s': invalid driver name '%s'", path,
+		    bpf_map__name(map), name);
+		return -1;
+	}
+	off = member_offset(btf, type_id, "mode");
+	if (off >= 0 && off + sizeof(__u32) <= size &&
+	    (*(__u32 *)(value + off) & ~0666)) {
+		err("%s: driver '%s': invalid node mode %#o (at most 0666: no setuid, setgid, sticky or execute bits)",
+		    path, name, *(__u32 *)(value + off));
+		return -1;
+	}
+
+	ids_off = member_offset(btf, type_id, "pci_ids");
+	slot_off = member_offset(btf, type_id, "pci_slot");
+	if (device) {
+		if (slot_off < 0 || slot_off + BPFDRV_PCI_SLOT_MAX > (int)size) {
+			err("%s: built without pci_slot; rebuild it to use --device",
+			    path);
+			return -1;
+		}
+		strcpy(value + slot_off, device);
+		if (o->bind && pci_bind(device))
+			return -1;
+		*is_pci = true;
+	} else if (ids_off >= 0 &&
+		   ids_off + sizeof(struct bpfdrv_pci_id) * BPFDRV_MAX_PCI_IDS <= size) {
+		struct bpfdrv_pci_id ids[BPFDRV_MAX_PCI_IDS];
+		int nr = 0;
+
+		memcpy(ids, value + ids_off, sizeof(ids));
+		while (nr < BPFDRV_MAX_PCI_IDS && ids[nr].vendor)
+			nr++;
+		*is_pci = nr > 0;
+		if (nr && o->bind && pci_bind_matching(ids, nr))
+			return -1;
+	}
+	if (gpio_chip || gpio_lines) {
+		int r = gpio_override(btf, type_id, value, size, gpio_chip,
+				      gpio_lines, name);
+
+		if (r < 0)
+			return -1;
+		*n_gpio += r;
+	}
+	if (*is_pci && strlen(name) > BPFDRV_PCI_NAME_MAX) {
+		err("%s: PCI driver name '%s' is too long: at most %d characters (instances append a number)",
+		    path, name, BPFDRV_PCI_NAME_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -643,14 +761,13 @@ static int cmd_load(int argc, char **argv)
 	struct bpf_link *links[MAX_DRIVERS] = {};
 	struct bpf_map *maps[MAX_DRIVERS];
 	bool is_pci[MAX_DRIVERS] = {};
-	const char *path, *new_name = NULL, *device = NULL;
-	const char *gpio_chip = NULL, *gpio_lines = NULL;
+	struct map_overrides o = { .bind = true };
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
 	int i, n = 0, n_gpio = 0, opt, ret = 1;
+	const char *path;
 	bool pin = false;
-	char prog[128];
 
 	while ((opt = getopt_long(argc, argv, "pn:d:vh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -658,16 +775,16 @@ static int cmd_load(int argc, char **argv)
 			pin = true;
 			break;
 		case 'n':
-			new_name = optarg;
+			o.name = optarg;
 			break;
 		case 'd':
-			device = optarg;
+			o.device = optarg;
 			break;
 		case 'c':
-			gpio_chip = optarg;
+			o.gpio_chip = optarg;
 			break;
 		case 'l':
-			gpio_lines = optarg;
+			o.gpio_lines = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -685,17 +802,7 @@ static int cmd_load(int argc, char **argv)
 		return 2;
 	}
 	path = argv[optind];
-	if (new_name && !name_valid(new_name)) {
-		err("invalid driver name '%s': 1-%d characters of [A-Za-z0-9_-], %s",
-		    new_name, BPFDRV_NAME_MAX - 1, "starting with a letter or digit");
-		return 1;
-	}
-	if (device && !pci_bdf_valid(device)) {
-		err("'%s' is not a PCI address (want DDDD:BB:DD.F, as lspci -D prints)",
-		    device);
-		return 1;
-	}
-	if (check_bpf_elf(path) || check_module())
+	if (check_overrides(&o) || check_bpf_elf(path) || check_module())
 		return 1;
 	if (!init_ns_capable(CAP_SYS_ADMIN)) {
 		err("%s: loading a driver needs CAP_SYS_ADMIN in the initial user namespace (a BPF token does not grant it)",
@@ -703,6 +810,7 @@ static int cmd_load(int argc, char **argv)
 		return 1;
 	}
 
+	o.path = path;
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
 		err("%s: cannot open BPF object: %s", path, strerror(errno));
@@ -710,75 +818,14 @@ static int cmd_load(int argc, char **argv)
 	}
 	btf = bpf_object__btf(obj);
 	bpf_object__for_each_map(map, obj) {
-		__u32 type_id = bpf_map__btf_value_type_id(map);
-		int off, ids_off, slot_off;
-		char *value;
-		size_t size;
-
 		if (!is_chr_ext_ops(btf, map))
 			continue;
 		if (n == MAX_DRIVERS) {
 			err("%s: more than %d chr_ext_ops maps", path, MAX_DRIVERS);
 			goto out;
 		}
-		off = member_offset(btf, type_id, "name");
-		value = bpf_map__initial_value(map, &size);
-		if (off < 0 || !value || off + BPFDRV_NAME_MAX > (int)size) {
-			err("%s: map '%s': chr_ext_ops without a name member",
-			    path, bpf_map__name(map));
+		if (prepare_driver_map(btf, map, &o, names[n], &is_pci[n], &n_gpio))
 			goto out;
-		}
-		if (new_name) {
-			memset(value + off, 0, BPFDRV_NAME_MAX);
-			strcpy(value + off, new_name);
-		}
-		snprintf(names[n], sizeof(names[n]), "%.*s",
-			 BPFDRV_NAME_MAX - 1, value + off);
-		if (!name_valid(names[n])) {
-			err("%s: map '%s': invalid driver name '%s'", path,
-			    bpf_map__name(map), names[n]);
-			goto out;
-		}
-		off = member_offset(btf, type_id, "mode");
-		if (off >= 0 && off + sizeof(__u32) <= size &&
-		    (*(__u32 *)(value + off) & ~0666)) {
-			err("%s: driver '%s': invalid node mode %#o (at most 0666: no setuid, setgid, sticky or execute bits)",
-			    path, names[n], *(__u32 *)(value + off));
-			goto out;
-		}
-
-		ids_off = member_offset(btf, type_id, "pci_ids");
-		slot_off = member_offset(btf, type_id, "pci_slot");
-		if (device) {
-			if (slot_off < 0 || slot_off + BPFDRV_PCI_SLOT_MAX > (int)size) {
-				err("%s: built without pci_slot; rebuild it to use --device",
-				    path);
-				goto out;
-			}
-			strcpy(value + slot_off, device);
-			if (pci_bind(device))
-				goto out;
-			is_pci[n] = true;
-		} else if (ids_off >= 0 &&
-			   ids_off + sizeof(struct bpfdrv_pci_id) * BPFDRV_MAX_PCI_IDS <= size) {
-			struct bpfdrv_pci_id ids[BPFDRV_MAX_PCI_IDS];
-			int nr = 0;
-
-			memcpy(ids, value + ids_off, sizeof(ids));
-			while (nr < BPFDRV_MAX_PCI_IDS && ids[nr].vendor)
-				nr++;
-			is_pci[n] = nr > 0;
-			if (nr && pci_bind_matching(ids, nr))
-				goto out;
-		}
-		if (gpio_chip || gpio_lines) {
-			int r = gpio_override(btf, type_id, value, size, gpio_chip,
-					      gpio_lines, names[n]);
-
-			if (r < 0)
-				goto out;
-			n_gpio += r;
-		}
 		maps[n++] = map;
 	}
 	if (!n) {
@@ -786,37 +833,19 @@ static int cmd_load(int argc, char **argv)
 		    "declare one in SEC(\".struct_ops.link\")");
 		goto out;
 	}
-	if ((gpio_chip || gpio_lines) && n && !n_gpio) {
+	if ((o.gpio_chip || o.gpio_lines) && n && !n_gpio) {
 		err("%s: --gpio-chip/--gpio-lines: no driver in it declares GPIO lines",
 		    path);
 		goto out;
 	}
-	if ((new_name || device) && n > 1) {
+	if ((o.name || o.device) && n > 1) {
 		err("%s: --%s needs an object with one chr_ext_ops map (this one has %d)",
-		    path, new_name ? "name" : "device", n);
+		    path, o.name ? "name" : "device", n);
 		goto out;
 	}
-
-	if (bpf_object__load(obj)) {
-		int e = errno;
-
-		if (failed_prog(prog, sizeof(prog)))
-			err("%s: the kernel rejected program '%s': %s", path, prog,
-			    strerror(e));
-		else
-			err("%s: load failed: %s", path, strerror(e));
-		if (!print_verifier_tail() && libbpf_warns && !verbose)
-			fputs(libbpf_warns, stderr);
+	if (load_object(obj, path))
 		goto out;
-	}
 
-	for (i = 0; i < n; i++) {
-		if (is_pci[i] && strlen(names[i]) > BPFDRV_PCI_NAME_MAX) {
-			err("%s: PCI driver name '%s' is too long: at most %d characters (instances append a number)",
-			    path, names[i], BPFDRV_PCI_NAME_MAX);
-			goto out;
-		}
-	}
 	for (i = 0; i < n; i++) {
 		links[i] = bpf_map__attach_struct_ops(maps[i]);
 		if (!links[i]) {
@@ -1144,6 +1173,7 @@ static void usage(FILE *f)
 		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
 		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
+		"  update NAME OBJ                 replace a driver's code, files staying open\n"
 		"  list                            device instances, open files, call counts,\n"
 		"                                  and every driver's last exit\n"
 		"  status NAME                     one driver: its devices and its last exit\n"
@@ -1182,6 +1212,8 @@ int main(int argc, char **argv)
 		return cmd_load(argc - i, argv + i);
 	if (!strcmp(argv[i], "unload"))
 		return cmd_unload(argc - i, argv + i);
+	if (!strcmp(argv[i], "update"))
+		return cmd_update(argc - i, argv + i);
 	if (!strcmp(argv[i], "status"))
 		return cmd_status(argc - i, argv + i);
 	if (!strcmp(argv[i], "list"))

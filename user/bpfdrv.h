@@ -13,6 +13,32 @@
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int check_module(void);
 int read_line(const char *path, char *buf, size_t size);
+bool init_ns_capable(int cap);
+int check_bpf_elf(const char *path);
+
+struct bpf_object;
+struct bpf_map;
+struct btf;
+
+/* What bpfdrv load and update may change in a driver's declaration. */
+struct map_overrides {
+	const char *path;	/* the object, for messages */
+	const char *name;
+	const char *device;	/* a PCI function, DDDD:BB:DD.F */
+	const char *gpio_chip;
+	const char *gpio_lines;
+	bool bind;		/* hand the PCI functions it serves to bpfdrv */
+};
+
+int check_overrides(const struct map_overrides *o);
+bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
+int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
+		       const struct map_overrides *o, char *name, bool *is_pci,
+		       int *n_gpio);
+int load_object(struct bpf_object *obj, const char *path);
+
+/* user/update.c: live update of an attached driver */
+int cmd_update(int argc, char **argv);
 
 /* user/pci.c: handing PCI functions to bpfdrv's pci_driver */
 bool pci_bdf_valid(const char *bdf);

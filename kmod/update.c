@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live update: BPF_LINK_UPDATE of an attached driver's link gives every
+ * instance the new map's callbacks while files stay open. Nothing else
+ * changes: nodes, open files, per-file and per-device storage, claimed
+ * lines, bound functions, interrupts and DMA buffers stay as they are.
+ *
+ * The swap point is each instance's callback mutex, under which every
+ * callback is looked up and run. The update takes the mutex of every
+ * instance (waiting at most BPFDRV_UPDATE_WAIT for calls in flight: it
+ * runs under the BPF core's struct_ops update mutex), lets the new code
+ * take over each instance, then swaps under bpfdrv_lock. A call thus runs
+ * wholly on the old code or wholly on the new, and once update returns no
+ * old code runs, so the kernel may free the old map at once.
+ *
+ * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
+ * and lines, and whether it has irq and gpio_edge callbacks, which decided
+ * its interrupts) cannot change: such an update is refused and the old
+ * code goes on. So is one that meets an instance starting or finishing.
+ * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/jiffies.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "bpfdrv.h"
+
+/* How long an update waits for the calls in flight on all instances. */
+#define BPFDRV_UPDATE_WAIT	HZ
+
+/* The outcome of the last update: one line, under bpfdrv_update_msg_lock. */
+static DEFINE_SPINLOCK(bpfdrv_update_msg_lock);
+static char bpfdrv_update_msg[BPFDRV_NAME_MAX + BPFDRV_EXIT_MSG_MAX + 16];
+
+static __printf(3, 4) int bpfdrv_update_result(const char *name, int err,
+					       const char *fmt, ...)
+{
+	char msg[BPFDRV_EXIT_MSG_MAX];
+	va_list args;
+
+	va_start(args, fmt);
+	vscnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+	if (err)
+		pr_info("update of driver %s refused: %s\n", name, msg);
+	spin_lock(&bpfdrv_update_msg_lock);
+	snprintf(bpfdrv_update_msg, sizeof(bpfdrv_update_msg), "%s %s %s\n",
+		 name, err ? "refused" : "done", msg);
+	spin_unlock(&bpfdrv_update_msg_lock);
+	return err;
+}
+
+int bpfdrv_last_update_show(char *buf)
+{
+	int len;
+
+	spin_lock(&bpfdrv_update_msg_lock);
+	len = sysfs_emit(buf, "%s", bpfdrv_update_msg);
+	spin_unlock(&bpfdrv_update_msg_lock);
+	return len;
+}
+
+/* What of the driver @new would change from @old, or NULL if nothing. */
+static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
+					 const struct chr_ext_ops *old)
+{
+	if (strcmp(new->name, old->name))
+		return "its name";
+	if (new->mode != old->mode)
+		return "its node mode";
+	if (new->flags != old->flags)
+		return "its flags";
+	if (memcmp(new->pci_ids, old->pci_ids, sizeof(new->pci_ids)))
+		return "its PCI IDs";
+	if (strcmp(new->pci_slot, old->pci_slot))
+		return "its PCI slot";
+	if (strcmp(new->gpio_chip, old->gpio_chip))
+		return "its GPIO chip";
+	if (memcmp(new->gpio_lines, old->gpio_lines, sizeof(new->gpio_lines)))
+		return "its GPIO lines";
+	if (!new->irq != !old->irq)
+		return "whether it has an irq callback";
+	if (!new->gpio_edge != !old->gpio_edge)
+		return "whether it has a gpio_edge callback";
+	return NULL;
+}
+
+/* The callback mutex of @bdev, if the calls in flight end by @deadline. */
+static bool bpfdrv_update_lock(struct bpfdrv_device *bdev,
+			       unsigned long deadline)
+{
+	while (!mutex_trylock(&bdev->lock)) {
+		if (time_after(jiffies, deadline) || fatal_signal_pending(current))
+			return false;
+		schedule_timeout_idle(1);
+	}
+	return true;
+}
+
+int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
+{
+	struct bpfdrv_driver *drv = old->driver;
+	unsigned long deadline = jiffies + BPFDRV_UPDATE_WAIT;
+	struct bpfdrv_device **held = NULL, *bdev;
+	unsigned int i, n = 0, locked = 0, gen, count = 0;
+	const char *change;
+	int ret = 0;
+
+	/* as attach: new kernel code, maybe with hardware access */
+	if (!capable(CAP_SYS_ADMIN) ||
+	    ((old->pci_slot[0] || old->pci_ids[0].vendor || old->gpio_chip[0]) &&
+	     !capable(CAP_SYS_RAWIO)))
+		return -EPERM;
+	if (!drv)
+		return bpfdrv_update_result(old->name, -ENOLINK, "not attached");
+	change = bpfdrv_update_changes(ops, old);
+	if (change)
+		return bpfdrv_update_result(old->name, -EINVAL,
+					    "the new code changes %s", change);
+	if (ops->driver)
+		return bpfdrv_update_result(old->name, -EBUSY,
+					    "the new map is attached already");
+	if ((old->pci_slot[0] || old->pci_ids[0].vendor) &&
+	    bpfdrv_pci_locked_down())
+		return bpfdrv_update_result(old->name, -EPERM,
+					    "the kernel is locked down");
+
+	mutex_lock(&bpfdrv_lock);
+	if (!drv->attached || drv->stopping || drv->slow_start ||
+	    atomic_read(&drv->pending)) {
+		ret = -EBUSY;
+	} else {
+		list_for_each_entry(bdev, &drv->instances, drv_node)
+			n++;
+		held = kcalloc(max(n, 1U), sizeof(*held), GFP_KERNEL);
+		if (!held)
+			ret = -ENOMEM;
+		n = 0;
+		list_for_each_entry(bdev, &drv->instances, drv_node) {
+			if (!held)
+				break;
+			get_device(&bdev->dev);
+			held[n++] = bdev;
+		}
+	}
+	gen = drv->gen;
+	mutex_unlock(&bpfdrv_lock);
+	if (ret == -EBUSY)
+		return bpfdrv_update_result(old->name, ret,
+					    "an instance is starting or stopping; try again");
+	if (ret)
+		return ret;
+
+	/* wait for the calls in flight; none starts until we are done */
+	for (locked = 0; locked < n; locked++) {
+		if (!bpfdrv_update_lock(held[locked], deadline)) {
+			ret = bpfdrv_update_result(old->name, -EBUSY,
+						   "%s stayed in its %s callback for more than %d ms",
+						   held[locked]->pub.name,
+						   bpfdrv_cb_names[held[locked]->cb],
+						   jiffies_to_msecs(BPFDRV_UPDATE_WAIT));
+			goto out;
+		}
+	}
+	for (i = 0; i < n && ops->takeover; i++) {
+		bdev = held[i];
+		if (READ_ONCE(bdev->dead))
+			continue;	/* being torn down: the commit refuses */
+		bdev->cb = BPFDRV_CB_TAKEOVER;
+		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_TAKEOVER]);
+		ret = ops->takeover(&bdev->pub);
+		if (ret) {
+			ret = bpfdrv_update_result(old->name,
+						   ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL,
+						   "takeover failed on %s: %d",
+						   bdev->pub.name, ret);
+			goto out;
+		}
+	}
+
+	mutex_lock(&bpfdrv_lock);
+	if (drv->stopping || drv->gen != gen || atomic_read(&drv->pending)) {
+		ret = -EBUSY;
+	} else {
+		drv->ops = ops;
+		for (i = 0; i < n; i++)
+			held[i]->ops = ops;
+		ops->driver = drv;
+		old->driver = NULL;
+		count = ++drv->updates;
+	}
+	mutex_unlock(&bpfdrv_lock);
+	if (ret)
+		bpfdrv_update_result(old->name, ret,
+				     "an instance came or went meanwhile; try again");
+	else
+		bpfdrv_update_result(old->name, 0, "%u instance%s, update %u",
+				     n, n == 1 ? "" : "s", count);
+out:
+	for (i = 0; i < locked; i++)
+		mutex_unlock(&held[i]->lock);
+	for (i = 0; i < n; i++)
+		put_device(&held[i]->dev);
+	kfree(held);
+	return ret;
+}
