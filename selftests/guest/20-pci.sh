@@ -18,14 +18,6 @@ driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)
 irqs() { cat "/sys/class/bpfdrv/$1/irq_count"; }
 # the kernel's own count for the instance's interrupt line
 proc_irqs() { awk -v n="$1" 'NR == 1 { cpus = NF } $NF == n { for (i = 2; i <= cpus + 1; i++) s += $i; print s }' /proc/interrupts; }
-known_facts() {
-	local n f=1
-
-	for ((n = 0; n <= 12; n++)); do
-		((n > 0)) && f=$((f * n))
-		echo "$n $f"
-	done
-}
 
 # --- attach: one instance per edu function ---
 check "edu: load binds both edu functions and attaches" $BPFDRV load --pin $OBJ/edu.bpf.o

@@ -59,6 +59,14 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+known_facts() {	# the factorials 0..12 as test_edu facts prints them
+	local n f=1
+
+	for ((n = 0; n <= 12; n++)); do
+		((n > 0)) && f=$((f * n))
+		echo "$n $f"
+	done
+}
 
 
 # load_module: make sure bpfdrv.ko is loaded (parts may run on their own).
