@@ -31,6 +31,7 @@
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -69,6 +70,26 @@ bool bpfdrv_name_valid(const char *name)
 			return false;
 	return true;
 }
+
+/*
+ * Does the driver have callback @cb? Peeked without the device mutex, so
+ * that a call the driver does not handle never queues behind one that
+ * sleeps. A map that an update replaced is freed after an RCU grace period.
+ * Under the mutex the callback is looked up again: a call that raced with
+ * an update runs wholly on the old code or wholly on the new.
+ */
+static __always_inline bool bpfdrv_has_cb(struct bpfdrv_device *bdev,
+					  size_t member)
+{
+	bool has;
+
+	rcu_read_lock();
+	has = *(void **)((u8 *)READ_ONCE(bdev->ops) + member);
+	rcu_read_unlock();
+	return has;
+}
+
+#define BPFDRV_OPS(member)	offsetof(struct chr_ext_ops, member)
 
 static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_cb op)
 {
@@ -139,7 +160,10 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		ret = -EBUSY;
 		goto out_dec;
 	}
-	ret = mutex_lock_killable(&bdev->lock);
+	if (bpfdrv_has_cb(bdev, BPFDRV_OPS(open)))
+		ret = mutex_lock_killable(&bdev->lock);
+	else
+		ret = 1;	/* no callback: no lock */
 	if (!ret) {
 		ops = bdev->ops;
 		if (ops->open) {
@@ -149,6 +173,8 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 		}
 		mutex_unlock(&bdev->lock);
 		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
+	} else if (ret == 1) {
+		ret = 0;
 	}
 	if (ret)
 		goto out_dec;
@@ -190,7 +216,7 @@ static int bpfdrv_release(struct inode *inode, struct file *filp)
 	int idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
-	if (!READ_ONCE(bdev->dead)) {
+	if (!READ_ONCE(bdev->dead) && bpfdrv_has_cb(bdev, BPFDRV_OPS(release))) {
 		bpfdrv_lock_for_release(bdev);
 		ops = bdev->ops;
 		if (ops->release) {
@@ -242,6 +268,9 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
+	} else if (rw == BPFDRV_READ ? !bpfdrv_has_cb(bdev, BPFDRV_OPS(read)) :
+		   !bpfdrv_has_cb(bdev, BPFDRV_OPS(write))) {
+		ret = -EINVAL;
 	} else {
 		ret = mutex_lock_killable(&bdev->lock);
 		if (!ret) {
@@ -416,6 +445,8 @@ static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		ret = -ENODEV;
+	} else if (!bpfdrv_has_cb(bdev, BPFDRV_OPS(ioctl))) {
+		ret = -ENOTTY;
 	} else {
 		ret = mutex_lock_killable(&bdev->lock);
 		if (!ret) {
@@ -453,6 +484,8 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 	idx = srcu_read_lock(&bdev->srcu);
 	if (READ_ONCE(bdev->dead)) {
 		mask = EPOLLERR | EPOLLHUP;
+	} else if (!bpfdrv_has_cb(bdev, BPFDRV_OPS(poll))) {
+		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	} else {
 		mask = 0;	/* killed while the device was busy */
 		if (!mutex_lock_killable(&bdev->lock)) {

@@ -27,6 +27,7 @@
 
 #include "bpfdrv.h"
 
+/* the lists of drivers, instances and PCI functions */
 DEFINE_MUTEX(bpfdrv_lock);
 static LIST_HEAD(bpfdrv_devices);	/* every instance, by name */
 static LIST_HEAD(bpfdrv_drivers);	/* attached and attaching drivers */

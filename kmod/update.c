@@ -188,7 +188,7 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 	} else {
 		drv->ops = ops;
 		for (i = 0; i < n; i++)
-			held[i]->ops = ops;
+			WRITE_ONCE(held[i]->ops, ops);
 		ops->driver = drv;
 		old->driver = NULL;
 		count = ++drv->updates;

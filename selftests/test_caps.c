@@ -93,6 +93,58 @@ static int attach_as(const char *path, int how, int *err)
 	return 0;
 }
 
+static struct bpf_map *ops_map(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
+			return map;
+	return NULL;
+}
+
+/*
+ * Attach the object while privileged, then update the link with a second
+ * copy of it (libbpf's bpf_link__update_map) in a child set up by @how.
+ * Returns the update's errno, and whether the node stayed, in @stayed.
+ */
+static int update_as(const char *path, int how, bool *stayed)
+{
+	struct bpf_object *a = bpf_object__open_file(path, NULL);
+	struct bpf_object *b = bpf_object__open_file(path, NULL);
+	struct bpf_link *link = NULL;
+	int e = -1001, status, pfd[2] = { -1, -1 };
+	pid_t pid;
+
+	if (!a || !b || bpf_object__load(a) || bpf_object__load(b) ||
+	    !(link = bpf_map__attach_struct_ops(ops_map(a))) || pipe(pfd))
+		goto out;
+	pid = fork();
+	if (!pid) {
+		e = 0;
+		if (how == 1 && set_effective(CAP_SYS_ADMIN, -1))
+			e = -1000;
+		if (!e)
+			e = -bpf_link__update_map(link, ops_map(b));
+		if (write(pfd[1], &e, sizeof(e)) != sizeof(e))
+			_exit(1);
+		_exit(0);
+	}
+	if (read(pfd[0], &e, sizeof(e)) != sizeof(e))
+		e = -1001;
+	waitpid(pid, &status, 0);
+	*stayed = node_exists("echo");
+out:
+	if (pfd[0] >= 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	bpf_link__destroy(link);
+	bpf_object__close(a);
+	bpf_object__close(b);
+	return e;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -107,6 +159,7 @@ int main(int argc, char **argv)
 		{ 0, 0, 0, "with both, echo attaches" },
 	};
 	const char *names[] = { "echo", "gpio_leds" };
+	bool stayed = false;
 	size_t i;
 	int err;
 
@@ -124,5 +177,13 @@ int main(int argc, char **argv)
 			  "%s (%s)", cases[i].what, err > 0 ? strerror(err) :
 			  err ? "setup failed" : "attached, detached");
 	}
+	err = update_as(argv[1], 1, &stayed);
+	tap_check(err == EPERM && stayed,
+		  "without CAP_SYS_ADMIN, a live update of echo's link gives EPERM and echo stays (%s)",
+		  err > 0 ? strerror(err) : err ? "setup failed" : "updated");
+	err = update_as(argv[1], 0, &stayed);
+	tap_check(err == 0 && stayed,
+		  "with it, libbpf's bpf_link__update_map() updates echo (%s)",
+		  err > 0 ? strerror(err) : err ? "setup failed" : "updated");
 	return tap_failures ? 1 : 0;
 }

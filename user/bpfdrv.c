@@ -1129,11 +1129,36 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Attached driver @name in /sys/kernel/bpfdrv/drivers: its link id (0
+ * without a link) and how often it was updated. -1 if it is not attached.
+ */
+int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates)
+{
+	char line[128], drv[BPFDRV_NAME_MAX + 1];
+	unsigned int link, inst, upd;
+	int ret = -1;
+	FILE *f = fopen(DRIVERS_FILE, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32s %u %u %u", drv, &link, &inst, &upd) == 4 &&
+		    !strcmp(drv, name)) {
+			*link_id = link;
+			*updates = upd;
+			ret = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
 static int cmd_status(int argc, char **argv)
 {
 	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
 	struct exit_rec r;
 	bool has_exit;
+	unsigned int link_id, updates;
 	int n;
 
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -1158,6 +1183,8 @@ static int cmd_status(int argc, char **argv)
 	}
 	if (!n)
 		printf("%s: not attached\n", argv[1]);
+	if (!driver_entry(argv[1], &link_id, &updates) && updates)
+		printf("%s: live updates: %u\n", argv[1], updates);
 	if (has_exit) {
 		format_exit(&r, why, sizeof(why));
 		printf("%s: last exit: %s\n", argv[1], why);

@@ -9,6 +9,7 @@
 #include "bpfdrv_abi.h"
 
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
+#define DRIVERS_FILE	"/sys/kernel/bpfdrv/drivers"
 
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int check_module(void);
@@ -36,6 +37,7 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio);
 int load_object(struct bpf_object *obj, const char *path);
+int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates);
 
 /* user/update.c: live update of an attached driver */
 int cmd_update(int argc, char **argv);

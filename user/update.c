@@ -26,7 +26,6 @@
 
 #include "bpfdrv.h"
 
-#define DRIVERS_FILE	"/sys/kernel/bpfdrv/drivers"
 #define LAST_UPDATE_FILE "/sys/kernel/bpfdrv/last_update"
 #define MAX_OLD_MAPS	64
 #define UPDATE_TRIES	5
@@ -50,28 +49,12 @@ static struct btf *module_btf(__u32 id)
 	return btf;
 }
 
-/* The link id of attached driver @name, 0 if none; -1 if not attached. */
-static long driver_link(const char *name)
-{
-	char line[128], drv[BPFDRV_NAME_MAX + 1];
-	unsigned long id;
-	long ret = -1;
-	FILE *f;
-
-	f = fopen(DRIVERS_FILE, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%32s %lu", drv, &id) == 2 && !strcmp(drv, name))
-			ret = id;
-	fclose(f);
-	return ret;
-}
-
 /*
- * The programs of the running driver: its struct_ops map's value holds
- * each callback's program id where the kernel keeps the function pointer.
- * The layout comes from the module's BTF, as bpftool struct_ops dump does.
+ * The programs of the running driver, by member index of the kernel's
+ * chr_ext_ops (0: none): its struct_ops map's value holds each callback's
+ * program id where the kernel keeps the function pointer. The layout comes
+ * from the module's BTF, as bpftool struct_ops dump does. Returns the
+ * number of members.
  */
 static int old_prog_ids(int map_fd, const struct bpf_map_info *info,
 			__u32 *ids, int max)
@@ -98,36 +81,35 @@ static int old_prog_ids(int map_fd, const struct bpf_map_info *info,
 	dt = data_off >= 0 ? btf__type_by_id(btf, data_type) : NULL;
 	if (!dt || !btf_is_struct(dt))
 		goto out;
-	for (i = 0, m = btf_members(dt); i < btf_vlen(dt) && n < max; i++, m++) {
+	for (i = 0, m = btf_members(dt); i < btf_vlen(dt) && i < max; i++, m++) {
 		int off = data_off + btf_member_bit_offset(dt, i) / 8;
 		__u64 id;
 
+		ids[i] = 0;
+		n = i + 1;
 		mt = btf__type_by_id(btf, m->type);
 		if (!mt || !btf_is_ptr(mt) ||
 		    !btf_is_func_proto(btf__type_by_id(btf, mt->type)) ||
 		    off + sizeof(id) > info->value_size)
 			continue;
 		memcpy(&id, value + off, sizeof(id));
-		if (id)
-			ids[n++] = id;
+		ids[i] = id;
 	}
 out:
 	free(value);
 	return n;
 }
 
-/* The maps the running driver's programs use, without duplicates. */
-static int old_maps(int st_map_fd, const struct bpf_map_info *st_info,
-		    struct old_map *maps)
+/* The maps the running driver's programs @prog_ids use, without duplicates. */
+static int old_maps(const __u32 *prog_ids, int nprogs, struct old_map *maps)
 {
-	__u32 prog_ids[32], map_ids[MAX_OLD_MAPS];
-	int i, j, k, n = 0, nprogs;
+	__u32 map_ids[MAX_OLD_MAPS];
+	int i, j, k, n = 0;
 
-	nprogs = old_prog_ids(st_map_fd, st_info, prog_ids, 32);
 	for (i = 0; i < nprogs; i++) {
 		struct bpf_prog_info pinfo = {};
 		__u32 len = sizeof(pinfo);
-		int fd = bpf_prog_get_fd_by_id(prog_ids[i]);
+		int fd = prog_ids[i] ? bpf_prog_get_fd_by_id(prog_ids[i]) : -1;
 
 		if (fd < 0)
 			continue;
@@ -242,6 +224,73 @@ out:
 	return ret;
 }
 
+/* The tag (a hash of its instructions) of program @fd; 0 if unknown. */
+static __u64 prog_tag(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	__u64 tag = 0;
+
+	if (fd >= 0 && !bpf_prog_get_info_by_fd(fd, &info, &len))
+		memcpy(&tag, info.tag, sizeof(tag));
+	return tag;
+}
+
+/*
+ * Print which callbacks the update changes: added, removed, new code, or
+ * the same code (equal program tags).
+ */
+static void report_callbacks(struct bpf_object *obj, const char *name,
+			     const struct bpf_map_info *st_info,
+			     const __u32 *old_ids, int nmembers)
+{
+	static const char *const kinds[] = { "changed", "added", "removed", "unchanged" };
+	struct btf *kbtf = module_btf(st_info->btf_vmlinux_id);
+	char lists[4][512] = { "", "", "", "" };
+	const struct btf_type *kt;
+	struct bpf_program *prog;
+	int i, k, new_fd[64];
+	__s32 id;
+
+	id = kbtf ? btf__find_by_name_kind(kbtf, "chr_ext_ops", BTF_KIND_STRUCT) : -1;
+	kt = id > 0 ? btf__type_by_id(kbtf, id) : NULL;
+	if (!kt || nmembers > 64)
+		return;
+	for (i = 0; i < nmembers; i++)
+		new_fd[i] = -1;
+	bpf_object__for_each_program(prog, obj) {
+		int member = bpf_program__expected_attach_type(prog);
+
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_STRUCT_OPS &&
+		    member < nmembers)
+			new_fd[member] = bpf_program__fd(prog);
+	}
+	for (i = 0; i < nmembers && i < btf_vlen(kt); i++) {
+		const char *cb = btf__name_by_offset(kbtf, btf_members(kt)[i].name_off);
+		int old_fd;
+
+		if (!old_ids[i] && new_fd[i] < 0)
+			continue;
+		if (!old_ids[i]) {
+			k = 1;
+		} else if (new_fd[i] < 0) {
+			k = 2;
+		} else {
+			old_fd = bpf_prog_get_fd_by_id(old_ids[i]);
+			k = prog_tag(old_fd) == prog_tag(new_fd[i]) ? 3 : 0;
+			if (old_fd >= 0)
+				close(old_fd);
+		}
+		if (strlen(lists[k]) + strlen(cb) + 2 < sizeof(lists[k])) {
+			strcat(lists[k], " ");
+			strcat(lists[k], cb);
+		}
+	}
+	for (k = 0; k < 4; k++)
+		if (lists[k][0])
+			printf("%s: callbacks %s:%s\n", name, kinds[k], lists[k]);
+}
+
 /* Why the new object's @map cannot take over @old, or NULL. */
 static const char *map_differs(const struct bpf_map *map,
 			       const struct bpf_map_info *old)
@@ -350,12 +399,13 @@ int cmd_update(int argc, char **argv)
 	struct bpf_map *map, *found = NULL;
 	char mname[BPFDRV_NAME_MAX];
 	struct bpf_object *obj = NULL;
-	int opt, n = 0, n_gpio = 0, nold, ret = 1;
+	int opt, n = 0, n_gpio = 0, nold, nmembers, ret = 1;
+	__u32 old_ids[64];
 	int link_fd = -1, st_fd = -1;
 	const char *name, *path;
 	struct timespec t0, t1;
+	unsigned int id, updates;
 	__u32 len;
-	long id;
 	bool pci = false, named = false;
 
 	while ((opt = getopt_long(argc, argv, "n:d:h", opts, NULL)) != -1) {
@@ -393,8 +443,7 @@ int cmd_update(int argc, char **argv)
 		    name);
 		return 1;
 	}
-	id = driver_link(name);
-	if (id < 0) {
+	if (driver_entry(name, &id, &updates)) {
 		err("%s: no such driver attached (bpfdrv list shows them)", name);
 		return 1;
 	}
@@ -407,7 +456,7 @@ int cmd_update(int argc, char **argv)
 	len = sizeof(linfo);
 	if (link_fd < 0 || bpf_link_get_info_by_fd(link_fd, &linfo, &len) ||
 	    linfo.type != BPF_LINK_TYPE_STRUCT_OPS) {
-		err("%s: cannot open its link %ld: %s", name, id, strerror(errno));
+		err("%s: cannot open its link %u: %s", name, id, strerror(errno));
 		goto out;
 	}
 	st_fd = bpf_map_get_fd_by_id(linfo.struct_ops.map_id);
@@ -451,7 +500,8 @@ int cmd_update(int argc, char **argv)
 		if (map != found && is_chr_ext_ops(bpf_object__btf(obj), map))
 			bpf_map__set_autocreate(map, false);
 
-	nold = old_maps(st_fd, &st_info, old);
+	nmembers = old_prog_ids(st_fd, &st_info, old_ids, 64);
+	nold = old_maps(old_ids, nmembers, old);
 	if (reuse_maps(obj, name, old, nold) || load_object(obj, path))
 		goto out;
 	if (set_struct_ops_value(obj, found, &st_info)) {
@@ -480,6 +530,7 @@ int cmd_update(int argc, char **argv)
 			goto out;
 		}
 	}
+	report_callbacks(obj, name, &st_info, old_ids, nmembers);
 	printf("%s: updated to %s in %.3f ms\n", name, path,
 	       (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 	ret = 0;

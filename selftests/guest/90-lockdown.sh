@@ -26,6 +26,10 @@ expect_err "locked down: attaching a PCI driver is refused" "locked down" \
 	$BPFDRV load --pin --name edu_ld --device "${edus[0]}" $OBJ/edu.bpf.o
 check "locked down: a driver without hardware still attaches" \
 	$BPFDRV load --pin --name echo_ld $OBJ/echo.bpf.o
+expect_err "locked down: a live update of a PCI driver is refused" "the kernel is locked down" \
+	$BPFDRV update edu $OBJ/edu.bpf.o --device "${edus[0]}"
+check "locked down: a live update of a driver without hardware goes through" \
+	$BPFDRV update echo_ld $OBJ/echo.bpf.o --name echo_ld
 check "locked down: drivers still detach" \
 	eval "$BPFDRV unload echo_ld && $BPFDRV unload edu"
 $BPFDRV unbind "${edus[0]}" >/dev/null
