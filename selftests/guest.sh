@@ -21,7 +21,12 @@ for part in selftests/guest/[0-9]*-*.sh; do
 done
 
 if [ -d /sys/module/bpfdrv ]; then
-	check "rmmod bpfdrv after every part" wait_for 10 rmmod bpfdrv
+	check "rmmod bpfdrv after every part" wait_for 30 rmmod bpfdrv
+	if [ -d /sys/module/bpfdrv ]; then	# what still holds it
+		echo "# bpfdrv refcnt $(cat /sys/module/bpfdrv/refcnt); drivers: $(cat /sys/kernel/bpfdrv/drivers)"
+		bpftool map show | grep -A2 struct_ops | sed 's/^/# /'
+		bpftool link show | grep -A2 struct_ops | sed 's/^/# /'
+	fi
 fi
 
 # --- the kernel log must be clean ---

@@ -40,6 +40,8 @@ check "update echo to version 2" update echo $U/echo_v2.bpf.o
 check "the tool says the state map was kept and how long the swap took" \
 	eval 'grep -q "map echo_state kept" $OUT/upd && grep -q "updated to .* in [0-9.]* ms" $OUT/upd'
 check "echo runs version 2" test "$(version echo)" = 2
+check "the tool names the one callback whose code changed (ioctl: the version)" \
+	eval 'grep -qx "echo: callbacks changed: ioctl" $OUT/upd && grep -q "callbacks unchanged: init read write poll takeover" $OUT/upd'
 printf ', after' >&7
 got=$(timeout 5 dd bs=64 count=1 <&7 2>/dev/null)
 check "a file open across the update reads back what it wrote before and after ('$got')" \
