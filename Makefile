@@ -31,7 +31,8 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 	     $(BUILD)/new/skelgpio/skelgpio.bpf.o
 # Live-update fixtures: example drivers built as other versions of themselves.
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
-		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o)
+		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
+		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o)
 
 .PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
 all: bpf user kmod
@@ -53,6 +54,13 @@ $(BUILD)/selftests/update/echo_v2.bpf.o: VARIANT := -DECHO_VERSION=2
 $(BUILD)/selftests/update/echo_layout2.bpf.o: VARIANT := -DECHO_VERSION=3 -DECHO_STATE_LAYOUT=2
 $(BUILD)/selftests/update/fifo_v2.bpf.o: VARIANT := -DFIFO_VERSION=2
 $(BUILD)/selftests/update/edu_v2.bpf.o: VARIANT := -DEDU_VERSION=2
+$(BUILD)/selftests/update/id_mode.bpf.o: VARIANT := -DCHANGE_MODE
+$(BUILD)/selftests/update/id_flags.bpf.o: VARIANT := -DCHANGE_FLAGS
+$(BUILD)/selftests/update/id_ids.bpf.o: VARIANT := -DCHANGE_IDS
+$(BUILD)/selftests/update/id_noirq.bpf.o: VARIANT := -DDROP_IRQ
+$(BUILD)/selftests/update/id_%.bpf.o: selftests/progs/upd_identity.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
 $(BUILD)/selftests/update/%.bpf.o: $(wildcard bpf-drivers/*.bpf.c) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c bpf-drivers/$(firstword $(subst _, ,$*)).bpf.c -o $@

@@ -66,6 +66,10 @@ refused "a file that is not a BPF object" "not a BPF object file" \
 	echo /etc/hostname
 refused "a renamed declaration (--name echo2)" "the new code changes its name" \
 	echo $U/echo_v2.bpf.o --name echo2
+refused "another node mode (0600)" "the new code changes its node mode" \
+	echo $U/id_mode.bpf.o
+refused "other flags (seekable)" "the new code changes its flags" \
+	echo $U/id_flags.bpf.o
 check "after the refusals echo still runs version 2" test "$(version echo)" = 2
 check "and still holds its data" test "$(cat /dev/bpfdrv/echo)" = "still here"
 check "the kernel said why in its log" \
@@ -117,6 +121,28 @@ check "the old struct_ops maps are freed ($maps_before before, as many after)" \
 check "unload echo" $BPFDRV unload echo
 check "unload fifo" $BPFDRV unload fifo
 
+# --- claimed GPIO lines stay claimed and driven; other lines are refused ---
+LABEL=bpfdrv-loopback
+if insmod "$KMODS/gpio_loopback.ko" 2>/dev/null; then
+	CHIP=$(gpiodetect | awk -v l="[$LABEL]" '$2 == l { print $1 }')
+	levels() { gpioget -c "$CHIP" --numeric "$@" | tr -d ' '; }
+	check "load --pin gpio_leds" $BPFDRV load --pin $OBJ/gpio_leds.bpf.o
+	printf 1010 >/dev/bpfdrv/gpio_leds
+	refused "gpio_leds: other lines (--gpio-lines 4,5,6,7)" \
+		"the new code changes its GPIO lines" gpio_leds $OBJ/gpio_leds.bpf.o --gpio-lines 4,5,6,7
+	check "gpio_leds: an update with the same lines" update gpio_leds $OBJ/gpio_leds.bpf.o
+	check "gpio_leds: the lines stay driven across it (lines 8-11 read 1010 through gpioget)" \
+		test "$(levels 8 9 10 11)" = 1010
+	check "gpio_leds: line 0 is still used by bpfdrv:gpio_leds (gpioinfo)" \
+		grep -q 'consumer=bpfdrv:gpio_leds$' <(gpioinfo --unquoted -c "$CHIP" 0)
+	printf 0101 >/dev/bpfdrv/gpio_leds
+	check "gpio_leds: the new code drives them (0101)" test "$(levels 8 9 10 11)" = 0101
+	check "unload gpio_leds" $BPFDRV unload gpio_leds
+	rmmod gpio_loopback
+else
+	echo "# skip: GPIO update (gpio_loopback.ko does not load)"
+fi
+
 # --- edu, with factorials and DMA running ---
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
 if [ ${#edus[@]} -lt 2 ]; then
@@ -162,7 +188,9 @@ check "DMA round trips on edu1 stayed right through them ($(cat "$OUT/dma_runs" 
 check "edu0 kept its interrupt: it counted more ($irq_before before)" \
 	test "$(cat /sys/class/bpfdrv/edu0/irq_count)" -gt "$irq_before"
 refused "edu: another PCI ID list" "the new code changes its PCI IDs" \
-	edu $TOBJ/upd_edu_ids.bpf.o
+	edu $U/id_ids.bpf.o
+refused "edu: no irq callback (its interrupt was set up for one)" \
+	"the new code changes whether it has an irq callback" edu $U/id_noirq.bpf.o
 refused "edu: one function instead of the IDs (--device)" "the new code changes its PCI slot" \
 	edu $U/edu_v2.bpf.o --device "${edus[0]}"
 check "edu still serves after the refusals" \
