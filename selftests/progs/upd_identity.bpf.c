@@ -23,11 +23,13 @@ int BPF_PROG(upd_identity_read, struct bpfdrv_dev *dev,
 	return 0;
 }
 
+#ifdef CHANGE_IDS
 SEC("struct_ops/upd_identity_irq")
 int BPF_PROG(upd_identity_irq, struct bpfdrv_dev *dev, __u32 vector)
 {
 	return 0;
 }
+#endif
 
 SEC(".struct_ops.link")
 struct chr_ext_ops upd_identity = {
