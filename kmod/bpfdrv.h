@@ -180,6 +180,13 @@ struct bpfdrv_io_kern {
 };
 
 extern struct btf *bpfdrv_btf;
+
+static inline bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
+{
+	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
+}
+
+bool bpfdrv_driver_capable(const struct chr_ext_ops *ops);
 /* the lists of drivers, instances and functions; see driver.c */
 extern struct mutex bpfdrv_lock;
 

@@ -55,9 +55,17 @@ static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
 	return NULL;
 }
 
-static bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
+/*
+ * A driver is kernel code: attaching one, or updating its code, takes
+ * CAP_SYS_ADMIN in the initial user namespace, whatever BPF token the
+ * loader holds; one that claims hardware (PCI functions, GPIO lines) also
+ * takes CAP_SYS_RAWIO, as raw device access from user space does.
+ */
+bool bpfdrv_driver_capable(const struct chr_ext_ops *ops)
 {
-	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
+	return capable(CAP_SYS_ADMIN) &&
+	       ((!bpfdrv_driver_is_pci(ops) && !ops->gpio_chip[0]) ||
+		capable(CAP_SYS_RAWIO));
 }
 
 /* Does @drv serve PCI function @fn? */
@@ -439,15 +447,7 @@ int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link)
 	bool ejected;
 	int ret = 0;
 
-	/*
-	 * A driver is kernel code: attaching one takes CAP_SYS_ADMIN in the
-	 * initial user namespace, whatever BPF token the loader holds; one
-	 * that claims hardware (PCI functions, GPIO lines) also takes
-	 * CAP_SYS_RAWIO, as raw device access from user space does.
-	 */
-	if (!capable(CAP_SYS_ADMIN) ||
-	    ((bpfdrv_driver_is_pci(ops) || ops->gpio_chip[0]) &&
-	     !capable(CAP_SYS_RAWIO)))
+	if (!bpfdrv_driver_capable(ops))
 		return -EPERM;
 	if (ops->driver)
 		return -EBUSY;
@@ -573,19 +573,15 @@ int bpfdrv_drivers_starting(char *buf)
 int bpfdrv_drivers_show(char *buf)
 {
 	struct bpfdrv_driver *drv;
-	struct bpfdrv_device *bdev;
-	unsigned int n;
 	int len = 0;
 
 	mutex_lock(&bpfdrv_lock);
 	list_for_each_entry(drv, &bpfdrv_drivers, node) {
 		if (!drv->attached || drv->stopping)
 			continue;
-		n = 0;
-		list_for_each_entry(bdev, &drv->instances, drv_node)
-			n++;
-		len += sysfs_emit_at(buf, len, "%s %u %u %u\n", drv->name,
-				     drv->link ? drv->link->id : 0, n,
+		len += sysfs_emit_at(buf, len, "%s %u %zu %u\n", drv->name,
+				     drv->link ? drv->link->id : 0,
+				     list_count_nodes(&drv->instances),
 				     drv->updates);
 	}
 	mutex_unlock(&bpfdrv_lock);

@@ -150,10 +150,8 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 static int bpfdrv_ops_validate(void *kdata)
 {
 	const struct chr_ext_ops *ops = kdata;
-	bool pci = ops->pci_slot[0] || ops->pci_ids[0].vendor;
-
 	/* instance names append the index; truncated ones would collide */
-	if (pci && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
+	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
 		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
 			ops->name, BPFDRV_PCI_NAME_MAX);
 		return -ENAMETOOLONG;

@@ -21,7 +21,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
 #include <linux/jiffies.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -111,9 +110,7 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 	int ret = 0;
 
 	/* as attach: new kernel code, maybe with hardware access */
-	if (!capable(CAP_SYS_ADMIN) ||
-	    ((old->pci_slot[0] || old->pci_ids[0].vendor || old->gpio_chip[0]) &&
-	     !capable(CAP_SYS_RAWIO)))
+	if (!bpfdrv_driver_capable(old))
 		return -EPERM;
 	if (!drv)
 		return bpfdrv_update_result(old->name, -ENOLINK, "not attached");
@@ -124,8 +121,7 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 	if (ops->driver)
 		return bpfdrv_update_result(old->name, -EBUSY,
 					    "the new map is attached already");
-	if ((old->pci_slot[0] || old->pci_ids[0].vendor) &&
-	    bpfdrv_pci_locked_down())
+	if (bpfdrv_driver_is_pci(old) && bpfdrv_pci_locked_down())
 		return bpfdrv_update_result(old->name, -EPERM,
 					    "the kernel is locked down");
 
@@ -134,17 +130,15 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 	    atomic_read(&drv->pending)) {
 		ret = -EBUSY;
 	} else {
-		list_for_each_entry(bdev, &drv->instances, drv_node)
-			n++;
-		held = kcalloc(max(n, 1U), sizeof(*held), GFP_KERNEL);
-		if (!held)
+		held = kcalloc(max_t(size_t, list_count_nodes(&drv->instances), 1),
+			       sizeof(*held), GFP_KERNEL);
+		if (!held) {
 			ret = -ENOMEM;
-		n = 0;
-		list_for_each_entry(bdev, &drv->instances, drv_node) {
-			if (!held)
-				break;
-			get_device(&bdev->dev);
-			held[n++] = bdev;
+		} else {
+			list_for_each_entry(bdev, &drv->instances, drv_node) {
+				get_device(&bdev->dev);
+				held[n++] = bdev;
+			}
 		}
 	}
 	gen = drv->gen;
