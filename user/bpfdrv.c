@@ -633,6 +633,26 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
  * overrides to it: @o's name, PCI function (bound to bpfdrv if @o->bind)
  * and GPIO chip and lines. The driver's name goes to @name.
  */
+/* Option @opt with argument @arg, if it is one of the overrides, into @o. */
+bool override_option(int opt, const char *arg, struct map_overrides *o)
+{
+	switch (opt) {
+	case 'n':
+		o->name = arg;
+		return true;
+	case 'd':
+		o->device = arg;
+		return true;
+	case 'c':
+		o->gpio_chip = arg;
+		return true;
+	case 'l':
+		o->gpio_lines = arg;
+		return true;
+	}
+	return false;
+}
+
 /* The command line's overrides, before any object is opened. */
 int check_overrides(const struct map_overrides *o)
 {
@@ -749,10 +769,7 @@ static int cmd_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pin", no_argument, NULL, 'p' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "gpio-chip", required_argument, NULL, 'c' },
-		{ "gpio-lines", required_argument, NULL, 'l' },
+		OVERRIDE_OPTIONS,
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -770,21 +787,11 @@ static int cmd_load(int argc, char **argv)
 	bool pin = false;
 
 	while ((opt = getopt_long(argc, argv, "pn:d:vh", opts, NULL)) != -1) {
+		if (override_option(opt, optarg, &o))
+			continue;
 		switch (opt) {
 		case 'p':
 			pin = true;
-			break;
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'd':
-			o.device = optarg;
-			break;
-		case 'c':
-			o.gpio_chip = optarg;
-			break;
-		case 'l':
-			o.gpio_lines = optarg;
 			break;
 		case 'v':
 			verbose = true;

@@ -31,6 +31,14 @@ struct map_overrides {
 	bool bind;		/* hand the PCI functions it serves to bpfdrv */
 };
 
+/* Their long options, for getopt_long() tables. */
+#define OVERRIDE_OPTIONS \
+	{ "name", required_argument, NULL, 'n' }, \
+	{ "device", required_argument, NULL, 'd' }, \
+	{ "gpio-chip", required_argument, NULL, 'c' }, \
+	{ "gpio-lines", required_argument, NULL, 'l' }
+
+bool override_option(int opt, const char *arg, struct map_overrides *o);
 int check_overrides(const struct map_overrides *o);
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,

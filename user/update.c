@@ -385,10 +385,7 @@ static void usage_update(FILE *f)
 int cmd_update(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "gpio-chip", required_argument, NULL, 'c' },
-		{ "gpio-lines", required_argument, NULL, 'l' },
+		OVERRIDE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -409,19 +406,9 @@ int cmd_update(int argc, char **argv)
 	bool pci = false, named = false;
 
 	while ((opt = getopt_long(argc, argv, "n:d:h", opts, NULL)) != -1) {
+		if (override_option(opt, optarg, &o))
+			continue;
 		switch (opt) {
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'd':
-			o.device = optarg;
-			break;
-		case 'c':
-			o.gpio_chip = optarg;
-			break;
-		case 'l':
-			o.gpio_lines = optarg;
-			break;
 		case 'h':
 			usage_update(stdout);
 			return 0;
