@@ -41,8 +41,11 @@ struct {
 	__type(value, __u8);
 } traced SEC(".maps");
 
-/* Processes forked from traced ones that traced had no room for. */
-__u64 follow_lost;
+/* Events that could not be recorded, by cause; user space reports them. */
+__u64 lost[TRACE_LOST_NR];
+
+/* Set by user space: the kernel's core DRM ioctl table, for its names. */
+__u64 drm_core_ioctls;
 
 #define MINOR_MASK	((1U << 20) - 1)	/* MINORBITS */
 #define MAX_ERRNO	4095
@@ -54,6 +57,76 @@ struct drm_sched_job {
 struct ivpu_job {
 	__u32 job_id;
 } __attribute__((preserve_access_index));
+
+/* The way from an open DRM file to its driver's ioctl table (drm.ko). */
+struct drm_ioctl_desc___bpfdrv {
+	unsigned int cmd;
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct drm_driver___bpfdrv {
+	char *name;
+	const struct drm_ioctl_desc___bpfdrv *ioctls;
+	int num_ioctls;
+} __attribute__((preserve_access_index));
+
+struct drm_device___bpfdrv {
+	const struct drm_driver___bpfdrv *driver;
+} __attribute__((preserve_access_index));
+
+struct drm_minor___bpfdrv {
+	struct drm_device___bpfdrv *dev;
+} __attribute__((preserve_access_index));
+
+struct drm_file___bpfdrv {
+	struct drm_minor___bpfdrv *minor;
+} __attribute__((preserve_access_index));
+
+#define DRM_COMMAND_BASE	0x40
+#define DRM_COMMAND_END		0xa0
+
+/*
+ * The preempt count says whether we run in an interrupt. x86 keeps it in
+ * __preempt_count, or (6.1 to 6.14) in pcpu_hot.preempt_count; as in the
+ * kernel's bpf_experimental.h.
+ */
+extern const int __preempt_count __ksym __weak;
+struct pcpu_hot___bpfdrv {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+extern const struct pcpu_hot___bpfdrv pcpu_hot __ksym __weak;
+/*
+ * Kernels with a count of local_interrupt_disable() (interrupt_rc.h) have
+ * 8 more bits below the hardirq count, which moved from bit 16 to bit 24.
+ */
+extern const unsigned long local_interrupt_disable_state __ksym __weak;
+
+#define SOFTIRQ_OFFSET		0x00000100
+#define HARDIRQ_NMI_MASK	0x00ff0000	/* hardirq and NMI counts */
+#define HARDIRQ_NMI_MASK_RC	0x7f000000	/* the same, with interrupt_rc */
+
+static __always_inline int preempt_count(void)
+{
+	if (bpf_ksym_exists(&__preempt_count))
+		return *(int *)bpf_this_cpu_ptr(&__preempt_count);
+	if (bpf_ksym_exists(&pcpu_hot))
+		return ((struct pcpu_hot___bpfdrv *)bpf_this_cpu_ptr(&pcpu_hot))->preempt_count;
+	return 0;
+}
+
+/* TRACE_TGID_HARDIRQ/SOFTIRQ in interrupt context, else 0. */
+static __always_inline __u32 irq_tgid(void)
+{
+	int pc = preempt_count();
+	int hard = bpf_ksym_exists(&local_interrupt_disable_state) ?
+		   HARDIRQ_NMI_MASK_RC : HARDIRQ_NMI_MASK;
+
+	if (pc & hard)
+		return TRACE_TGID_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		return TRACE_TGID_SOFTIRQ;
+	return 0;
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -69,24 +142,38 @@ struct {
 	__type(value, struct trace_proc);
 } procs SEC(".maps");
 
-/* A function call in flight: the thread and the hook. */
-struct call_key {
-	__u32 tid;
-	__u32 hook;
-};
-
+/*
+ * Function calls in flight, one slot per hook, in task storage: entry and
+ * exit of a call run in the same task, and a lookup there takes no lock.
+ * A hash map's update and delete end with a spin_unlock that may preempt
+ * the task inside the program; another task on that CPU entering the same
+ * program would then be skipped by the kernel's recursion check.
+ * Interrupts have their own per-CPU slots.
+ */
 struct call {
-	__u64 ts;
+	__u64 ts;	/* 0: no call in flight */
+	__u64 arg1;	/* the DRM file of an ioctl, for its names */
 	__u32 sub;
 	__u32 pad;
 };
 
+struct inflight {
+	struct call slot[TRACE_FUNC_SLOTS];
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, struct call_key);
-	__type(value, struct call);
-} calls SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct inflight);
+} task_calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);		/* hardirq, softirq */
+	__type(key, __u32);
+	__type(value, struct inflight);
+} irq_calls SEC(".maps");
 
 /* An object whose events are paired: when it started and for whom. */
 struct owner {
@@ -141,17 +228,42 @@ int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
 	if (ptgid == ctgid || !tgid_wanted(ptgid))
 		return 0;
 	if (bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
-		__sync_fetch_and_add(&follow_lost, 1);
+		__sync_fetch_and_add(&lost[TRACE_LOST_FOLLOW], 1);
 	return 0;
 }
 
-/* The current task, if the filters let it through. */
+/*
+ * Whom an event is charged to: in an interrupt, the interrupt's own row
+ * (it belongs to no process, so no filter drops it); else the current
+ * process, if the filters let it through.
+ */
+static __always_inline void current_who(__u32 *tgid, char *comm)
+{
+	static const char hardirq[TRACE_COMM_LEN] = "[hardirq]";
+	static const char softirq[TRACE_COMM_LEN] = "[softirq]";
+
+	*tgid = irq_tgid();
+	if (*tgid) {
+		__builtin_memcpy(comm, *tgid == TRACE_TGID_HARDIRQ ? hardirq : softirq,
+				 TRACE_COMM_LEN);
+		return;
+	}
+	*tgid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(comm, TRACE_COMM_LEN);
+}
+
+static __always_inline bool in_irq_row(__u32 tgid)
+{
+	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
+}
+
 static __always_inline bool current_wanted(__u32 *tgid, char *comm)
 {
-	*tgid = bpf_get_current_pid_tgid() >> 32;
+	current_who(tgid, comm);
+	if (in_irq_row(*tgid))
+		return true;
 	if (targ_tgid && !tgid_wanted(*tgid))
 		return false;
-	bpf_get_current_comm(comm, TRACE_COMM_LEN);
 	return comm_wanted(comm);
 }
 
@@ -176,29 +288,30 @@ static __always_inline __u32 log2_u64(__u64 v)
 
 #define NO_LATENCY	((__u64)-1)
 
-static struct trace_hist *hist_get(__u32 hook, __u32 sub, const char *str)
+/* The row of (hook, sub), made on first use; *created tells. */
+static struct trace_hist *hist_get(__u32 hook, __u32 sub, const char *str,
+				   bool *created)
 {
 	struct trace_key key = { .hook = hook, .sub = sub };
 	struct trace_hist *h = bpf_map_lookup_elem(&hists, &key);
 	static const struct trace_hist zero;
 
+	*created = false;
 	if (h)
 		return h;
-	bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST);
+	*created = !bpf_map_update_elem(&hists, &key, &zero, BPF_NOEXIST);
 	h = bpf_map_lookup_elem(&hists, &key);
-	if (h && str)
+	if (!h)
+		__sync_fetch_and_add(&lost[TRACE_LOST_ROWS], 1);
+	else if (*created && str)
 		bpf_probe_read_kernel_str(h->str, sizeof(h->str), str);
 	return h;
 }
 
-static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
-		     const char *str)
+static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 {
-	struct trace_hist *h = hist_get(hook, sub, str);
 	__u32 slot;
 
-	if (!h)
-		return;
 	__sync_fetch_and_add(&h->count, 1);
 	if (error)
 		__sync_fetch_and_add(&h->errors, 1);
@@ -214,6 +327,16 @@ static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
 	__sync_fetch_and_add(&h->slots[slot], 1);
 }
 
+static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
+		     const char *str)
+{
+	bool created;
+	struct trace_hist *h = hist_get(hook, sub, str, &created);
+
+	if (h)
+		hist_record(h, delta_ns, error);
+}
+
 static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 {
 	struct trace_proc_key key = { .tgid = tgid, .hook = hook, .sub = sub };
@@ -225,9 +348,13 @@ static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 		return;
 	}
 	__builtin_memcpy(init.comm, comm, TRACE_COMM_LEN);
-	if (bpf_map_update_elem(&procs, &key, &init, BPF_NOEXIST))
-		if ((p = bpf_map_lookup_elem(&procs, &key)))
-			__sync_fetch_and_add(&p->count, 1);
+	if (!bpf_map_update_elem(&procs, &key, &init, BPF_NOEXIST))
+		return;
+	p = bpf_map_lookup_elem(&procs, &key);	/* another CPU made it */
+	if (p)
+		__sync_fetch_and_add(&p->count, 1);
+	else
+		__sync_fetch_and_add(&lost[TRACE_LOST_PROCS], 1);
 }
 
 static __always_inline __u32 cookie_hook(void *ctx)
@@ -237,78 +364,207 @@ static __always_inline __u32 cookie_hook(void *ctx)
 
 /* --- kernel functions: count, errors and latency per call --- */
 
-SEC("kprobe")
-int BPF_KPROBE(func_entry, void *arg1, unsigned long arg2)
+static __always_inline const struct drm_driver___bpfdrv *drm_driver_of(__u64 filp)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
-	struct call_key key = {
-		.tid = (__u32)bpf_get_current_pid_tgid(),
-		.hook = cookie & TRACE_HOOK_MASK,
-	};
-	struct call c = { .ts = bpf_ktime_get_ns() };
+	struct drm_file___bpfdrv *dfile = BPF_CORE_READ((struct file *)filp, private_data);
+
+	return BPF_CORE_READ(dfile, minor, dev, driver);
+}
+
+/* A DRM ioctl's sub-key: its number, and the driver for driver ioctls. */
+static __always_inline __u32 ioctl_sub(__u64 filp, __u32 nr)
+{
+	char name[TRACE_DRV_LEN] = {};
+	__u32 h = 2166136261U;
+	int i;
+
+	if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
+		return nr;
+	bpf_probe_read_kernel_str(name, sizeof(name),
+				  BPF_CORE_READ(drm_driver_of(filp), name));
+	for (i = 0; i < TRACE_DRV_LEN && name[i]; i++)
+		h = (h ^ (__u8)name[i]) * 16777619U;
+	return nr | (h << 8);
+}
+
+/*
+ * A new DRM ioctl row: its name from the kernel's own descriptor (core
+ * table, or the driver's), checked against the number, since a number
+ * past the table's end reads whatever follows it.
+ */
+static void ioctl_names(struct trace_hist *h, __u64 filp, __u32 nr)
+{
+	const struct drm_driver___bpfdrv *drv;
+	struct drm_ioctl_desc___bpfdrv *desc;
+	__u64 base, size = bpf_core_type_size(struct drm_ioctl_desc___bpfdrv);
+	__u32 index;
+
+	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
+		drv = drm_driver_of(filp);
+		bpf_probe_read_kernel_str(h->drv, sizeof(h->drv),
+					  BPF_CORE_READ(drv, name));
+		index = nr - DRM_COMMAND_BASE;
+		if (!drv || index >= (__u32)BPF_CORE_READ(drv, num_ioctls))
+			return;
+		base = (__u64)BPF_CORE_READ(drv, ioctls);
+	} else {
+		index = nr;
+		base = drm_core_ioctls;
+	}
+	if (!base)
+		return;
+	desc = (void *)(base + index * size);
+	if ((BPF_CORE_READ(desc, cmd) & 0xff) != nr)
+		return;
+	if (bpf_probe_read_kernel_str(h->str, sizeof(h->str),
+				      BPF_CORE_READ(desc, name)) <= 0)
+		h->str[0] = '\0';
+}
+
+/* The slot of this hook's call in flight in this task (or interrupt). */
+static __always_inline struct call *call_slot(__u64 cookie, __u32 tgid, bool create)
+{
+	__u32 slot = (cookie >> TRACE_SLOT_SHIFT) & (TRACE_FUNC_SLOTS - 1), irq;
+	struct inflight *in;
+
+	if (in_irq_row(tgid)) {
+		irq = tgid == TRACE_TGID_SOFTIRQ;
+		in = bpf_map_lookup_elem(&irq_calls, &irq);
+	} else {
+		in = bpf_task_storage_get(&task_calls, bpf_get_current_task_btf(), NULL,
+					  create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	}
+	return in ? &in->slot[slot] : NULL;
+}
+
+static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
+{
 	char comm[TRACE_COMM_LEN];
-	__u32 tgid;
+	struct call *c;
+	__u32 tgid, sub = 0;
 	dev_t rdev;
 
 	if (!current_wanted(&tgid, comm))
 		return 0;
 	switch ((cookie >> TRACE_ARG_SHIFT) & 0xff) {
 	case TRACE_ARG_IOCTL_NR:
-		c.sub = arg2 & 0xff;
+		sub = ioctl_sub(arg1, arg2 & 0xff);
 		break;
 	case TRACE_ARG_FILE_MINOR:
 		rdev = BPF_CORE_READ((struct file *)arg1, f_inode, i_rdev);
-		c.sub = rdev & MINOR_MASK;
+		sub = rdev & MINOR_MASK;
 		break;
 	case TRACE_ARG_INODE_MINOR:
 		rdev = BPF_CORE_READ((struct inode *)arg1, i_rdev);
-		c.sub = rdev & MINOR_MASK;
+		sub = rdev & MINOR_MASK;
 		break;
 	}
-	bpf_map_update_elem(&calls, &key, &c, BPF_ANY);
+	c = call_slot(cookie, tgid, true);
+	if (!c) {
+		__sync_fetch_and_add(&lost[TRACE_LOST_CALLS], 1);
+		return 0;
+	}
+	c->arg1 = arg1;
+	c->sub = sub;
+	c->ts = bpf_ktime_get_ns();
 	return 0;
+}
+
+static __always_inline int func_leave(__u64 cookie, long ret)
+{
+	__u32 hook = cookie & TRACE_HOOK_MASK, sub, tgid;
+	char comm[TRACE_COMM_LEN];
+	struct trace_hist *h;
+	struct call *c;
+	bool created;
+	__u64 delta;
+
+	current_who(&tgid, comm);	/* filtered at entry */
+	c = call_slot(cookie, tgid, false);
+	if (!c || !c->ts)
+		return 0;	/* entered before we attached, or filtered */
+	delta = bpf_ktime_get_ns() - c->ts;
+	c->ts = 0;
+	sub = c->sub;
+	h = hist_get(hook, sub, NULL, &created);
+	if (h && created && ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
+		ioctl_names(h, c->arg1, TRACE_IOCTL_NR(sub));
+	/* int-returning functions leave the upper half of the register undefined */
+	if (h)
+		hist_record(h, delta, (cookie & TRACE_RET_ERRNO) &&
+			    (int)ret < 0 && (int)ret >= -MAX_ERRNO);
+	proc_add(tgid, comm, hook, sub);
+	return 0;
+}
+
+/* Kernels with BPF trampolines: fentry/fexit, one copy per function. */
+SEC("fentry")
+int func_fentry(__u64 *ctx)
+{
+	__u64 arg1 = 0, arg2 = 0;
+
+	bpf_get_func_arg(ctx, 0, &arg1);
+	bpf_get_func_arg(ctx, 1, &arg2);
+	return func_enter(bpf_get_attach_cookie(ctx), arg1, arg2);
+}
+
+SEC("fexit")
+int func_fexit(__u64 *ctx)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return func_leave(bpf_get_attach_cookie(ctx), (long)ret);
+}
+
+/*
+ * Kernels whose fprobe runs on the function graph tracer (6.14+): one
+ * kprobe.multi link for the entries and one for the returns of every
+ * function. These programs run with preemption off, so a task preempted
+ * inside one never makes the kernel skip the program for the next task
+ * on its CPU, as it does fentry programs on preemptible kernels.
+ */
+SEC("kprobe.multi")
+int BPF_KPROBE(func_mentry, void *arg1, unsigned long arg2)
+{
+	return func_enter(bpf_get_attach_cookie(ctx), (__u64)arg1, arg2);
+}
+
+SEC("kretprobe.multi")
+int BPF_KRETPROBE(func_mexit, long ret)
+{
+	return func_leave(bpf_get_attach_cookie(ctx), ret);
+}
+
+/* The fallback: a kprobe/kretprobe pair (kretprobes can miss calls). */
+SEC("kprobe")
+int BPF_KPROBE(func_entry, void *arg1, unsigned long arg2)
+{
+	return func_enter(bpf_get_attach_cookie(ctx), (__u64)arg1, arg2);
 }
 
 SEC("kretprobe")
 int BPF_KRETPROBE(func_exit, long ret)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
-	struct call_key key = {
-		.tid = (__u32)bpf_get_current_pid_tgid(),
-		.hook = cookie & TRACE_HOOK_MASK,
-	};
-	char comm[TRACE_COMM_LEN];
-	struct call *c;
-	__u64 delta;
-	bool error;
-	__u32 sub;
-
-	c = bpf_map_lookup_elem(&calls, &key);
-	if (!c)
-		return 0;	/* filtered out at entry, or entered before we attached */
-	delta = bpf_ktime_get_ns() - c->ts;
-	sub = c->sub;
-	bpf_map_delete_elem(&calls, &key);
-	error = (cookie & TRACE_RET_ERRNO) && ret < 0 && ret >= -MAX_ERRNO;
-	hist_add(key.hook, sub, delta, error, NULL);
-	bpf_get_current_comm(comm, sizeof(comm));
-	proc_add(bpf_get_current_pid_tgid() >> 32, comm, key.hook, sub);
-	return 0;
+	return func_leave(bpf_get_attach_cookie(ctx), ret);
 }
 
 /* --- tracepoints --- */
 
-/* Any tracepoint: count it for the current process. */
+/* Any tracepoint: count it for the current process (or interrupt). */
 SEC("raw_tp")
 int tp_count(struct bpf_raw_tracepoint_args *ctx)
 {
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 tgid, hook = cookie & TRACE_HOOK_MASK, sub = 0;
 	char comm[TRACE_COMM_LEN];
-	__u32 tgid, hook = cookie_hook(ctx);
 
 	if (!current_wanted(&tgid, comm))
 		return 0;
-	hist_add(hook, 0, NO_LATENCY, false, NULL);
-	proc_add(tgid, comm, hook, 0);
+	if (cookie & TRACE_CTX_CRTC)
+		sub = (__u32)ctx->args[0];
+	hist_add(hook, sub, NO_LATENCY, false, NULL);
+	proc_add(tgid, comm, hook, sub);
 	return 0;
 }
 
@@ -372,7 +628,8 @@ static __always_inline void owner_start(void *map, __u64 id)
 
 	if (!current_wanted(&o.tgid, o.comm))
 		return;
-	bpf_map_update_elem(map, &id, &o, BPF_ANY);
+	if (bpf_map_update_elem(map, &id, &o, BPF_ANY))
+		__sync_fetch_and_add(&lost[TRACE_LOST_OWNERS], 1);
 }
 
 static __always_inline void lat_add(__u32 lat, __u64 since, struct owner *o)
@@ -502,5 +759,22 @@ int tp_vpu_job(struct bpf_raw_tracepoint_args *ctx)
 		lat_add(TRACE_LAT_VPU_SUBMIT_DONE, o->ts_start, o);
 		bpf_map_delete_elem(&vpu_jobs, &id);
 	}
+	return 0;
+}
+
+/* --- run once by user space (BPF_PROG_TEST_RUN) --- */
+
+/* A kernel symbol's address, for a table that BTF does not describe. */
+SEC("syscall")
+int find_ksym(struct trace_ksym *args)
+{
+	char name[sizeof(args->name)];
+	__u64 addr = 0;
+
+	/* the helper wants the buffer's last byte to be the NUL */
+	__builtin_memcpy(name, args->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	bpf_kallsyms_lookup_name(name, sizeof(name), 0, &addr);
+	args->addr = addr;
 	return 0;
 }

@@ -42,6 +42,11 @@
 #include "trace.skel.h"
 
 enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT };
+enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE };
+
+static const char *const via_names[] = {
+	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
+};
 
 enum tp_prog {
 	TP_COUNT, TP_STR_COUNT, TP_SCHED_QUEUE, TP_SCHED_RUN, TP_SCHED_DONE,
@@ -59,16 +64,20 @@ struct hook {
 	const char *module;		/* where the symbols live; NULL: vmlinux */
 	const char *alt[MAX_ALT];	/* candidates, newest first */
 	unsigned int arg;		/* HOOK_FUNC: TRACE_ARG_* */
-	__u64 flags;			/* HOOK_FUNC: TRACE_RET_ERRNO */
+	__u64 flags;			/* TRACE_RET_ERRNO, TRACE_CTX_CRTC */
 	enum tp_prog prog;		/* HOOK_TP */
 	__u32 lat_id;			/* HOOK_LAT: its id; needs[] attached */
 	int needs[2];
 	const char *what;
 	/* found at run time */
 	const char *target;
+	enum func_via via;		/* HOOK_FUNC: how it is traced */
+	__u32 btf_id;			/* in BTF: fentry/fexit can trace it */
+	int btf_obj_fd;			/* 0 for vmlinux */
 	bool attached;
 	char why[96];
-	struct bpf_link *links[2];
+	struct bpf_link *links[2];	/* kprobe/kretprobe, or a tracepoint */
+	int prog_fds[2], link_fds[2];	/* fentry/fexit: copies of func_fentry/fexit */
 };
 
 #define FUNC(g, n, mod, arg_, fl, w, ...) \
@@ -77,6 +86,9 @@ struct hook {
 #define TP(g, n, mod, p, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .prog = p, .what = w }
+#define TP_FL(g, n, mod, p, fl, w, ...) \
+	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .prog = p, .flags = fl, .what = w }
 #define LAT(g, n, id, a, b, w) \
 	{ .group = g, .name = n, .kind = HOOK_LAT, .lat_id = id, \
 	  .needs = { a, b }, .what = w }
@@ -147,7 +159,8 @@ static struct hook hooks[] = {
 	    H_SCHED_RUN, H_SCHED_DONE, "hardware latency, run to done"),
 	LAT(TRACE_DRM, "sched_queue_to_done", TRACE_LAT_SCHED_QUEUE_DONE,
 	    H_SCHED_QUEUE, H_SCHED_DONE, "job latency, queue to done"),
-	TP(TRACE_DRM, "vblank", "drm", TP_COUNT, "vertical blank", "drm_vblank_event"),
+	TP_FL(TRACE_DRM, "vblank", "drm", TP_COUNT, TRACE_CTX_CRTC,
+	      "vertical blank, per CRTC", "drm_vblank_event"),
 	[H_FENCE_INIT] = TP(TRACE_DRM, "fence_init", NULL, TP_FENCE_INIT,
 			    "dma_fence created", "dma_fence_init"),
 	[H_FENCE_EMIT] = TP(TRACE_DRM, "fence_emit", NULL, TP_FENCE_EMIT,
@@ -187,6 +200,10 @@ static struct hook hooks[] = {
 _Static_assert(NR_HOOKS < 0xff00, "hook ids must stay below the latency ids");
 _Static_assert(NR_HOOKS <= TRACE_MAX_HOOKS, "raise TRACE_MAX_HOOKS");
 
+static double now_s(void);
+static double t_attach_func;	/* of attach time, spent on functions */
+static double t_copy;		/* of which copying fentry programs */
+
 static volatile sig_atomic_t stop;
 
 static void on_signal(int sig)
@@ -214,7 +231,7 @@ static bool module_loaded(const char *module)
 	return !access(path, F_OK);
 }
 
-/* Mark the function candidates that /proc/kallsyms lists. */
+/* Mark the function candidates that /proc/kallsyms lists (kprobes). */
 static void probe_functions(bool *found)
 {
 	char line[512], name[256];
@@ -240,31 +257,126 @@ static void probe_functions(bool *found)
 	fclose(f);
 }
 
+/*
+ * The kernel's BTF objects, loaded once: vmlinux and each module's split
+ * BTF, with the object fd that an fentry program names as its target.
+ */
 static struct btf *vmlinux_btf;
+static struct kernel_btf {
+	char name[64];
+	__u32 id;
+	int fd;
+	struct btf *btf;
+} kernel_btfs[512];
+static int nr_kernel_btfs = -1;
+
+static void list_kernel_btfs(void)
+{
+	__u32 id = 0;
+
+	nr_kernel_btfs = 0;
+	while (!bpf_btf_get_next_id(id, &id) && nr_kernel_btfs < 512) {
+		struct kernel_btf *k = &kernel_btfs[nr_kernel_btfs];
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)k->name;
+		info.name_len = sizeof(k->name);
+		if (bpf_btf_get_info_by_fd(fd, &info, &len) || !info.kernel_btf) {
+			close(fd);
+			continue;
+		}
+		k->id = id;
+		k->fd = fd;
+		nr_kernel_btfs++;
+	}
+}
+
+static void free_kernel_btfs(void)
+{
+	int i;
+
+	for (i = 0; i < nr_kernel_btfs; i++) {
+		btf__free(kernel_btfs[i].btf);
+		kernel_btfs[i].btf = NULL;
+		close(kernel_btfs[i].fd);
+	}
+	nr_kernel_btfs = -1;
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
+}
+
+/* @module's BTF (NULL: vmlinux's) and its object fd (0 for vmlinux). */
+static struct btf *kernel_btf(const char *module, int *obj_fd)
+{
+	int i;
+
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	*obj_fd = 0;
+	if (!module || !vmlinux_btf)
+		return vmlinux_btf;
+	if (nr_kernel_btfs < 0)
+		list_kernel_btfs();
+	for (i = 0; i < nr_kernel_btfs; i++) {
+		struct kernel_btf *k = &kernel_btfs[i];
+
+		if (strcmp(k->name, module))
+			continue;
+		if (!k->btf)
+			k->btf = btf__load_from_kernel_by_id_split(k->id, vmlinux_btf);
+		*obj_fd = k->fd;
+		return k->btf;
+	}
+	return NULL;
+}
 
 /* Is there a tracepoint @name in @module's BTF (or the kernel's)? */
 static bool tracepoint_exists(const char *module, const char *name)
 {
-	char tname[128], path[160];
 	struct btf *btf;
-	bool found;
+	char tname[128];
+	int fd;
 
 	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-	if (!vmlinux_btf)
-		vmlinux_btf = btf__load_vmlinux_btf();
-	if (!vmlinux_btf)
-		return false;
-	if (btf__find_by_name_kind(vmlinux_btf, tname, BTF_KIND_TYPEDEF) > 0)
+	btf = kernel_btf(NULL, &fd);
+	if (btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0)
 		return true;
-	if (!module)
-		return false;
-	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", module);
-	btf = btf__parse_split(path, vmlinux_btf);
-	if (!btf)
-		return false;
-	found = btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
-	btf__free(btf);
-	return found;
+	btf = module ? kernel_btf(module, &fd) : NULL;
+	return btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* Does @module (NULL: the kernel) have BTF? */
+static bool has_btf(const char *module)
+{
+	int fd;
+
+	return kernel_btf(module, &fd) != NULL;
+}
+
+/*
+ * Can @name be traced by fentry/fexit: a function in the BTF of the hook's
+ * module, or of the kernel (a module built in)? Notes where it is.
+ */
+static bool fentry_target(struct hook *h, const char *name)
+{
+	const char *where[2] = { h->module, NULL };
+	int i, fd, id;
+
+	for (i = h->module ? 0 : 1; i < 2; i++) {
+		struct btf *btf = kernel_btf(where[i], &fd);
+
+		id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+		if (id > 0) {
+			h->btf_id = id;
+			h->btf_obj_fd = fd;
+			return true;
+		}
+	}
+	return false;
 }
 
 static void absent(struct hook *h)
@@ -275,22 +387,79 @@ static void absent(struct hook *h)
 		snprintf(h->why, sizeof(h->why), "not in this kernel");
 }
 
-/* Pick each hook's target: the first candidate this kernel has. */
+/* How functions are traced: chosen by trace_choose_via() or an option. */
+static enum func_via func_via;
+
+/*
+ * Choose how to trace functions. fentry/fexit have no limit on calls in
+ * flight, but on a preemptible kernel a task preempted inside an fentry
+ * program makes the kernel skip that program for the next task on the CPU
+ * (counted as recursion misses). kprobe.multi programs run with preemption
+ * off; since fprobe runs on the function graph tracer (6.14) their returns
+ * have no instance limit either. Before that, fprobe's rethook pool held
+ * 2 instances per CPU and function, and fentry is the better choice.
+ */
+static enum func_via choose_via(void)
+{
+	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, "fprobe", BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return VIA_FENTRY;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "rethook"))
+			return VIA_FENTRY;
+	return VIA_MULTI;
+}
+
+/*
+ * Pick each hook's target: the first candidate this kernel has. Functions
+ * in BTF are traced by fentry/fexit; the others, if /proc/kallsyms lists
+ * them, by kprobes (read only when needed: it is slow to generate).
+ */
 static void probe_hooks(unsigned int groups)
 {
-	bool found[NR_HOOKS * MAX_ALT] = {};
+	bool found[NR_HOOKS * MAX_ALT] = {}, scanned = false;
 	int i, j;
 
-	probe_functions(found);
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
 		h->target = NULL;
+		h->btf_id = 0;
 		if (!(h->group & groups) || h->kind == HOOK_LAT)
 			continue;
+		if (h->module && !module_loaded(h->module)) {
+			absent(h);
+			continue;
+		}
 		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
-			if (h->kind == HOOK_FUNC ? found[i * MAX_ALT + j] :
-			    tracepoint_exists(h->module, h->alt[j]))
+			if (h->kind == HOOK_TP) {
+				if (tracepoint_exists(h->module, h->alt[j]))
+					h->target = h->alt[j];
+				continue;
+			}
+			if (func_via != VIA_KPROBE && fentry_target(h, h->alt[j])) {
+				h->target = h->alt[j];
+				h->via = func_via;
+				continue;
+			}
+			h->via = VIA_KPROBE;
+			/*
+			 * A function its module's BTF lacks was inlined or
+			 * renamed (.isra, .constprop): a kprobe by that name
+			 * would not find it either.
+			 */
+			if (func_via != VIA_KPROBE && has_btf(h->module))
+				continue;
+			if (!scanned)
+				probe_functions(found);
+			scanned = true;
+			if (found[i * MAX_ALT + j])
 				h->target = h->alt[j];
 		}
 		if (!h->target)
@@ -317,39 +486,135 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	return NULL;
 }
 
-/* Load only the programs some present hook uses: the others may need
- * module types (CO-RE) that are not there.
+/*
+ * Load only the programs some present hook uses: the others may need
+ * module types (CO-RE) that are not there. func_fentry/func_fexit are
+ * loaded for the first function that fentry can trace and copied for the
+ * others (an fentry program names its one target when it is loaded); the
+ * kprobe pair is the fallback for whatever fentry cannot attach to.
  */
-static void set_autoload(struct trace_bpf *skel, bool follow)
+static const struct hook *fentry_loaded_for;
+
+static int set_autoload(struct trace_bpf *skel, bool follow)
 {
 	struct bpf_program *prog;
-	bool funcs = false;
+	bool funcs = false, drm = false;
+	const struct hook *first = NULL;
 	int i;
 
+	fentry_loaded_for = NULL;
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
 	for (i = 0; i < NR_HOOKS; i++) {
-		if (!hooks[i].target)
+		const struct hook *h = &hooks[i];
+
+		if (!h->target)
 			continue;
-		if (hooks[i].kind == HOOK_FUNC)
+		if (h->kind == HOOK_FUNC) {
 			funcs = true;
-		else if (hooks[i].kind == HOOK_TP)
-			bpf_program__set_autoload(tp_program(skel, hooks[i].prog), true);
+			if (h->via == VIA_FENTRY && h->btf_id && !first)
+				first = h;
+			drm |= h->arg == TRACE_ARG_IOCTL_NR;
+		} else if (h->kind == HOOK_TP) {
+			bpf_program__set_autoload(tp_program(skel, h->prog), true);
+		}
 	}
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
 	bpf_program__set_autoload(skel->progs.func_exit, funcs);
+	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
+	bpf_program__set_autoload(skel->progs.func_mexit, funcs && func_via == VIA_MULTI);
 	bpf_program__set_autoload(skel->progs.trace_fork, follow);
+	bpf_program__set_autoload(skel->progs.find_ksym, drm);
+	if (!first)
+		return 0;
+	bpf_program__set_autoload(skel->progs.func_fentry, true);
+	bpf_program__set_autoload(skel->progs.func_fexit, true);
+	if (bpf_program__set_attach_target(skel->progs.func_fentry, 0, first->target) ||
+	    bpf_program__set_attach_target(skel->progs.func_fexit, 0, first->target))
+		return -1;
+	fentry_loaded_for = first;
+	return 0;
+}
+
+/* func_fentry or func_fexit for hook @h: the loaded one or a copy. */
+static int fentry_prog(struct bpf_program *tmpl, const struct hook *h)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = bpf_program__expected_attach_type(tmpl),
+		.attach_btf_id = h->btf_id,
+		.attach_btf_obj_fd = h->btf_obj_fd,
+	);
+
+	if (h == fentry_loaded_for)
+		return dup(bpf_program__fd(tmpl));
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, bpf_program__name(tmpl), "GPL",
+			     bpf_program__insns(tmpl), bpf_program__insn_cnt(tmpl),
+			     &opts);
+}
+
+static bool attach_fentry(struct trace_bpf *skel, struct hook *h, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .tracing.cookie = cookie);
+	struct bpf_program *tmpl[2] = { skel->progs.func_fentry, skel->progs.func_fexit };
+	int k;
+
+	if (bpf_program__fd(tmpl[0]) < 0)
+		return false;
+	for (k = 0; k < 2; k++) {
+		double t0 = now_s();
+
+		h->prog_fds[k] = fentry_prog(tmpl[k], h);
+		t_copy += now_s() - t0;
+		if (h->prog_fds[k] < 0)
+			return false;
+		h->link_fds[k] = bpf_link_create(h->prog_fds[k], 0,
+						 bpf_program__expected_attach_type(tmpl[k]),
+						 &lopts);
+		if (h->link_fds[k] < 0)
+			return false;
+	}
+	return true;
+}
+
+static void close_fds(int *fds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+		fds[i] = -1;
+	}
+}
+
+/* A function hook's slot for calls in flight: its rank among them. */
+static int func_slot(int i)
+{
+	int j, slot = 0;
+
+	for (j = 0; j < i; j++)
+		slot += hooks[j].kind == HOOK_FUNC;
+	return slot;
 }
 
 static void attach_hook(struct trace_bpf *skel, int i)
 {
 	struct hook *h = &hooks[i];
+	__u64 cookie;
 	int e;
 
 	if (h->kind == HOOK_FUNC) {
 		LIBBPF_OPTS(bpf_kprobe_opts, kopts);
 
-		kopts.bpf_cookie = TRACE_COOKIE(i, h->arg, h->flags);
+		cookie = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(i));
+		if (h->via == VIA_FENTRY && h->btf_id && attach_fentry(skel, h, cookie)) {
+			h->attached = true;
+			return;
+		}
+		close_fds(h->link_fds, 2);
+		close_fds(h->prog_fds, 2);
+		h->via = VIA_KPROBE;	/* the fallback */
+		kopts.bpf_cookie = cookie;
 		h->links[0] = bpf_program__attach_kprobe_opts(skel->progs.func_entry,
 							      h->target, &kopts);
 		if (h->links[0]) {
@@ -360,7 +625,8 @@ static void attach_hook(struct trace_bpf *skel, int i)
 	} else {
 		LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
 
-		topts.cookie = TRACE_COOKIE(i, 0, 0);
+		cookie = TRACE_COOKIE(i, 0, h->flags);
+		topts.cookie = cookie;
 		h->links[0] = bpf_program__attach_raw_tracepoint_opts(
 			tp_program(skel, h->prog), h->target, &topts);
 		h->links[1] = h->links[0];
@@ -375,13 +641,65 @@ static void attach_hook(struct trace_bpf *skel, int i)
 	h->links[0] = h->links[1] = NULL;
 }
 
+static struct bpf_link *multi_links[2];
+
+/* Every kprobe.multi function in two links; false if the kernel refused. */
+static bool attach_multi(struct trace_bpf *skel)
+{
+	const char *syms[NR_HOOKS];
+	__u64 cookies[NR_HOOKS];
+	int i, n = 0, k;
+
+	for (i = 0; i < NR_HOOKS; i++) {
+		const struct hook *h = &hooks[i];
+
+		if (h->kind != HOOK_FUNC || !h->target || h->via != VIA_MULTI)
+			continue;
+		syms[n] = h->target;
+		cookies[n++] = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(i));
+	}
+	if (!n)
+		return true;
+	for (k = 0; k < 2; k++) {
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = syms,
+			    .cookies = cookies, .cnt = n, .retprobe = k);
+
+		multi_links[k] = bpf_program__attach_kprobe_multi_opts(
+			k ? skel->progs.func_mexit : skel->progs.func_mentry, NULL, &mopts);
+		if (!multi_links[k])
+			return false;
+	}
+	for (i = 0; i < NR_HOOKS; i++)
+		if (hooks[i].kind == HOOK_FUNC && hooks[i].target &&
+		    hooks[i].via == VIA_MULTI)
+			hooks[i].attached = true;
+	return true;
+}
+
 static void attach_hooks(struct trace_bpf *skel)
 {
+	double t0 = now_s();
 	int i;
 
-	for (i = 0; i < NR_HOOKS; i++)
-		if (hooks[i].target && hooks[i].kind != HOOK_LAT)
-			attach_hook(skel, i);
+	if (!attach_multi(skel)) {
+		/* one function the kernel refuses fails them all: go one by one */
+		bpf_link__destroy(multi_links[0]);
+		bpf_link__destroy(multi_links[1]);
+		multi_links[0] = multi_links[1] = NULL;
+		for (i = 0; i < NR_HOOKS; i++)
+			if (hooks[i].via == VIA_MULTI)
+				hooks[i].via = VIA_KPROBE;
+	}
+	t_attach_func += now_s() - t0;
+	for (i = 0; i < NR_HOOKS; i++) {
+		double t0 = now_s();
+
+		if (!hooks[i].target || hooks[i].kind == HOOK_LAT || hooks[i].attached)
+			continue;
+		attach_hook(skel, i);
+		if (hooks[i].kind == HOOK_FUNC)
+			t_attach_func += now_s() - t0;
+	}
 	/* A latency is measured when both of its events are. */
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
@@ -405,6 +723,9 @@ static void detach_hooks(void)
 {
 	int i;
 
+	bpf_link__destroy(multi_links[0]);
+	bpf_link__destroy(multi_links[1]);
+	multi_links[0] = multi_links[1] = NULL;
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
@@ -413,6 +734,8 @@ static void detach_hooks(void)
 		if (h->kind != HOOK_LAT)
 			bpf_link__destroy(h->links[0]);
 		h->links[0] = h->links[1] = NULL;
+		close_fds(h->link_fds, 2);
+		close_fds(h->prog_fds, 2);
 	}
 }
 
@@ -490,53 +813,59 @@ const char *trace_driver_name(unsigned int minor)
 	return NULL;
 }
 
-#define IOC(name) { _IOC_NR(DRM_IOCTL_##name), #name }
-static const struct { unsigned int nr; const char *name; } drm_ioctls[] = {
-	IOC(VERSION), IOC(GET_UNIQUE), IOC(GET_MAGIC), IOC(GET_CLIENT),
-	IOC(SET_VERSION), IOC(GEM_CLOSE), IOC(GEM_FLINK), IOC(GEM_OPEN),
-	IOC(GET_CAP), IOC(SET_CLIENT_CAP), IOC(SET_MASTER), IOC(DROP_MASTER),
-	IOC(PRIME_HANDLE_TO_FD), IOC(PRIME_FD_TO_HANDLE), IOC(WAIT_VBLANK),
-	IOC(MODE_GETRESOURCES), IOC(MODE_GETCRTC), IOC(MODE_SETCRTC),
-	IOC(MODE_GETENCODER), IOC(MODE_GETCONNECTOR), IOC(MODE_GETPROPERTY),
-	IOC(MODE_SETPROPERTY), IOC(MODE_GETPROPBLOB), IOC(MODE_GETFB),
-	IOC(MODE_ADDFB), IOC(MODE_RMFB), IOC(MODE_PAGE_FLIP), IOC(MODE_DIRTYFB),
-	IOC(MODE_CREATE_DUMB), IOC(MODE_MAP_DUMB), IOC(MODE_DESTROY_DUMB),
-	IOC(MODE_GETPLANERESOURCES), IOC(MODE_GETPLANE), IOC(MODE_SETPLANE),
-	IOC(MODE_ADDFB2), IOC(MODE_OBJ_GETPROPERTIES), IOC(MODE_OBJ_SETPROPERTY),
-	IOC(MODE_ATOMIC), IOC(MODE_CREATEPROPBLOB), IOC(MODE_DESTROYPROPBLOB),
-	IOC(SYNCOBJ_CREATE), IOC(SYNCOBJ_DESTROY), IOC(SYNCOBJ_HANDLE_TO_FD),
-	IOC(SYNCOBJ_FD_TO_HANDLE), IOC(SYNCOBJ_WAIT), IOC(SYNCOBJ_RESET),
-	IOC(SYNCOBJ_SIGNAL),
-};
+static bool hook_is_ioctl(int hook)
+{
+	return hooks[hook].kind == HOOK_FUNC && hooks[hook].arg == TRACE_ARG_IOCTL_NR;
+}
 
-/* A row's sub-key in words: ioctl name, driver name or event string. */
+/* The sub-key that JSON shows: a DRM ioctl's number, without the driver. */
+static __u32 sub_number(int hook, __u32 sub)
+{
+	return hook_is_ioctl(hook) ? TRACE_IOCTL_NR(sub) : sub;
+}
+
+/*
+ * A row's sub-key in words: the ioctl's name as the kernel's descriptor
+ * gives it (the number where it has none), driver name, CRTC or event
+ * string.
+ */
 void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 		    char *buf, size_t size)
 {
 	const struct hook *h = &hooks[hook];
+	static const char prefix[] = "DRM_IOCTL_";
+	__u32 nr = TRACE_IOCTL_NR(sub);
 	const char *name;
-	size_t i;
 
 	buf[0] = '\0';
-	if (h->kind == HOOK_FUNC && h->arg == TRACE_ARG_IOCTL_NR) {
-		for (i = 0; i < sizeof(drm_ioctls) / sizeof(drm_ioctls[0]); i++)
-			if (drm_ioctls[i].nr == sub) {
-				snprintf(buf, size, "%s", drm_ioctls[i].name);
-				return;
-			}
-		if (sub >= DRM_COMMAND_BASE && sub < DRM_COMMAND_END)
-			snprintf(buf, size, "DRIVER+0x%02x", sub - DRM_COMMAND_BASE);
-		else
-			snprintf(buf, size, "0x%02x", sub);
+	if (hook_is_ioctl(hook)) {
+		if (hist && hist->str[0]) {
+			name = hist->str;
+			if (!strncmp(name, prefix, sizeof(prefix) - 1))
+				name += sizeof(prefix) - 1;
+			snprintf(buf, size, "%.*s", TRACE_STR_LEN, name);
+		} else if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
+			snprintf(buf, size, "DRIVER+0x%02x", nr - DRM_COMMAND_BASE);
+		} else {
+			snprintf(buf, size, "0x%02x", nr);
+		}
 	} else if (trace_hook_per_minor(hook)) {
 		name = trace_driver_name(sub);
 		if (name)
 			snprintf(buf, size, "%s", name);
 		else
 			snprintf(buf, size, "minor%u", sub);
+	} else if (h->flags & TRACE_CTX_CRTC) {
+		snprintf(buf, size, "crtc%u", sub);
 	} else if (hist && hist->str[0]) {
 		snprintf(buf, size, "%.*s", TRACE_STR_LEN, hist->str);
 	}
+}
+
+/* A row's DRM driver, for driver ioctls. */
+static void row_driver(const struct trace_hist *hist, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.*s", TRACE_DRV_LEN, hist ? hist->drv : "");
 }
 
 /* Make room in *rows for element @n (doubling); false if out of memory. */
@@ -613,8 +942,8 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 	int hfd = bpf_map__fd(s->skel->maps.hists);
 
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		struct trace_hist hist, *hp;
 		struct trace_key hkey;
-		struct trace_hist hist;
 		struct trace_proc v;
 		struct trace_proc_row r = {};
 		int hook;
@@ -632,9 +961,9 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 		r.comm[TRACE_COMM_LEN] = '\0';
 		hkey.hook = key.hook;
 		hkey.sub = key.sub;
-		trace_sub_name(hook, key.sub,
-			       bpf_map_lookup_elem(hfd, &hkey, &hist) ? NULL : &hist,
-			       r.sub_name, sizeof(r.sub_name));
+		hp = bpf_map_lookup_elem(hfd, &hkey, &hist) ? NULL : &hist;
+		trace_sub_name(hook, key.sub, hp, r.sub_name, sizeof(r.sub_name));
+		row_driver(hp, r.driver, sizeof(r.driver));
 		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
 			break;
 		rows[n++] = r;
@@ -712,7 +1041,7 @@ static void print_list(struct trace_session *s)
 			"TARGET", "STATUS");
 	for (i = 0; i < NR_HOOKS; i++) {
 		const struct hook *h = &hooks[i];
-		const char *kind = h->kind == HOOK_FUNC ? "kprobe" :
+		const char *kind = h->kind == HOOK_FUNC ? via_names[h->via] :
 				   h->kind == HOOK_TP ? "tracepoint" : "latency";
 		char status[128];
 
@@ -741,6 +1070,15 @@ static void print_list(struct trace_session *s)
 				h->name, kind, h->target ? h->target : "-", status);
 		}
 	}
+	if (s->opts->json)
+		fprintf(out, "{\"type\":\"startup\",\"total_s\":%.3f,\"probe_s\":%.3f,"
+			"\"load_s\":%.3f,\"attach_s\":%.3f,\"attach_functions_s\":%.3f,\"copy_programs_s\":%.3f}\n",
+			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
+			s->t_attach, t_attach_func, t_copy);
+	else
+		fprintf(out, "\nStarted in %.2f s: probing %.2f s, loading %.2f s, attaching %.2f s (functions %.2f s).\n",
+			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
+			s->t_attach, t_attach_func);
 }
 
 static double now_s(void)
@@ -755,6 +1093,7 @@ static double now_s(void)
 static void trace_report_interval(struct trace_session *s)
 {
 	__u64 totals[NR_HOOKS] = {};
+	struct trace_loss loss;
 	struct trace_row *rows;
 	double t = now_s(), dt = t - s->last_time;
 	bool first = true;
@@ -792,10 +1131,16 @@ static void trace_report_interval(struct trace_session *s)
 		}
 		first = false;
 	}
+	trace_read_loss(s, &loss);
 	if (s->opts->json)
-		fputs("}}\n", s->out);
+		fprintf(s->out, "},\"lost\":%llu}\n",
+			(unsigned long long)(loss.total - s->prev_lost));
 	else if (first)
 		fprintf(s->out, "%8s (no events)\n", "");
+	if (!s->opts->json && loss.total > s->prev_lost)
+		fprintf(s->out, "%8s LOST %llu events: the counts are incomplete\n", "",
+			(unsigned long long)(loss.total - s->prev_lost));
+	s->prev_lost = loss.total;
 	fflush(s->out);
 	s->last_time = t;
 }
@@ -829,11 +1174,16 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 	if (np) {
 		fprintf(out, "\n%-7s %-16s %-22s %-18s %10s\n", "PID", "COMM", "HOOK",
 			"DETAIL", "COUNT");
-		for (i = 0; i < np; i++)
-			fprintf(out, "%-7u %-16s %-22s %-18s %10llu\n", procs[i].tgid,
+		for (i = 0; i < np; i++) {
+			char pid[16] = "-";
+
+			if (!trace_tgid_is_irq(procs[i].tgid))
+				snprintf(pid, sizeof(pid), "%u", procs[i].tgid);
+			fprintf(out, "%-7s %-16s %-22s %-18s %10llu\n", pid,
 				procs[i].comm, hooks[procs[i].hook].name,
 				procs[i].sub_name[0] ? procs[i].sub_name : "-",
 				(unsigned long long)procs[i].count);
+		}
 	}
 
 	for (i = 0; i < n; i++) {
@@ -850,10 +1200,23 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 	}
 }
 
+/* "context": where a process row's events ran; irq rows have no pid. */
+void trace_json_who(FILE *out, __u32 tgid, const char *comm)
+{
+	if (tgid == TRACE_TGID_HARDIRQ)
+		fputs("\"pid\":null,\"context\":\"hardirq\",\"comm\":", out);
+	else if (tgid == TRACE_TGID_SOFTIRQ)
+		fputs("\"pid\":null,\"context\":\"softirq\",\"comm\":", out);
+	else
+		fprintf(out, "\"pid\":%u,\"context\":\"task\",\"comm\":", tgid);
+	trace_json_str(out, comm);
+}
+
 static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 			       int n, struct trace_proc_row *procs, int np)
 {
 	FILE *out = s->out;
+	char drv[TRACE_DRV_LEN + 1];
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -863,8 +1226,13 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 		fprintf(out, "{\"type\":\"stat\",\"group\":\"%s\",\"hook\":\"%s\","
 			"\"target\":\"%s\",\"sub\":%u,\"detail\":",
 			trace_group_name(h->group), h->name, h->target ? h->target : "",
-			r->sub);
+			sub_number(r->hook, r->sub));
 		trace_json_str(out, r->sub_name);
+		if (hook_is_ioctl(r->hook)) {
+			row_driver(&r->hist, drv, sizeof(drv));
+			fputs(",\"driver\":", out);
+			trace_json_str(out, drv);
+		}
 		fprintf(out, ",\"count\":%llu,\"errors\":%llu,\"timed\":%llu,"
 			"\"total_ns\":%llu,\"max_ns\":%llu,\"hist_us\":",
 			(unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
@@ -874,15 +1242,114 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 		fputs("}\n", out);
 	}
 	for (i = 0; i < np; i++) {
-		fprintf(out, "{\"type\":\"proc\",\"pid\":%u,\"comm\":", procs[i].tgid);
-		trace_json_str(out, procs[i].comm);
+		fputs("{\"type\":\"proc\",", out);
+		trace_json_who(out, procs[i].tgid, procs[i].comm);
 		fprintf(out, ",\"group\":\"%s\",\"hook\":\"%s\",\"sub\":%u,\"detail\":",
 			trace_group_name(hooks[procs[i].hook].group),
-			hooks[procs[i].hook].name, procs[i].sub);
+			hooks[procs[i].hook].name, sub_number(procs[i].hook, procs[i].sub));
 		trace_json_str(out, procs[i].sub_name);
+		if (hook_is_ioctl(procs[i].hook)) {
+			fputs(",\"driver\":", out);
+			trace_json_str(out, procs[i].driver);
+		}
 		fprintf(out, ",\"count\":%llu}\n", (unsigned long long)procs[i].count);
 	}
 	fprintf(out, "{\"type\":\"end\",\"duration_s\":%.3f}\n", now_s() - s->start_time);
+}
+
+/* --- events that could not be recorded --- */
+
+static __u64 prog_misses(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return fd >= 0 && !bpf_prog_get_info_by_fd(fd, &info, &len) ?
+	       info.recursion_misses : 0;
+}
+
+static __u64 kprobe_misses(struct bpf_link *link)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!link || bpf_link_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		return 0;
+	if (info.type == BPF_LINK_TYPE_KPROBE_MULTI)
+		return info.kprobe_multi.missed;
+	if (info.type != BPF_LINK_TYPE_PERF_EVENT ||
+	    (info.perf_event.type != BPF_PERF_EVENT_KPROBE &&
+	     info.perf_event.type != BPF_PERF_EVENT_KRETPROBE))
+		return 0;
+	return info.perf_event.kprobe.missed;
+}
+
+/*
+ * Everything that was not recorded: the programs' own counts (tables
+ * full), programs the kernel skipped (recursion), and kprobe misses
+ * (a kretprobe has a fixed number of instances for calls in flight).
+ */
+void trace_read_loss(struct trace_session *s, struct trace_loss *l)
+{
+	struct bpf_program *prog;
+	int i, k;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < TRACE_LOST_NR; i++) {
+		l->bpf[i] = s->skel->bss->lost[i];
+		l->total += l->bpf[i];
+	}
+	bpf_object__for_each_program(prog, s->skel->obj)
+		l->recursion += prog_misses(bpf_program__fd(prog));
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+
+		if (h->kind != HOOK_FUNC)
+			continue;
+		for (k = 0; k < 2; k++) {
+			if (h != fentry_loaded_for)	/* a dup of a skeleton program */
+				l->recursion += prog_misses(h->prog_fds[k]);
+			l->probe += kprobe_misses(h->links[k]);
+		}
+	}
+	l->probe += kprobe_misses(multi_links[0]) + kprobe_misses(multi_links[1]);
+	l->total += l->recursion + l->probe;
+}
+
+static const char *const lost_names[TRACE_LOST_NR] = {
+	[TRACE_LOST_CALLS] = "calls_full",
+	[TRACE_LOST_ROWS] = "rows_full",
+	[TRACE_LOST_PROCS] = "procs_full",
+	[TRACE_LOST_OWNERS] = "objects_full",
+	[TRACE_LOST_FOLLOW] = "children_not_followed",
+};
+
+static void print_loss(struct trace_session *s, const struct trace_loss *l)
+{
+	int i;
+
+	if (s->opts->json) {
+		fprintf(s->out, "{\"type\":\"lost\",\"total\":%llu,\"probe_missed\":%llu,"
+			"\"recursion_missed\":%llu", (unsigned long long)l->total,
+			(unsigned long long)l->probe, (unsigned long long)l->recursion);
+		for (i = 0; i < TRACE_LOST_NR; i++)
+			fprintf(s->out, ",\"%s\":%llu", lost_names[i],
+				(unsigned long long)l->bpf[i]);
+		fputs("}\n", s->out);
+		return;
+	}
+	if (!l->total) {
+		fprintf(s->out, "\nNo events lost.\n");
+		return;
+	}
+	fprintf(s->out, "\nLOST %llu events: the counts are incomplete (probe misses %llu, skipped by recursion %llu",
+		(unsigned long long)l->total, (unsigned long long)l->probe,
+		(unsigned long long)l->recursion);
+	for (i = 0; i < TRACE_LOST_NR; i++)
+		if (l->bpf[i])
+			fprintf(s->out, ", %s %llu", lost_names[i],
+				(unsigned long long)l->bpf[i]);
+	fputs(")\n", s->out);
 }
 
 static void trace_report_final(struct trace_session *s)
@@ -902,6 +1369,23 @@ static void trace_report_final(struct trace_session *s)
 }
 
 /* --- the session --- */
+
+/* A kernel symbol's address (0 if none), asked of kallsyms by find_ksym. */
+static __u64 find_ksym(struct trace_bpf *skel, const char *name)
+{
+	struct trace_ksym args = {};
+	/* a syscall program's context is copied back in place */
+	LIBBPF_OPTS(bpf_test_run_opts, topts, .ctx_in = &args,
+		    .ctx_size_in = sizeof(args));
+	int fd = bpf_program__fd(skel->progs.find_ksym);
+
+	if (fd < 0 || strlen(name) >= sizeof(args.name))
+		return 0;
+	strcpy(args.name, name);
+	if (bpf_prog_test_run_opts(fd, &topts) || topts.retval)
+		return 0;
+	return args.addr;
+}
 
 /* Fork the command now, exec it once we are attached (a byte on @fd). */
 static pid_t start_child(char **argv, int *go_fd)
@@ -937,16 +1421,24 @@ static pid_t start_child(char **argv, int *go_fd)
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
-	double next, end;
+	struct trace_loss loss;
+	double next, end, t0;
 	int go_fd = -1, ret = 1, status = 0, i, nattached = 0;
 	pid_t child = 0;
 
 	trace_groups_active = o->groups;
-	for (i = 0; i < NR_HOOKS; i++)
+	for (i = 0; i < NR_HOOKS; i++) {
 		if (!hooks[i].name) {	/* an H_* index out of step with the table */
 			err("internal error: hook %d is empty", i);
 			return 1;
 		}
+		hooks[i].prog_fds[0] = hooks[i].prog_fds[1] = -1;
+		hooks[i].link_fds[0] = hooks[i].link_fds[1] = -1;
+	}
+	if (func_slot(NR_HOOKS) > TRACE_FUNC_SLOTS) {
+		err("internal error: raise TRACE_FUNC_SLOTS to %d", func_slot(NR_HOOKS));
+		return 1;
+	}
 	if (o->follow && !o->pid && !o->cmd) {
 		err("-f follows the processes a traced one starts: give -p PID or -- COMMAND");
 		return 2;
@@ -971,13 +1463,22 @@ int trace_session_run(struct trace_opts *o)
 		s.skel->rodata->targ_comm_set = true;
 		strncpy((char *)s.skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
 	}
+	t0 = now_s();
+	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via();
 	probe_hooks(o->groups);
-	set_autoload(s.skel, o->follow);
+	s.t_probe = now_s() - t0;
+	if (set_autoload(s.skel, o->follow)) {
+		err("cannot prepare the tracing programs: %s", strerror(errno));
+		goto out;
+	}
+	t0 = now_s();
 	if (trace_bpf__load(s.skel)) {
 		err("cannot load the tracing programs: %s (-v shows libbpf's log)",
 			  strerror(errno));
 		goto out;
 	}
+	s.skel->bss->drm_core_ioctls = find_ksym(s.skel, "drm:drm_ioctls") ?:
+				       find_ksym(s.skel, "drm_ioctls");
 	if (o->follow) {
 		s.skel->links.trace_fork = bpf_program__attach(s.skel->progs.trace_fork);
 		if (!s.skel->links.trace_fork) {
@@ -986,7 +1487,10 @@ int trace_session_run(struct trace_opts *o)
 			goto out;
 		}
 	}
+	s.t_load = now_s() - t0;
+	t0 = now_s();
 	attach_hooks(s.skel);
+	s.t_attach = now_s() - t0;
 	for (i = 0; i < NR_HOOKS; i++)
 		if (hooks[i].attached && hooks[i].kind != HOOK_LAT)
 			nattached++;
@@ -1049,9 +1553,12 @@ int trace_session_run(struct trace_opts *o)
 	ret = 0;
 	if (o->cmd && !child)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (o->follow && s.skel->bss->follow_lost) {
-		err("%llu processes started by the traced ones were not followed (table full): the counts are incomplete",
-		    (unsigned long long)s.skel->bss->follow_lost);
+	trace_read_loss(&s, &loss);
+	print_loss(&s, &loss);
+	fflush(s.out);
+	if (loss.total) {
+		err("%llu events were not recorded: the counts are incomplete",
+		    (unsigned long long)loss.total);
 		ret = ret ?: 1;
 	}
 out:
@@ -1063,8 +1570,7 @@ out:
 	}
 	detach_hooks();
 	trace_bpf__destroy(s.skel);
-	btf__free(vmlinux_btf);
-	vmlinux_btf = NULL;
+	free_kernel_btfs();
 	return ret;
 }
 
@@ -1170,6 +1676,9 @@ static void usage_trace(FILE *f)
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
 		"  -q, --quiet          do not list the skipped hooks\n"
+		"      --fentry, --kprobe-multi, --kprobes\n"
+		"                       trace functions this way, not the one chosen\n"
+		"                       for this kernel (see --list)\n"
 		"  -- COMMAND           run COMMAND once attached, trace it and every\n"
 		"                       process it starts, stop when it exits (exit\n"
 		"                       status: its status)\n");
@@ -1188,6 +1697,9 @@ int cmd_trace(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "kprobes", no_argument, NULL, 'K' },
+		{ "fentry", no_argument, NULL, 'F' },
+		{ "kprobe-multi", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -1205,6 +1717,15 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'K':
+			o.via = 1 + VIA_KPROBE;
+			break;
+		case 'F':
+			o.via = 1 + VIA_FENTRY;
+			break;
+		case 'M':
+			o.via = 1 + VIA_MULTI;
 			break;
 		case 'h':
 			usage_trace(stdout);

@@ -9,7 +9,8 @@
 #define __BPFDRV_TRACE_H
 
 #define TRACE_COMM_LEN		16
-#define TRACE_STR_LEN		16
+#define TRACE_STR_LEN		40	/* ioctl names: "VIRTGPU_RESOURCE_CREATE_BLOB" */
+#define TRACE_DRV_LEN		16
 #define TRACE_HIST_SLOTS	32	/* log2 buckets of microseconds */
 
 /* Cookie of a function probe: hook id, what its arguments say, flags. */
@@ -20,8 +21,14 @@
 #define TRACE_ARG_FILE_MINOR	2	/* arg 1 is a struct file: sub = minor */
 #define TRACE_ARG_INODE_MINOR	3	/* arg 1 is a struct inode: sub = minor */
 #define TRACE_RET_ERRNO		(1ULL << 24)	/* negative return = error */
+#define TRACE_CTX_CRTC		(1ULL << 25)	/* tracepoint arg 0 is a CRTC index */
+/* A function hook's slot for its calls in flight (per task). */
+#define TRACE_SLOT_SHIFT	32
+#define TRACE_FUNC_SLOTS	32	/* a power of 2: the slot is masked */
 #define TRACE_COOKIE(hook, arg, flags) \
 	((__u64)(hook) | ((__u64)(arg) << TRACE_ARG_SHIFT) | (flags))
+#define TRACE_FUNC_COOKIE(hook, arg, flags, slot) \
+	(TRACE_COOKIE(hook, arg, flags) | ((__u64)(slot) << TRACE_SLOT_SHIFT))
 
 /*
  * Latencies measured between two events (tracepoint pairs). They are
@@ -34,6 +41,30 @@ enum trace_lat {
 	TRACE_LAT_FENCE_INIT_SIGNAL,
 	TRACE_LAT_FENCE_EMIT_SIGNAL,
 	TRACE_LAT_VPU_SUBMIT_DONE,
+};
+
+/*
+ * A DRM ioctl's sub-key: its number, and for a driver's own ioctls a hash
+ * of the driver's name above it, since every driver numbers them from
+ * DRM_COMMAND_BASE.
+ */
+#define TRACE_IOCTL_NR(sub)	((sub) & 0xff)
+
+/*
+ * Events that fire in interrupt context and belong to no traced object
+ * are charged to these pseudo-processes, never to the interrupted task.
+ */
+#define TRACE_TGID_HARDIRQ	0xfffffff0U
+#define TRACE_TGID_SOFTIRQ	0xfffffff1U
+
+/* Events that could not be recorded, by cause (the `lost` array). */
+enum trace_lost {
+	TRACE_LOST_CALLS,	/* no room for a call in flight: call not counted */
+	TRACE_LOST_ROWS,	/* statistics table full */
+	TRACE_LOST_PROCS,	/* per-process table full */
+	TRACE_LOST_OWNERS,	/* object table full: latency not measured */
+	TRACE_LOST_FOLLOW,	/* traced-process table full: child not followed */
+	TRACE_LOST_NR,
 };
 
 /* One row of statistics: a hook and its sub-key (ioctl nr, minor, ...). */
@@ -49,7 +80,14 @@ struct trace_hist {
 	__u64 total_ns;
 	__u64 max_ns;
 	__u32 slots[TRACE_HIST_SLOTS];
-	char str[TRACE_STR_LEN];	/* the event's string argument, if any */
+	char str[TRACE_STR_LEN];	/* event string or ioctl name, if any */
+	char drv[TRACE_DRV_LEN];	/* DRM driver of a driver ioctl */
+};
+
+/* find_ksym's context: a kernel symbol's name in, its address out. */
+struct trace_ksym {
+	char name[64];		/* NUL-padded */
+	__u64 addr;
 };
 
 /* Per-process counts. */

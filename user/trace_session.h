@@ -27,6 +27,7 @@ struct trace_opts {
 	double interval;	/* live view every that many seconds; 0: none */
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
+	int via;		/* 0: choose; else 1 + how to trace functions */
 	bool follow;		/* pid's descendants too (set for cmd) */
 	char **cmd;		/* run this once attached and trace only it */
 	FILE *out;		/* NULL: stdout */
@@ -40,7 +41,17 @@ struct trace_session {
 	struct trace_bpf *skel;
 	FILE *out;
 	double start_time, last_time;
+	double t_probe, t_load, t_attach;	/* start-up, in seconds */
 	__u64 prev[TRACE_MAX_HOOKS];
+	__u64 prev_lost;
+};
+
+/* Events that could not be recorded (trace_read_loss). */
+struct trace_loss {
+	__u64 bpf[TRACE_LOST_NR];	/* counted by the programs, by cause */
+	__u64 recursion;		/* programs the kernel skipped */
+	__u64 probe;			/* kprobe and kretprobe misses */
+	__u64 total;
 };
 
 struct trace_row {
@@ -57,6 +68,7 @@ struct trace_proc_row {
 	__u64 count;
 	char comm[TRACE_COMM_LEN + 1];
 	char sub_name[48];
+	char driver[TRACE_DRV_LEN + 1];	/* of a DRM driver ioctl */
 };
 
 int trace_session_run(struct trace_opts *o);
@@ -73,6 +85,13 @@ const char *trace_driver_name(unsigned int minor);
 void trace_print_hist(FILE *out, const struct trace_hist *h);
 void trace_json_hist(FILE *out, const struct trace_hist *h);
 void trace_json_str(FILE *out, const char *s);
+void trace_json_who(FILE *out, __u32 tgid, const char *comm);
+void trace_read_loss(struct trace_session *s, struct trace_loss *l);
+
+static inline bool trace_tgid_is_irq(__u32 tgid)
+{
+	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
+}
 
 extern unsigned int trace_groups_active;
 
