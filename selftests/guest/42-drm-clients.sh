@@ -108,8 +108,9 @@ client() {
 	cat "$EV/hist" >"$OUT/$label.hist"
 	echo "!$HIST" >"$EV/trigger"
 	# a client may fail (no KMS on vgem, no vblanks): its counts still count
-	echo "# $label: exit status $rc$(grep -v '^bpfdrv: tracing' "$OUT/$label.err" |
-		head -3 | tr '\n' ';' | sed 's/^./; &/')"
+	echo "# $label: exit status $rc"
+	[ $rc -eq 0 ] || { tail -n 2 "$OUT/$label.out"; grep -v '^bpfdrv: tracing' \
+		"$OUT/$label.err" | head -3; } | sed 's/^/#   /'
 	if ! grep -q '"type":"end"' "$OUT/$label.json" 2>/dev/null; then
 		nok "$label: bpfdrv trace wrote its report"
 		sed 's/^/# /' "$OUT/$label.err" | head -20
@@ -149,7 +150,7 @@ client "modetest -M vgem" modetest -M vgem
 client "proptest" proptest -M virtio_gpu
 # vbltest waits for vblank events until stdin is readable: EOF after a second
 client "vbltest" vbltest -M virtio_gpu < <(sleep 1)
-client "sh -c modetest; proptest" sh -c \
+client "sh -c modetest && proptest" sh -c \
 	'modetest -M virtio_gpu -c >/dev/null && proptest -M virtio_gpu >/dev/null'
 client "3 forked modetest" sh -c \
 	'for i in 1 2 3; do modetest -M virtio_gpu -p >/dev/null & done; wait'
