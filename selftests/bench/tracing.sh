@@ -23,6 +23,7 @@ tracer_start() {
 	local pat
 
 	tracer_pid=
+	rm -f "$OUT/tracer.json" "$OUT/tracer.out"
 	case $1 in
 	none)
 		return 0;;
@@ -45,6 +46,29 @@ tracer_start() {
 		tracer_stop
 		return 1
 	fi
+}
+
+# tracer_counted TRACER WORKLOADS: the tracer saw the loops' calls; a
+# figure under a tracer that attached but never fired would mean nothing
+tracer_counted() {
+	local wl hook n
+
+	[ $1 = none ] && return 0
+	for wl in ${2//,/ }; do
+		if [ $wl = drm_version ]; then hook=drm_ioctl; else hook=read; fi
+		if [ $1 = bpftrace ]; then
+			[ $hook = read ] && hook=bpfdrv_read
+			n=$(sed -n "s/^@$hook: //p" "$OUT/tracer.out")
+		else
+			n=$(python3 -c 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(sum(o.get("count", 0) for o in objs
+	  if o.get("type") == "stat" and o.get("hook") == sys.argv[2]))' \
+				"$OUT/tracer.json" $hook 2>/dev/null)
+		fi
+		[ "${n:-0}" -gt 0 ] 2>/dev/null ||
+			echo "# error: tracer $1 counted no $wl call (${n:-nothing})"
+	done
 }
 
 tracer_stop() {
@@ -91,6 +115,7 @@ trace_bench() {
 					echo "# error: ioctlbench $wl failed"
 			done
 			tracer_stop
+			tracer_counted $t $wls
 		done
 	done
 }
