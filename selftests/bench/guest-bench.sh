@@ -4,19 +4,21 @@
 # devices, run echobench over them and the /dev/zero, /dev/null floor
 # (interleaved, REPS repetitions of SECONDS per cell), then over the bpfdrv
 # edu driver and the edu_ref module on the two edu functions, then the
-# memory figures. Results are JSON lines on stdout; the host collects them.
+# memory figures, then the cost of tracing (tracing.sh). Results are JSON
+# lines on stdout; the host collects them.
 #
 # Thread i runs on vCPU i and the CUSE daemon on vCPU 0: under TCG a wakeup
 # across vCPUs waits for the host to schedule the other vCPU's thread,
 # milliseconds on a busy host, which would measure the host, not CUSE.
 #
-#   guest-bench.sh REPS SECONDS
+#   guest-bench.sh REPS SECONDS [TRACE_ROUNDS]
 set -u
 cd "$(dirname "$0")/../.."
 . selftests/guest/lib.sh
 . selftests/bench/devices.sh
+. selftests/bench/tracing.sh
 
-reps=${1:-9} secs=${2:-0.15}
+reps=${1:-9} secs=${2:-0.15} trace_rounds=${3:-3}
 exec 2>&1	# one stream: the host's log must not get two writers
 echo "# kernel $(uname -r)"
 # What shapes the figures under emulation: the CPU model QEMU offers, its
@@ -73,6 +75,8 @@ fi
 
 taskset -c 0 python3 selftests/bench/memory.py $BPFDRV $OBJ/echo.bpf.o $ECHO_BPFDRV \
 	/dev/echo_native /dev/$ECHO_CUSE || echo "# error: memory figures failed"
+
+trace_bench "$trace_rounds" "$secs" || echo "# error: the tracing bench failed"
 
 echo_devices_down
 if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace"; then

@@ -33,9 +33,14 @@ WORKLOAD_TEXT = {
 	"fact": "factorial + interrupt",
 }
 
+# The tracing section: per-call cost under each tracer against untraced.
+TRACE_WORKLOADS = {"drm_version": ("DRM_IOCTL_VERSION", "-g drm"),
+		   "echo_read1": ("bpfdrv echo read 1 B", "-g bpfdrv")}
+TRACE_TARGET = 1.3	# all groups <= 1.3x untraced, and <= bpftrace
+
 
 def load(dirname):
-	cells, memory, timer, kernel, env = [], None, None, "?", []
+	cells, trace, memory, timer, kernel, env = [], [], None, None, "?", []
 	with open(f"{dirname}/guest.log", errors="replace") as f:
 		for line in f:
 			line = line.strip()
@@ -48,6 +53,8 @@ def load(dirname):
 			obj = json.loads(line)
 			if obj["bench"] == "memory":
 				memory = obj
+			elif obj["bench"] == "trace":
+				trace.append(obj)
 			elif obj["bench"] == "timer":
 				timer = obj["cost_ns"]
 			else:
@@ -59,7 +66,7 @@ def load(dirname):
 	except OSError:
 		pass
 	meta["env"] = env
-	return cells, memory, timer, kernel, meta
+	return cells, trace, memory, timer, kernel, meta
 
 
 def summarize(cells):
@@ -79,6 +86,54 @@ def summarize(cells):
 				"reps": len(runs),
 			}
 	return out
+
+
+def summarize_trace(trace):
+	"""{workload: {tracer: {ns_per_call, ratio, reps}}}, ratio to untraced"""
+	out = {}
+	for wl in TRACE_WORKLOADS:
+		runs = {}
+		for t in trace:
+			if t["workload"] == wl:
+				runs.setdefault(t["tracer"], []).append(t["ns_per_call"])
+		if "none" not in runs:
+			continue
+		base = statistics.median(runs["none"])
+		out[wl] = {tr: {"ns_per_call": statistics.median(v),
+				"ratio": statistics.median(v) / base if base else None,
+				"reps": len(v)} for tr, v in runs.items()}
+	return out
+
+
+def trace_table(tsum):
+	lines = ["", "Tracing: ns per call, median over interleaved rounds"
+		 " (ratio to untraced):", "",
+		 "| loop | untraced | bpfdrv trace, all groups | bpfdrv trace,"
+		 " its group | bpftrace, kprobe count | target |",
+		 "|---|---|---|---|---|---|"]
+	for wl, (text, group) in TRACE_WORKLOADS.items():
+		fig = tsum.get(wl)
+		if not fig:
+			continue
+		cols = []
+		for tr in ("none", "all", "group", "bpftrace"):
+			f = fig.get(tr)
+			if not f:
+				cols.append("-")
+			elif tr == "none":
+				cols.append(f"{f['ns_per_call']:.0f}")
+			else:
+				cols.append(f"{f['ns_per_call']:.0f} ({f['ratio']:.2f}x)")
+		notes = []
+		a, b = fig.get("all"), fig.get("bpftrace")
+		if a:
+			notes.append(f"all <= {TRACE_TARGET}x "
+				     f"{'met' if a['ratio'] <= TRACE_TARGET else 'MISSED'}")
+		if a and b:
+			notes.append(f"all <= bpftrace "
+				     f"{'met' if a['ns_per_call'] <= b['ns_per_call'] else 'MISSED'}")
+		lines.append(f"| {text} (its group: `{group}`) | " + " | ".join(cols) + f" | {'; '.join(notes)} |")
+	return lines
 
 
 def ratio(fig, a, b):
@@ -105,7 +160,7 @@ def target_text(workload, r_native, r_cuse):
 	return "; ".join(notes)
 
 
-def tables(summary, memory, timer, kernel, meta, reps):
+def tables(summary, tsum, memory, timer, kernel, meta, reps):
 	lines = [f"Kernel {kernel}, accelerator {meta.get('accel', '?')}"
 		 f" (TCG = software emulation: absolute figures are far below"
 		 f" hardware, only ratios carry over), median of {reps}"
@@ -156,6 +211,8 @@ def tables(summary, memory, timer, kernel, meta, reps):
 				     f"{fmt_ops(fig['bpfdrv']['ops_per_s']) if 'bpfdrv' in fig else '-'} | "
 				     f"{fmt_ops(fig['native']['ops_per_s']) if 'native' in fig else '-'} | "
 				     f"{'-' if rn is None else f'{rn:.2f}'} | {lat[0]} | {lat[1]} |")
+	if tsum:
+		lines += trace_table(tsum)
 	if memory:
 		m = memory
 		s = m.get("struct_bytes", {})
@@ -200,12 +257,13 @@ def main():
 		sys.exit("usage: report.py DIR")
 	d = sys.argv[1]
 	try:
-		cells, memory, timer, kernel, meta = load(d)
+		cells, trace, memory, timer, kernel, meta = load(d)
 	except (OSError, ValueError) as e:
 		sys.exit(f"report.py: {d}/guest.log: {e}")
 	if not cells:
 		sys.exit(f"report.py: no results in {d}/guest.log")
 	summary = summarize(cells)
+	tsum = summarize_trace(trace)
 	reps = max(v["reps"] for fig in summary.values() for v in fig.values())
 	ratios = []
 	for bench, a, b in RATIOS:
@@ -224,10 +282,14 @@ def main():
 			    for k, fig in sorted(summary.items())
 			    for impl, v in fig.items()],
 		"ratios": ratios, "memory": memory, "runs": cells,
+		"tracing": [{"workload": wl, "tracer": tr, **{k: round(v, 3)
+			     if isinstance(v, float) else v for k, v in f.items()}}
+			    for wl, fig in tsum.items() for tr, f in fig.items()],
+		"tracing_runs": trace,
 	}
 	with open(f"{d}/results.json", "w") as f:
 		json.dump(result, f, indent=1)
-	lines = tables(summary, memory, timer, kernel, meta, reps)
+	lines = tables(summary, tsum, memory, timer, kernel, meta, reps)
 	with open(f"{d}/results.md", "w") as f:
 		f.write("\n".join(lines) + "\n")
 	chart_data(summary, f"{d}/chart.dat")

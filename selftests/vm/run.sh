@@ -12,6 +12,8 @@
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
+#   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
+#                          (default 3; bpftrace takes ~45 s to attach under TCG)
 #   BPFDRV_DRIVERS=dir     make vm, make vm-start: a directory of your own
 #                          drivers, at /drivers in the guest
 #
@@ -131,7 +133,7 @@ if [ "$mode" = bench ]; then
 	mkdir -p "$out"
 	if [ -n "$accel" ]; then echo accel=tcg; else echo accel=kvm; fi >"$out/meta"
 	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
-	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15}" \
+	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15} ${BPFDRV_BENCH_TRACE_ROUNDS:-3}" \
 		>"$out/guest.log" 2>&1
 	grep -q "^# bench done" <(tr -d '\r' <"$out/guest.log") ||
 		{ tail -30 "$out/guest.log" >&2; die "the benchmark did not complete"; }

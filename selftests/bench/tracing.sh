@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+# make bench's tracing section, in the guest (sourced by guest-bench.sh once
+# the echo devices are up): the per-call cost of two loops that
+# bpfdrv trace's hooks sit on, DRM_IOCTL_VERSION on the virtio GPU (or
+# vgem) and a 1-byte read of the bpfdrv echo device, each untraced, under
+# `bpfdrv trace` with every group, under the one group that covers it
+# (-g drm, -g bpfdrv), and under bpftrace counting the same calls with
+# kprobes. Rounds are interleaved: every round runs every tracer, in an
+# order rotated each round, and a figure is the median over rounds.
+#
+#   trace_bench ROUNDS SECONDS
+
+# sessions: TRACER:GROUP:WORKLOADS (the workloads run under one attach)
+SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
+group:drm:drm_version group:bpfdrv:echo_read1 bpftrace::drm_version,echo_read1"
+BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
+kprobe:bpfdrv_read { @bpfdrv_read = count(); }'
+tracer_pid=
+
+# tracer_start TRACER GROUP: start TRACER in the background (on vCPU 0,
+# the loop runs on vCPU 1) and wait until its probes are attached
+tracer_start() {
+	local pat
+
+	tracer_pid=
+	rm -f "$OUT/tracer.json" "$OUT/tracer.out"
+	case $1 in
+	none)
+		return 0;;
+	all)
+		taskset -c 0 $BPFDRV trace -q --json -o "$OUT/tracer.json" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat="tracing [0-9]* hooks";;
+	group)
+		taskset -c 0 $BPFDRV trace -q -g "$2" --json -o "$OUT/tracer.json" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat="tracing [0-9]* hooks";;
+	bpftrace)
+		taskset -c 0 bpftrace -e "$BPFTRACE_PROG" >"$OUT/tracer.out" 2>&1 &
+		pat="Attaching [0-9]* probe";;
+	esac
+	tracer_pid=$!
+	if ! wait_for 120 grep -q "$pat" "$OUT/tracer.out"; then
+		echo "# error: tracer $1 $2 did not attach"
+		sed 's/^/# /' "$OUT/tracer.out" | head -20
+		tracer_stop
+		return 1
+	fi
+}
+
+# tracer_counted TRACER WORKLOADS: the tracer saw the loops' calls; a
+# figure under a tracer that attached but never fired would mean nothing
+tracer_counted() {
+	local wl hook n
+
+	[ $1 = none ] && return 0
+	for wl in ${2//,/ }; do
+		if [ $wl = drm_version ]; then hook=drm_ioctl; else hook=read; fi
+		if [ $1 = bpftrace ]; then
+			[ $hook = read ] && hook=bpfdrv_read
+			n=$(sed -n "s/^@$hook: //p" "$OUT/tracer.out")
+		else
+			n=$(python3 -c 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+print(sum(o.get("count", 0) for o in objs
+	  if o.get("type") == "stat" and o.get("hook") == sys.argv[2]))' \
+				"$OUT/tracer.json" $hook 2>/dev/null)
+		fi
+		[ "${n:-0}" -gt 0 ] 2>/dev/null ||
+			echo "# error: tracer $1 counted no $wl call (${n:-nothing})"
+	done
+}
+
+tracer_stop() {
+	[ -n "$tracer_pid" ] || return 0
+	kill -INT "$tracer_pid" 2>/dev/null
+	wait "$tracer_pid" 2>/dev/null
+	tracer_pid=
+}
+
+trace_bench() {
+	local rounds=$1 secs=$2 card r i s t group wls wl dev t0 sessions
+
+	modprobe virtio_gpu 2>/dev/null
+	modprobe vgem 2>/dev/null
+	card=$(wait_for 10 $B/selftests/test_trace_drm find virtio_gpu >/dev/null &&
+	       $B/selftests/test_trace_drm find virtio_gpu)
+	[ -n "$card" ] || card=$($B/selftests/test_trace_drm find vgem)
+	if [ -z "$card" ]; then
+		echo "# error: tracing bench: no DRM card"
+		return 1
+	fi
+	sessions=($SESSIONS)
+	if ! command -v bpftrace >/dev/null; then
+		echo "# skip: tracing under bpftrace (not installed)"
+		unset 'sessions[-1]'
+	fi
+	echo "# tracing bench: drm_version on $card, echo_read1 on /dev/bpfdrv/$ECHO_BPFDRV"
+	for ((r = 0; r < rounds; r++)); do
+		for ((i = 0; i < ${#sessions[@]}; i++)); do
+			s=${sessions[(i + r) % ${#sessions[@]}]}
+			IFS=: read -r t group wls <<<"$s"
+			t0=$EPOCHREALTIME
+			tracer_start $t $group || return 1
+			[ $r = 0 ] && [ $t != none ] &&
+				echo "# tracer $t${group:+ -g $group} attached in $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }") s"
+			for wl in ${wls//,/ }; do
+				if [ $wl = drm_version ]; then
+					dev=$card
+				else
+					dev=/dev/bpfdrv/$ECHO_BPFDRV
+				fi
+				taskset -c 1 $B/selftests/bench/ioctlbench -d "$secs" \
+					-t $t -r $r $wl "$dev" ||
+					echo "# error: ioctlbench $wl failed"
+			done
+			tracer_stop
+			tracer_counted $t $wls
+		done
+	done
+}
