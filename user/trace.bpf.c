@@ -9,8 +9,9 @@
  * program which hook fired, so user space alone decides what is traced and
  * nothing here names a kernel symbol.
  *
- * Results go to two hash maps that user space reads: `hists` (count,
- * errors, latency histogram per hook and sub-key) and `procs` (count per
+ * Results go to two per-CPU hash maps that user space reads and sums:
+ * `hists` (count, errors, latency histogram per hook and sub-key) and
+ * `procs` (count per
  * process). Objects whose life spans events (GPU scheduler jobs, dma
  * fences, NPU jobs) remember when and by whom they started, so their later
  * events are charged to that process even when they fire in an interrupt.
@@ -33,6 +34,13 @@ const volatile bool targ_comm_set;
 const volatile char targ_comm[TRACE_COMM_LEN];
 /* With targ_tgid: its descendants too, noted in traced as they fork. */
 const volatile bool targ_follow;
+/* --perfetto: every event also goes to the `events` ring buffer. */
+const volatile bool emit_events;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);	/* user space shrinks it when unused */
+} events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -129,14 +137,14 @@ static __always_inline __u32 irq_tgid(void)
 }
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);	/* no atomics per event */
 	__uint(max_entries, 4096);
 	__type(key, struct trace_key);
 	__type(value, struct trace_hist);
 } hists SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
 	__uint(max_entries, 8192);
 	__type(key, struct trace_proc_key);
 	__type(value, struct trace_proc);
@@ -252,18 +260,29 @@ static __always_inline void current_who(__u32 *tgid, char *comm)
 	bpf_get_current_comm(comm, TRACE_COMM_LEN);
 }
 
+/* current_who() without the name, for events already filtered */
+static __always_inline __u32 current_tgid(void)
+{
+	return irq_tgid() ?: bpf_get_current_pid_tgid() >> 32;
+}
+
 static __always_inline bool in_irq_row(__u32 tgid)
 {
 	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
 }
 
-static __always_inline bool current_wanted(__u32 *tgid, char *comm)
+static __always_inline bool current_wanted(__u32 *tgid)
 {
-	current_who(tgid, comm);
+	char comm[TRACE_COMM_LEN];
+
+	*tgid = current_tgid();
 	if (in_irq_row(*tgid))
 		return true;
 	if (targ_tgid && !tgid_wanted(*tgid))
 		return false;
+	if (!targ_comm_set)
+		return true;
+	bpf_get_current_comm(comm, TRACE_COMM_LEN);
 	return comm_wanted(comm);
 }
 
@@ -312,19 +331,20 @@ static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 {
 	__u32 slot;
 
-	__sync_fetch_and_add(&h->count, 1);
+	/* this CPU's copy: only a program nested in this one could race */
+	h->count++;
 	if (error)
-		__sync_fetch_and_add(&h->errors, 1);
+		h->errors++;
 	if (delta_ns == NO_LATENCY)
 		return;
-	__sync_fetch_and_add(&h->timed, 1);
-	__sync_fetch_and_add(&h->total_ns, delta_ns);
+	h->timed++;
+	h->total_ns += delta_ns;
 	if (delta_ns > h->max_ns)
-		h->max_ns = delta_ns;	/* racy, good enough for a maximum */
+		h->max_ns = delta_ns;
 	slot = log2_u64(delta_ns / 1000);
 	if (slot >= TRACE_HIST_SLOTS)
 		slot = TRACE_HIST_SLOTS - 1;
-	__sync_fetch_and_add(&h->slots[slot], 1);
+	h->slots[slot]++;
 }
 
 static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
@@ -337,24 +357,53 @@ static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
 		hist_record(h, delta_ns, error);
 }
 
+/* Count an event for @tgid; @comm (NULL: the current one) names a new row. */
 static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 {
 	struct trace_proc_key key = { .tgid = tgid, .hook = hook, .sub = sub };
 	struct trace_proc *p = bpf_map_lookup_elem(&procs, &key);
 	struct trace_proc init = { .count = 1 };
+	__u32 who;
 
 	if (p) {
-		__sync_fetch_and_add(&p->count, 1);
+		p->count++;
 		return;
 	}
-	__builtin_memcpy(init.comm, comm, TRACE_COMM_LEN);
+	if (comm)
+		__builtin_memcpy(init.comm, comm, TRACE_COMM_LEN);
+	else
+		current_who(&who, init.comm);
 	if (!bpf_map_update_elem(&procs, &key, &init, BPF_NOEXIST))
 		return;
-	p = bpf_map_lookup_elem(&procs, &key);	/* another CPU made it */
+	p = bpf_map_lookup_elem(&procs, &key);	/* a nested program made it */
 	if (p)
-		__sync_fetch_and_add(&p->count, 1);
+		p->count++;
 	else
 		__sync_fetch_and_add(&lost[TRACE_LOST_PROCS], 1);
+}
+
+/* A timeline event; a full ring buffer is counted, never silent. */
+static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
+				 bool current, __u64 ts, __u64 dur)
+{
+	struct trace_tl_event *e;
+
+	if (!emit_events)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost[TRACE_LOST_EVENTS], 1);
+		return;
+	}
+	e->ts = ts;
+	e->dur = dur;
+	e->hook = hook;
+	e->sub = sub;
+	e->tgid = tgid;
+	e->tid = !current ? 0 : in_irq_row(tgid) ? tgid : (__u32)bpf_get_current_pid_tgid();
+	e->kind = kind;
+	e->pad = 0;
+	bpf_ringbuf_submit(e, 0);
 }
 
 static __always_inline __u32 cookie_hook(void *ctx)
@@ -439,12 +488,11 @@ static __always_inline struct call *call_slot(__u64 cookie, __u32 tgid, bool cre
 
 static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 {
-	char comm[TRACE_COMM_LEN];
 	struct call *c;
 	__u32 tgid, sub = 0;
 	dev_t rdev;
 
-	if (!current_wanted(&tgid, comm))
+	if (!current_wanted(&tgid))
 		return 0;
 	switch ((cookie >> TRACE_ARG_SHIFT) & 0xff) {
 	case TRACE_ARG_IOCTL_NR:
@@ -472,18 +520,17 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 
 static __always_inline int func_leave(__u64 cookie, long ret)
 {
-	__u32 hook = cookie & TRACE_HOOK_MASK, sub, tgid;
-	char comm[TRACE_COMM_LEN];
+	__u32 hook = cookie & TRACE_HOOK_MASK, sub, tgid = current_tgid();
 	struct trace_hist *h;
 	struct call *c;
 	bool created;
 	__u64 delta;
 
-	current_who(&tgid, comm);	/* filtered at entry */
 	c = call_slot(cookie, tgid, false);
 	if (!c || !c->ts)
 		return 0;	/* entered before we attached, or filtered */
 	delta = bpf_ktime_get_ns() - c->ts;
+	emit(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta);
 	c->ts = 0;
 	sub = c->sub;
 	h = hist_get(hook, sub, NULL, &created);
@@ -493,7 +540,7 @@ static __always_inline int func_leave(__u64 cookie, long ret)
 	if (h)
 		hist_record(h, delta, (cookie & TRACE_RET_ERRNO) &&
 			    (int)ret < 0 && (int)ret >= -MAX_ERRNO);
-	proc_add(tgid, comm, hook, sub);
+	proc_add(tgid, NULL, hook, sub);	/* filtered at entry */
 	return 0;
 }
 
@@ -557,14 +604,14 @@ int tp_count(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u32 tgid, hook = cookie & TRACE_HOOK_MASK, sub = 0;
-	char comm[TRACE_COMM_LEN];
 
-	if (!current_wanted(&tgid, comm))
+	if (!current_wanted(&tgid))
 		return 0;
 	if (cookie & TRACE_CTX_CRTC)
 		sub = (__u32)ctx->args[0];
 	hist_add(hook, sub, NO_LATENCY, false, NULL);
-	proc_add(tgid, comm, hook, sub);
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
 	return 0;
 }
 
@@ -588,15 +635,16 @@ static __always_inline __u32 str_key(const char *kstr, char *buf)
 SEC("raw_tp")
 int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
 {
-	char comm[TRACE_COMM_LEN], str[TRACE_STR_LEN];
 	__u32 tgid, hook = cookie_hook(ctx);
+	char str[TRACE_STR_LEN];
 	__u32 sub;
 
-	if (!current_wanted(&tgid, comm))
+	if (!current_wanted(&tgid))
 		return 0;
 	sub = str_key((const char *)ctx->args[0], str);
 	hist_add(hook, sub, NO_LATENCY, false, str);
-	proc_add(tgid, comm, hook, sub);
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
 	return 0;
 }
 
@@ -607,18 +655,19 @@ int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
 static __always_inline bool charge(struct owner *o, __u32 hook, __u32 sub,
 				   const char *str)
 {
-	char comm[TRACE_COMM_LEN];
 	__u32 tgid;
 
 	if (o) {
 		hist_add(hook, sub, NO_LATENCY, false, str);
 		proc_add(o->tgid, o->comm, hook, sub);
+		emit(TRACE_EV_INSTANT, hook, sub, o->tgid, false, bpf_ktime_get_ns(), 0);
 		return true;
 	}
-	if (!current_wanted(&tgid, comm))
+	if (!current_wanted(&tgid))
 		return false;
 	hist_add(hook, sub, NO_LATENCY, false, str);
-	proc_add(tgid, comm, hook, sub);
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
 	return true;
 }
 
@@ -626,18 +675,22 @@ static __always_inline void owner_start(void *map, __u64 id)
 {
 	struct owner o = { .ts_start = bpf_ktime_get_ns() };
 
-	if (!current_wanted(&o.tgid, o.comm))
+	if (!current_wanted(&o.tgid))
 		return;
+	current_who(&o.tgid, o.comm);
 	if (bpf_map_update_elem(map, &id, &o, BPF_ANY))
 		__sync_fetch_and_add(&lost[TRACE_LOST_OWNERS], 1);
 }
 
 static __always_inline void lat_add(__u32 lat, __u64 since, struct owner *o)
 {
+	__u64 now = bpf_ktime_get_ns();
+
 	if (!since)
 		return;
-	hist_add(lat, 0, bpf_ktime_get_ns() - since, false, NULL);
+	hist_add(lat, 0, now - since, false, NULL);
 	proc_add(o->tgid, o->comm, lat, 0);
+	emit(TRACE_EV_OBJECT, lat, 0, o->tgid, false, since, now - since);
 }
 
 /* gpu_scheduler: drm_sched_job_queue (6.17+) / drm_sched_job (6.12) */

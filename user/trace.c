@@ -201,6 +201,7 @@ _Static_assert(NR_HOOKS < 0xff00, "hook ids must stay below the latency ids");
 _Static_assert(NR_HOOKS <= TRACE_MAX_HOOKS, "raise TRACE_MAX_HOOKS");
 
 static double now_s(void);
+static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *sum);
 static double t_attach_func;	/* of attach time, spent on functions */
 static double t_copy;		/* of which copying fentry programs */
 
@@ -354,7 +355,7 @@ static bool has_btf(const char *module)
 {
 	int fd;
 
-	return kernel_btf(module, &fd) != NULL;
+	return !!kernel_btf(module, &fd);
 }
 
 /*
@@ -862,6 +863,23 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 	}
 }
 
+/* The detail of the row (hook id, sub) in words, for the timeline. */
+void trace_row_name(struct trace_session *s, __u32 hook_id, __u32 sub,
+		    char *buf, size_t size)
+{
+	struct trace_key key = { .hook = hook_id, .sub = sub };
+	int hook = trace_hook_by_id(hook_id);
+	struct trace_hist hist;
+
+	buf[0] = '\0';
+	if (hook < 0)
+		return;
+	if (!nr_drivers)
+		scan_drivers();
+	trace_sub_name(hook, sub, lookup_hist(bpf_map__fd(s->skel->maps.hists), &key,
+					      &hist) ? NULL : &hist, buf, size);
+}
+
 /* A row's DRM driver, for driver ioctls. */
 static void row_driver(const struct trace_hist *hist, char *buf, size_t size)
 {
@@ -893,6 +911,60 @@ static int row_cmp(const void *a, const void *b)
 	return x->sub < y->sub ? -1 : x->sub > y->sub;
 }
 
+/*
+ * The maps are per CPU: a row is the sum of its CPUs' copies. Each event
+ * adds to one copy only, so the names of a new row are in the copy of the
+ * CPU that made it.
+ */
+static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *sum)
+{
+	int cpus = libbpf_num_possible_cpus(), c, i;
+	struct trace_hist *v;
+
+	v = cpus > 0 ? calloc(cpus, sizeof(*v)) : NULL;
+	if (!v || bpf_map_lookup_elem(fd, key, v)) {
+		free(v);
+		return -1;
+	}
+	memset(sum, 0, sizeof(*sum));
+	for (c = 0; c < cpus; c++) {
+		sum->count += v[c].count;
+		sum->errors += v[c].errors;
+		sum->timed += v[c].timed;
+		sum->total_ns += v[c].total_ns;
+		if (v[c].max_ns > sum->max_ns)
+			sum->max_ns = v[c].max_ns;
+		for (i = 0; i < TRACE_HIST_SLOTS; i++)
+			sum->slots[i] += v[c].slots[i];
+		if (!sum->str[0])
+			memcpy(sum->str, v[c].str, sizeof(sum->str));
+		if (!sum->drv[0])
+			memcpy(sum->drv, v[c].drv, sizeof(sum->drv));
+	}
+	free(v);
+	return 0;
+}
+
+static int lookup_proc(int fd, const struct trace_proc_key *key, struct trace_proc *sum)
+{
+	int cpus = libbpf_num_possible_cpus(), c;
+	struct trace_proc *v;
+
+	v = cpus > 0 ? calloc(cpus, sizeof(*v)) : NULL;
+	if (!v || bpf_map_lookup_elem(fd, key, v)) {
+		free(v);
+		return -1;
+	}
+	memset(sum, 0, sizeof(*sum));
+	for (c = 0; c < cpus; c++) {
+		sum->count += v[c].count;
+		if (!sum->comm[0])
+			memcpy(sum->comm, v[c].comm, sizeof(sum->comm));
+	}
+	free(v);
+	return 0;
+}
+
 /* All (hook, sub-key) rows, sorted by hook then sub-key. */
 int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 {
@@ -908,7 +980,7 @@ int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 		key = next;
 		prev = &key;
 		hook = trace_hook_by_id(key.hook);
-		if (hook < 0 || bpf_map_lookup_elem(fd, &key, &r.hist))
+		if (hook < 0 || lookup_hist(fd, &key, &r.hist))
 			continue;
 		r.hook = hook;
 		r.sub = key.sub;
@@ -951,17 +1023,17 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 		key = next;
 		prev = &key;
 		hook = trace_hook_by_id(key.hook);
-		if (hook < 0 || bpf_map_lookup_elem(fd, &key, &v))
+		if (hook < 0 || lookup_proc(fd, &key, &v))
 			continue;
 		r.tgid = key.tgid;
 		r.hook = hook;
 		r.sub = key.sub;
 		r.count = v.count;
-		memcpy(r.comm, v.comm, sizeof(r.comm));
+		memcpy(r.comm, v.comm, TRACE_COMM_LEN);
 		r.comm[TRACE_COMM_LEN] = '\0';
 		hkey.hook = key.hook;
 		hkey.sub = key.sub;
-		hp = bpf_map_lookup_elem(hfd, &hkey, &hist) ? NULL : &hist;
+		hp = lookup_hist(hfd, &hkey, &hist) ? NULL : &hist;
 		trace_sub_name(hook, key.sub, hp, r.sub_name, sizeof(r.sub_name));
 		row_driver(hp, r.driver, sizeof(r.driver));
 		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
@@ -1076,7 +1148,8 @@ static void print_list(struct trace_session *s)
 			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
 			s->t_attach, t_attach_func, t_copy);
 	else
-		fprintf(out, "\nStarted in %.2f s: probing %.2f s, loading %.2f s, attaching %.2f s (functions %.2f s).\n",
+		fprintf(out, "\nStarted in %.2f s: probing %.2f s, loading %.2f s, "
+			"attaching %.2f s (functions %.2f s).\n",
 			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
 			s->t_attach, t_attach_func);
 }
@@ -1322,6 +1395,7 @@ static const char *const lost_names[TRACE_LOST_NR] = {
 	[TRACE_LOST_PROCS] = "procs_full",
 	[TRACE_LOST_OWNERS] = "objects_full",
 	[TRACE_LOST_FOLLOW] = "children_not_followed",
+	[TRACE_LOST_EVENTS] = "timeline_full",
 };
 
 static void print_loss(struct trace_session *s, const struct trace_loss *l)
@@ -1342,7 +1416,8 @@ static void print_loss(struct trace_session *s, const struct trace_loss *l)
 		fprintf(s->out, "\nNo events lost.\n");
 		return;
 	}
-	fprintf(s->out, "\nLOST %llu events: the counts are incomplete (probe misses %llu, skipped by recursion %llu",
+	fprintf(s->out, "\nLOST %llu events: the counts are incomplete "
+		"(probe misses %llu, skipped by recursion %llu",
 		(unsigned long long)l->total, (unsigned long long)l->probe,
 		(unsigned long long)l->recursion);
 	for (i = 0; i < TRACE_LOST_NR; i++)
@@ -1421,6 +1496,7 @@ static pid_t start_child(char **argv, int *go_fd)
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
+	struct trace_timeline *timeline = NULL;
 	struct trace_loss loss;
 	double next, end, t0;
 	int go_fd = -1, ret = 1, status = 0, i, nattached = 0;
@@ -1459,6 +1535,10 @@ int trace_session_run(struct trace_opts *o)
 	/* a command is traced with everything it starts, as strace -f does */
 	o->follow = o->pid && (o->follow || o->cmd);
 	s.skel->rodata->targ_follow = o->follow;
+	if (o->perfetto)
+		s.skel->rodata->emit_events = true;
+	else	/* the ring buffer stays, smallest */
+		bpf_map__set_max_entries(s.skel->maps.events, getpagesize());
 	if (o->comm) {
 		s.skel->rodata->targ_comm_set = true;
 		strncpy((char *)s.skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
@@ -1511,6 +1591,11 @@ int trace_session_run(struct trace_opts *o)
 		goto out;
 	}
 
+	if (o->perfetto) {
+		timeline = trace_timeline_open(&s, o->perfetto);
+		if (!timeline)
+			goto out;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
@@ -1529,7 +1614,10 @@ int trace_session_run(struct trace_opts *o)
 		struct timespec tick = { 0, 50 * 1000 * 1000 };
 		double t;
 
-		nanosleep(&tick, NULL);
+		if (timeline)
+			trace_timeline_poll(timeline, 50);
+		else
+			nanosleep(&tick, NULL);
 		t = now_s();
 		if (child && waitpid(child, &status, WNOHANG) == child) {
 			child = 0;
@@ -1553,6 +1641,11 @@ int trace_session_run(struct trace_opts *o)
 	ret = 0;
 	if (o->cmd && !child)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (timeline) {
+		fprintf(stderr, "bpfdrv: wrote %llu timeline events to %s\n",
+			trace_timeline_close(timeline), o->perfetto);
+		timeline = NULL;
+	}
 	trace_read_loss(&s, &loss);
 	print_loss(&s, &loss);
 	fflush(s.out);
@@ -1562,6 +1655,8 @@ int trace_session_run(struct trace_opts *o)
 		ret = ret ?: 1;
 	}
 out:
+	if (timeline)
+		trace_timeline_close(timeline);
 	if (go_fd >= 0)
 		close(go_fd);	/* the child sees EOF and exits */
 	if (child > 0) {	/* tracing ended first: so does the command */
@@ -1675,6 +1770,8 @@ static void usage_trace(FILE *f)
 		"  -c, --comm COMM      only processes with this command name\n"
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
+		"      --perfetto FILE  also write a timeline (Chrome trace-event JSON\n"
+		"                       for ui.perfetto.dev or chrome://tracing)\n"
 		"  -q, --quiet          do not list the skipped hooks\n"
 		"      --fentry, --kprobe-multi, --kprobes\n"
 		"                       trace functions this way, not the one chosen\n"
@@ -1700,6 +1797,7 @@ int cmd_trace(int argc, char **argv)
 		{ "kprobes", no_argument, NULL, 'K' },
 		{ "fentry", no_argument, NULL, 'F' },
 		{ "kprobe-multi", no_argument, NULL, 'M' },
+		{ "perfetto", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -1726,6 +1824,9 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'M':
 			o.via = 1 + VIA_MULTI;
+			break;
+		case 'P':
+			o.perfetto = optarg;
 			break;
 		case 'h':
 			usage_trace(stdout);

@@ -64,6 +64,7 @@ enum trace_lost {
 	TRACE_LOST_PROCS,	/* per-process table full */
 	TRACE_LOST_OWNERS,	/* object table full: latency not measured */
 	TRACE_LOST_FOLLOW,	/* traced-process table full: child not followed */
+	TRACE_LOST_EVENTS,	/* timeline ring buffer full: event not in it */
 	TRACE_LOST_NR,
 };
 
@@ -82,6 +83,24 @@ struct trace_hist {
 	__u32 slots[TRACE_HIST_SLOTS];
 	char str[TRACE_STR_LEN];	/* event string or ioctl name, if any */
 	char drv[TRACE_DRV_LEN];	/* DRM driver of a driver ioctl */
+};
+
+/* One event of the timeline (--perfetto), from the `events` ring buffer. */
+enum trace_tl_kind {
+	TRACE_EV_SPAN,		/* a function call: ts, dur */
+	TRACE_EV_INSTANT,	/* a tracepoint */
+	TRACE_EV_OBJECT,	/* a job's or fence's life: ts, dur */
+};
+
+struct trace_tl_event {
+	__u64 ts;		/* ns, CLOCK_MONOTONIC */
+	__u64 dur;
+	__u32 hook;		/* hook or latency id */
+	__u32 sub;
+	__u32 tgid;		/* or TRACE_TGID_HARDIRQ/SOFTIRQ */
+	__u32 tid;		/* 0: charged to an object's owner */
+	__u32 kind;
+	__u32 pad;
 };
 
 /* find_ksym's context: a kernel symbol's name in, its address out. */

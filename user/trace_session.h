@@ -28,6 +28,7 @@ struct trace_opts {
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
 	int via;		/* 0: choose; else 1 + how to trace functions */
+	const char *perfetto;	/* write a timeline to this file */
 	bool follow;		/* pid's descendants too (set for cmd) */
 	char **cmd;		/* run this once attached and trace only it */
 	FILE *out;		/* NULL: stdout */
@@ -72,6 +73,15 @@ struct trace_proc_row {
 };
 
 int trace_session_run(struct trace_opts *o);
+int trace_hook_by_id(__u32 id);
+void trace_row_name(struct trace_session *s, __u32 hook_id, __u32 sub,
+		    char *buf, size_t size);
+
+/* The --perfetto timeline (trace_perfetto.c). */
+struct trace_timeline;
+struct trace_timeline *trace_timeline_open(struct trace_session *s, const char *path);
+void trace_timeline_poll(struct trace_timeline *t, int ms);
+unsigned long long trace_timeline_close(struct trace_timeline *t);
 int trace_parse_common(int opt, const char *arg, struct trace_opts *o);
 int trace_read_rows(struct trace_session *s, struct trace_row **rows);
 int trace_read_procs(struct trace_session *s, struct trace_proc_row **rows);

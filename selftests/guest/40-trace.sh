@@ -175,6 +175,45 @@ print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json
 		sed 's/^/# /' "$OUT/drmc.err"
 	fi
 
+	# the timeline: valid trace-event JSON with one span or instant per
+	# event the summary of the same run counts
+	$BPFDRV trace -g drm --json -o "$OUT/pf.json" --perfetto "$OUT/pf.trace" -- \
+		$T/test_trace_drm run "$vgem" "$gpu" 5 "$OUT/pf_tally.json" 2>"$OUT/pf.err"
+	check "trace --perfetto: the workload exits 0 and the timeline is written" \
+		grep -q "timeline events to" "$OUT/pf.err"
+	check "trace --perfetto: trace-event schema, and its spans and instants equal the counts" \
+		python3 - "$OUT/pf.trace" "$OUT/pf.json" "$OUT/pf_tally.json" <<'EOF2'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+rows = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
+tally = json.load(open(sys.argv[3]))["ioctl"]
+stat = lambda f, hook: sum(o[f] for o in rows if o.get("type") == "stat" and o["hook"] == hook)
+bad = []
+for e in ev:
+    ok = e["ph"] in ("X", "i", "b", "e", "M") and type(e["pid"]) is int and type(e["tid"]) is int
+    if ok and e["ph"] != "M":
+        ok = isinstance(e["ts"], (int, float)) and e["ts"] > 0 and e["cat"] in ("npu", "drm", "bpfdrv")
+    if ok and e["ph"] == "X":
+        ok = e["dur"] >= 0
+    if not ok:
+        bad.append(e)
+n = lambda ph, name: sum(1 for e in ev if e["ph"] == ph and
+                         (e["name"] == name or e["name"].split(" ")[0] == name))
+checks = [("drm_ioctl spans", n("X", "drm_ioctl"), stat("count", "drm_ioctl")),
+          ("VERSION spans", n("X", "drm_ioctl VERSION"), tally["VERSION"]),
+          ("fence_init instants", n("i", "fence_init"), stat("count", "fence_init")),
+          ("fence_signaled instants", n("i", "fence_signaled"), stat("count", "fence_signaled")),
+          ("fence lifetimes begun", n("b", "fence_init_to_signal"), stat("timed", "fence_init_to_signal")),
+          ("fence lifetimes ended", n("e", "fence_init_to_signal"), stat("timed", "fence_init_to_signal"))]
+pids = {o["pid"] for o in rows if o.get("type") == "proc" and o["comm"] == "test_trace_drm"}
+named = {e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+for what, got, want in checks:
+    print("# %s: %d, counted %d" % (what, got, want))
+print("# %d events, %d malformed; workload pids %s named: %s" % (len(ev), len(bad), pids, pids <= named))
+sys.exit(0 if not bad and pids and pids <= named and
+         all(got == want and want > 0 for _, got, want in checks) else 1)
+EOF2
+
 	# 64 threads, each 40 ioctls that sleep, all in flight at once: counted
 	# exactly the way the tool chose for this kernel; the other ways may
 	# lose calls (fentry on a preemptible kernel, kretprobe instances), and
