@@ -916,16 +916,28 @@ static int row_cmp(const void *a, const void *b)
  * adds to one copy only, so the names of a new row are in the copy of the
  * CPU that made it.
  */
+/* Every CPU's copy of @key's value (@size bytes each); NULL if none. */
+static void *lookup_percpu(int fd, const void *key, size_t size, int *cpus)
+{
+	void *v;
+
+	*cpus = libbpf_num_possible_cpus();
+	v = *cpus > 0 ? calloc(*cpus, size) : NULL;
+	if (v && bpf_map_lookup_elem(fd, key, v)) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
 static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *sum)
 {
-	int cpus = libbpf_num_possible_cpus(), c, i;
 	struct trace_hist *v;
+	int cpus, c, i;
 
-	v = cpus > 0 ? calloc(cpus, sizeof(*v)) : NULL;
-	if (!v || bpf_map_lookup_elem(fd, key, v)) {
-		free(v);
+	v = lookup_percpu(fd, key, sizeof(*v), &cpus);
+	if (!v)
 		return -1;
-	}
 	memset(sum, 0, sizeof(*sum));
 	for (c = 0; c < cpus; c++) {
 		sum->count += v[c].count;
@@ -947,14 +959,12 @@ static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *s
 
 static int lookup_proc(int fd, const struct trace_proc_key *key, struct trace_proc *sum)
 {
-	int cpus = libbpf_num_possible_cpus(), c;
 	struct trace_proc *v;
+	int cpus, c;
 
-	v = cpus > 0 ? calloc(cpus, sizeof(*v)) : NULL;
-	if (!v || bpf_map_lookup_elem(fd, key, v)) {
-		free(v);
+	v = lookup_percpu(fd, key, sizeof(*v), &cpus);
+	if (!v)
 		return -1;
-	}
 	memset(sum, 0, sizeof(*sum));
 	for (c = 0; c < cpus; c++) {
 		sum->count += v[c].count;
