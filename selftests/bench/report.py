@@ -109,14 +109,15 @@ def trace_table(tsum):
 	lines = ["", "Tracing: ns per call, median over interleaved rounds"
 		 " (ratio to untraced):", "",
 		 "| loop | untraced | bpfdrv trace, all groups | bpfdrv trace,"
-		 " its group | bpftrace, kprobe count | target |",
-		 "|---|---|---|---|---|---|"]
+		 " its group | all groups, `--fentry` | all groups, `--kprobe-multi`"
+		 " | bpftrace, kprobe count | target |",
+		 "|---|---|---|---|---|---|---|---|"]
 	for wl, (text, group) in TRACE_WORKLOADS.items():
 		fig = tsum.get(wl)
 		if not fig:
 			continue
 		cols = []
-		for tr in ("none", "all", "group", "bpftrace"):
+		for tr in ("none", "all", "group", "fentry", "kprobe-multi", "bpftrace"):
 			f = fig.get(tr)
 			if not f:
 				cols.append("-")

@@ -11,8 +11,12 @@
 #   trace_bench ROUNDS SECONDS
 
 # sessions: TRACER:GROUP:WORKLOADS (the workloads run under one attach)
+# (fentry and kprobe-multi: all groups, functions traced that way instead
+# of the way chosen for the kernel, to show what each way costs)
 SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
-group:drm:drm_version group:bpfdrv:echo_read1 bpftrace::drm_version,echo_read1"
+group:drm:drm_version group:bpfdrv:echo_read1
+fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
+bpftrace::drm_version,echo_read1"
 BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
 kprobe:bpfdrv_read { @bpfdrv_read = count(); }'
 tracer_pid=
@@ -33,6 +37,10 @@ tracer_start() {
 		pat="tracing [0-9]* hooks";;
 	group)
 		taskset -c 0 $BPFDRV trace -q -g "$2" --json -o "$OUT/tracer.json" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat="tracing [0-9]* hooks";;
+	fentry|kprobe-multi)
+		taskset -c 0 $BPFDRV trace -q --$1 --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
 	bpftrace)
