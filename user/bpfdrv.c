@@ -628,11 +628,6 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 	return ejected ? 1 : 0;
 }
 
-/*
- * Check a chr_ext_ops map's declaration and apply the command line's
- * overrides to it: @o's name, PCI function (bound to bpfdrv if @o->bind)
- * and GPIO chip and lines. The driver's name goes to @name.
- */
 /* Option @opt with argument @arg, if it is one of the overrides, into @o. */
 bool override_option(int opt, const char *arg, struct map_overrides *o)
 {
@@ -688,6 +683,11 @@ int load_object(struct bpf_object *obj, const char *path)
 	return -1;
 }
 
+/*
+ * Check a chr_ext_ops map's declaration and apply the command line's
+ * overrides to it: @o's name, PCI function (bound to bpfdrv if @o->bind)
+ * and GPIO chip and lines. The driver's name goes to @name.
+ */
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio)

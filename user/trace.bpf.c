@@ -266,17 +266,12 @@ static __always_inline __u32 current_tgid(void)
 	return irq_tgid() ?: bpf_get_current_pid_tgid() >> 32;
 }
 
-static __always_inline bool in_irq_row(__u32 tgid)
-{
-	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
-}
-
 static __always_inline bool current_wanted(__u32 *tgid)
 {
 	char comm[TRACE_COMM_LEN];
 
 	*tgid = current_tgid();
-	if (in_irq_row(*tgid))
+	if (trace_tgid_is_irq(*tgid))
 		return true;
 	if (targ_tgid && !tgid_wanted(*tgid))
 		return false;
@@ -400,7 +395,7 @@ static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
 	e->hook = hook;
 	e->sub = sub;
 	e->tgid = tgid;
-	e->tid = !current ? 0 : in_irq_row(tgid) ? tgid : (__u32)bpf_get_current_pid_tgid();
+	e->tid = !current ? 0 : trace_tgid_is_irq(tgid) ? tgid : (__u32)bpf_get_current_pid_tgid();
 	e->kind = kind;
 	e->pad = 0;
 	bpf_ringbuf_submit(e, 0);
@@ -476,7 +471,7 @@ static __always_inline struct call *call_slot(__u64 cookie, __u32 tgid, bool cre
 	__u32 slot = (cookie >> TRACE_SLOT_SHIFT) & (TRACE_FUNC_SLOTS - 1), irq;
 	struct inflight *in;
 
-	if (in_irq_row(tgid)) {
+	if (trace_tgid_is_irq(tgid)) {
 		irq = tgid == TRACE_TGID_SOFTIRQ;
 		in = bpf_map_lookup_elem(&irq_calls, &irq);
 	} else {

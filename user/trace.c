@@ -912,11 +912,11 @@ static int row_cmp(const void *a, const void *b)
 }
 
 /*
- * The maps are per CPU: a row is the sum of its CPUs' copies. Each event
- * adds to one copy only, so the names of a new row are in the copy of the
- * CPU that made it.
+ * Every CPU's copy of @key's value (@size bytes each); NULL if none. The
+ * maps are per CPU: a row is the sum of its CPUs' copies. Each event adds
+ * to one copy only, so the names of a new row are in the copy of the CPU
+ * that made it.
  */
-/* Every CPU's copy of @key's value (@size bytes each); NULL if none. */
 static void *lookup_percpu(int fd, const void *key, size_t size, int *cpus)
 {
 	void *v;

@@ -8,6 +8,11 @@
 #ifndef __BPFDRV_TRACE_H
 #define __BPFDRV_TRACE_H
 
+#ifndef __bpf__			/* the BPF side has them from vmlinux.h */
+#include <stdbool.h>
+#include <linux/types.h>
+#endif
+
 #define TRACE_COMM_LEN		16
 #define TRACE_STR_LEN		40	/* ioctl names: "VIRTGPU_RESOURCE_CREATE_BLOB" */
 #define TRACE_DRV_LEN		16
@@ -56,6 +61,11 @@ enum trace_lat {
  */
 #define TRACE_TGID_HARDIRQ	0xfffffff0U
 #define TRACE_TGID_SOFTIRQ	0xfffffff1U
+
+static inline __attribute__((always_inline)) bool trace_tgid_is_irq(__u32 tgid)
+{
+	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
+}
 
 /* Events that could not be recorded, by cause (the `lost` array). */
 enum trace_lost {

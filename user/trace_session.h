@@ -98,10 +98,6 @@ void trace_json_str(FILE *out, const char *s);
 void trace_json_who(FILE *out, __u32 tgid, const char *comm);
 void trace_read_loss(struct trace_session *s, struct trace_loss *l);
 
-static inline bool trace_tgid_is_irq(__u32 tgid)
-{
-	return tgid == TRACE_TGID_HARDIRQ || tgid == TRACE_TGID_SOFTIRQ;
-}
 
 extern unsigned int trace_groups_active;
 
