@@ -36,6 +36,7 @@ const volatile char targ_comm[TRACE_COMM_LEN];
 const volatile bool targ_follow;
 /* --perfetto: every event also goes to the `events` ring buffer. */
 const volatile bool emit_events;
+const volatile bool count_only;	/* functions: count at entry, no return probe */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -481,6 +482,22 @@ static __always_inline struct call *call_slot(__u64 cookie, __u32 tgid, bool cre
 	return in ? &in->slot[slot] : NULL;
 }
 
+/* A call of a function hook ends (or, counting only, starts): record it. */
+static __always_inline void func_count(__u64 cookie, __u32 sub, __u32 tgid,
+				       __u64 arg1, __u64 delta, bool error)
+{
+	__u32 hook = cookie & TRACE_HOOK_MASK;
+	struct trace_hist *h;
+	bool created;
+
+	h = hist_get(hook, sub, NULL, &created);
+	if (h && created && ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
+		ioctl_names(h, arg1, TRACE_IOCTL_NR(sub));
+	if (h)
+		hist_record(h, delta, error);
+	proc_add(tgid, NULL, hook, sub);	/* filtered at entry */
+}
+
 static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 {
 	struct call *c;
@@ -502,6 +519,12 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 		sub = rdev & MINOR_MASK;
 		break;
 	}
+	if (count_only) {
+		emit(TRACE_EV_INSTANT, cookie & TRACE_HOOK_MASK, sub, tgid, true,
+		     bpf_ktime_get_ns(), 0);
+		func_count(cookie, sub, tgid, arg1, NO_LATENCY, false);
+		return 0;
+	}
 	c = call_slot(cookie, tgid, true);
 	if (!c) {
 		__sync_fetch_and_add(&lost[TRACE_LOST_CALLS], 1);
@@ -515,10 +538,8 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 
 static __always_inline int func_leave(__u64 cookie, long ret)
 {
-	__u32 hook = cookie & TRACE_HOOK_MASK, sub, tgid = current_tgid();
-	struct trace_hist *h;
+	__u32 hook = cookie & TRACE_HOOK_MASK, tgid = current_tgid();
 	struct call *c;
-	bool created;
 	__u64 delta;
 
 	c = call_slot(cookie, tgid, false);
@@ -527,15 +548,9 @@ static __always_inline int func_leave(__u64 cookie, long ret)
 	delta = bpf_ktime_get_ns() - c->ts;
 	emit(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta);
 	c->ts = 0;
-	sub = c->sub;
-	h = hist_get(hook, sub, NULL, &created);
-	if (h && created && ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
-		ioctl_names(h, c->arg1, TRACE_IOCTL_NR(sub));
 	/* int-returning functions leave the upper half of the register undefined */
-	if (h)
-		hist_record(h, delta, (cookie & TRACE_RET_ERRNO) &&
-			    (int)ret < 0 && (int)ret >= -MAX_ERRNO);
-	proc_add(tgid, NULL, hook, sub);	/* filtered at entry */
+	func_count(cookie, c->sub, tgid, c->arg1, delta,
+		   (cookie & TRACE_RET_ERRNO) && (int)ret < 0 && (int)ret >= -MAX_ERRNO);
 	return 0;
 }
 

@@ -399,8 +399,10 @@ static enum func_via func_via;
  * off; since fprobe runs on the function graph tracer (6.14) their returns
  * have no instance limit either. Before that, fprobe's rethook pool held
  * 2 instances per CPU and function, and fentry is the better choice.
+ * Counting at entry only (@count_only) needs no return probe: kprobe.multi
+ * wherever the kernel has fprobe.
  */
-static enum func_via choose_via(void)
+static enum func_via choose_via(bool count_only)
 {
 	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
 	const struct btf_type *t;
@@ -410,6 +412,8 @@ static enum func_via choose_via(void)
 	id = btf ? btf__find_by_name_kind(btf, "fprobe", BTF_KIND_STRUCT) : -1;
 	if (id <= 0)
 		return VIA_FENTRY;
+	if (count_only)
+		return VIA_MULTI;
 	t = btf__type_by_id(btf, id);
 	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "rethook"))
@@ -495,6 +499,7 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
  * kprobe pair is the fallback for whatever fentry cannot attach to.
  */
 static const struct hook *fentry_loaded_for;
+static bool count_only;		/* no return probes: links[1] is links[0] */
 
 static int set_autoload(struct trace_bpf *skel, bool follow)
 {
@@ -521,17 +526,19 @@ static int set_autoload(struct trace_bpf *skel, bool follow)
 		}
 	}
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
-	bpf_program__set_autoload(skel->progs.func_exit, funcs);
+	bpf_program__set_autoload(skel->progs.func_exit, funcs && !count_only);
 	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
-	bpf_program__set_autoload(skel->progs.func_mexit, funcs && func_via == VIA_MULTI);
+	bpf_program__set_autoload(skel->progs.func_mexit,
+				  funcs && func_via == VIA_MULTI && !count_only);
 	bpf_program__set_autoload(skel->progs.trace_fork, follow);
 	bpf_program__set_autoload(skel->progs.find_ksym, drm);
 	if (!first)
 		return 0;
 	bpf_program__set_autoload(skel->progs.func_fentry, true);
-	bpf_program__set_autoload(skel->progs.func_fexit, true);
+	bpf_program__set_autoload(skel->progs.func_fexit, !count_only);
 	if (bpf_program__set_attach_target(skel->progs.func_fentry, 0, first->target) ||
-	    bpf_program__set_attach_target(skel->progs.func_fexit, 0, first->target))
+	    (!count_only &&
+	     bpf_program__set_attach_target(skel->progs.func_fexit, 0, first->target)))
 		return -1;
 	fentry_loaded_for = first;
 	return 0;
@@ -561,7 +568,7 @@ static bool attach_fentry(struct trace_bpf *skel, struct hook *h, __u64 cookie)
 
 	if (bpf_program__fd(tmpl[0]) < 0)
 		return false;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (count_only ? 1 : 2); k++) {
 		double t0 = now_s();
 
 		h->prog_fds[k] = fentry_prog(tmpl[k], h);
@@ -618,7 +625,9 @@ static void attach_hook(struct trace_bpf *skel, int i)
 		kopts.bpf_cookie = cookie;
 		h->links[0] = bpf_program__attach_kprobe_opts(skel->progs.func_entry,
 							      h->target, &kopts);
-		if (h->links[0]) {
+		if (h->links[0] && count_only) {
+			h->links[1] = h->links[0];
+		} else if (h->links[0]) {
 			kopts.retprobe = true;
 			h->links[1] = bpf_program__attach_kprobe_opts(
 				skel->progs.func_exit, h->target, &kopts);
@@ -661,7 +670,7 @@ static bool attach_multi(struct trace_bpf *skel)
 	}
 	if (!n)
 		return true;
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (count_only ? 1 : 2); k++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = syms,
 			    .cookies = cookies, .cnt = n, .retprobe = k);
 
@@ -730,7 +739,7 @@ static void detach_hooks(void)
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		if (h->kind == HOOK_FUNC)
+		if (h->kind == HOOK_FUNC && h->links[1] != h->links[0])
 			bpf_link__destroy(h->links[1]);
 		if (h->kind != HOOK_LAT)
 			bpf_link__destroy(h->links[0]);
@@ -1130,7 +1139,8 @@ static void print_list(struct trace_session *s)
 		if (!(h->group & s->opts->groups))
 			continue;
 		if (h->attached)
-			snprintf(status, sizeof(status), "attached");
+			snprintf(status, sizeof(status), "attached%s",
+				 h->kind == HOOK_FUNC && count_only ? ", entry only" : "");
 		else
 			snprintf(status, sizeof(status), "skipped: %s", h->why);
 		if (s->opts->json) {
@@ -1392,7 +1402,8 @@ void trace_read_loss(struct trace_session *s, struct trace_loss *l)
 		for (k = 0; k < 2; k++) {
 			if (h != fentry_loaded_for)	/* a dup of a skeleton program */
 				l->recursion += prog_misses(h->prog_fds[k]);
-			l->probe += kprobe_misses(h->links[k]);
+			if (!k || h->links[1] != h->links[0])
+				l->probe += kprobe_misses(h->links[k]);
 		}
 	}
 	l->probe += kprobe_misses(multi_links[0]) + kprobe_misses(multi_links[1]);
@@ -1545,6 +1556,8 @@ int trace_session_run(struct trace_opts *o)
 	/* a command is traced with everything it starts, as strace -f does */
 	o->follow = o->pid && (o->follow || o->cmd);
 	s.skel->rodata->targ_follow = o->follow;
+	count_only = o->count_only;
+	s.skel->rodata->count_only = count_only;
 	if (o->perfetto)
 		s.skel->rodata->emit_events = true;
 	else	/* the ring buffer stays, smallest */
@@ -1554,7 +1567,7 @@ int trace_session_run(struct trace_opts *o)
 		strncpy((char *)s.skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
 	}
 	t0 = now_s();
-	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via();
+	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
 	probe_hooks(o->groups);
 	s.t_probe = now_s() - t0;
 	if (set_autoload(s.skel, o->follow)) {
@@ -1783,6 +1796,8 @@ static void usage_trace(FILE *f)
 		"      --perfetto FILE  also write a timeline (Chrome trace-event JSON\n"
 		"                       for ui.perfetto.dev or chrome://tracing)\n"
 		"  -q, --quiet          do not list the skipped hooks\n"
+		"  -C, --count-only     count function calls at entry, without their\n"
+		"                       latency and errors: the cheapest way\n"
 		"      --fentry, --kprobe-multi, --kprobes\n"
 		"                       trace functions this way, not the one chosen\n"
 		"                       for this kernel (see --list)\n"
@@ -1804,6 +1819,7 @@ int cmd_trace(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "count-only", no_argument, NULL, 'C' },
 		{ "kprobes", no_argument, NULL, 'K' },
 		{ "fentry", no_argument, NULL, 'F' },
 		{ "kprobe-multi", no_argument, NULL, 'M' },
@@ -1814,7 +1830,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_opts o = { .groups = TRACE_NPU | TRACE_DRM | TRACE_BPFDRV };
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "+g:li:d:p:fc:jo:qh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+g:li:d:p:fc:jo:qCh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
 			if (parse_groups(optarg, &o.groups))
@@ -1825,6 +1841,9 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'q':
 			o.quiet = true;
+			break;
+		case 'C':
+			o.count_only = true;
 			break;
 		case 'K':
 			o.via = 1 + VIA_KPROBE;

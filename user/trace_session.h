@@ -28,6 +28,7 @@ struct trace_opts {
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
 	int via;		/* 0: choose; else 1 + how to trace functions */
+	bool count_only;	/* count function calls at entry: no latency */
 	const char *perfetto;	/* write a timeline to this file */
 	bool follow;		/* pid's descendants too (set for cmd) */
 	char **cmd;		/* run this once attached and trace only it */

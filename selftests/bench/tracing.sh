@@ -4,8 +4,9 @@
 # bpfdrv trace's hooks sit on, DRM_IOCTL_VERSION on the virtio GPU (or
 # vgem) and a 1-byte read of the bpfdrv echo device, each untraced, under
 # `bpfdrv trace` with every group, under the one group that covers it
-# (-g drm, -g bpfdrv), and under bpftrace counting the same calls with
-# kprobes. Rounds are interleaved: every round runs every tracer, in an
+# (-g drm, -g bpfdrv), counting only (-C), and under bpftrace counting
+# the same calls with kprobes, and timing them (kprobe+kretprobe, a
+# latency histogram: the same work as bpfdrv trace's default). Rounds are interleaved: every round runs every tracer, in an
 # order rotated each round, and a figure is the median over rounds.
 #
 #   trace_bench ROUNDS SECONDS
@@ -16,9 +17,19 @@
 SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
 group:drm:drm_version group:bpfdrv:echo_read1
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
-bpftrace::drm_version,echo_read1"
+count::drm_version,echo_read1
+bpftrace::drm_version,echo_read1 bpftrace-lat::drm_version,echo_read1"
 BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
 kprobe:bpfdrv_read { @bpfdrv_read = count(); }'
+BPFTRACE_LAT_PROG='kprobe:drm_ioctl, kprobe:bpfdrv_read { @start[tid] = nsecs; }
+kretprobe:drm_ioctl /@start[tid]/ {
+	@drm_ioctl = count(); @drm_ioctl_ns = hist(nsecs - @start[tid]);
+	delete(@start[tid]);
+}
+kretprobe:bpfdrv_read /@start[tid]/ {
+	@bpfdrv_read = count(); @bpfdrv_read_ns = hist(nsecs - @start[tid]);
+	delete(@start[tid]);
+}'
 tracer_pid=
 
 # tracer_start TRACER GROUP: start TRACER in the background (on vCPU 0,
@@ -43,8 +54,15 @@ tracer_start() {
 		taskset -c 0 $BPFDRV trace -q --$1 --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
+	count)
+		taskset -c 0 $BPFDRV trace -q -C --json -o "$OUT/tracer.json" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat="tracing [0-9]* hooks";;
 	bpftrace)
 		taskset -c 0 bpftrace -e "$BPFTRACE_PROG" >"$OUT/tracer.out" 2>&1 &
+		pat="Attaching [0-9]* probe";;
+	bpftrace-lat)
+		taskset -c 0 bpftrace -e "$BPFTRACE_LAT_PROG" >"$OUT/tracer.out" 2>&1 &
 		pat="Attaching [0-9]* probe";;
 	esac
 	tracer_pid=$!
@@ -64,7 +82,7 @@ tracer_counted() {
 	[ $1 = none ] && return 0
 	for wl in ${2//,/ }; do
 		if [ $wl = drm_version ]; then hook=drm_ioctl; else hook=read; fi
-		if [ $1 = bpftrace ]; then
+		if [ ${1%-lat} = bpftrace ]; then
 			[ $hook = read ] && hook=bpfdrv_read
 			n=$(sed -n "s/^@$hook: //p" "$OUT/tracer.out")
 		else
@@ -101,7 +119,7 @@ trace_bench() {
 	sessions=($SESSIONS)
 	if ! command -v bpftrace >/dev/null; then
 		echo "# skip: tracing under bpftrace (not installed)"
-		unset 'sessions[-1]'
+		sessions=(${sessions[@]//bpftrace*/})
 	fi
 	echo "# tracing bench: drm_version on $card, echo_read1 on /dev/bpfdrv/$ECHO_BPFDRV"
 	for ((r = 0; r < rounds; r++)); do
