@@ -33,6 +33,9 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
 		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o)
+# ABI fixtures: drivers built with the frozen headers of each ABI version.
+ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
+		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
 .PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
 all: bpf user kmod
@@ -40,7 +43,7 @@ all: bpf user kmod
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
-	   $(UPDATE_FIXTURES)
+	   $(UPDATE_FIXTURES) $(ABI_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -64,6 +67,16 @@ $(BUILD)/selftests/update/id_%.bpf.o: selftests/progs/upd_identity.bpf.c $(HEADE
 $(BUILD)/selftests/update/%.bpf.o: $(wildcard bpf-drivers/*.bpf.c) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c bpf-drivers/$(firstword $(subst _, ,$*)).bpf.c -o $@
+
+# A versioned fixture includes its own directory's headers only (quoted
+# includes look there first, and -Iinclude is left out).
+$(BUILD)/selftests/abi/v%.bpf.o: selftests/abi/v%.bpf.c
+	@mkdir -p $(@D)
+	$(CLANG) $(filter-out -Iinclude,$(BPF_CFLAGS)) -c $< -o $@
+
+$(BUILD)/selftests/abi/%.bpf.o: selftests/abi/%.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # The hostile-driver corpus: objects the kernel must refuse (selftests/hostile).
 $(BUILD)/selftests/hostile/%.bpf.o: selftests/hostile/%.bpf.c selftests/hostile/hostile.h $(HEADERS)

@@ -164,5 +164,6 @@ struct chr_ext_ops echo = {
 	.ioctl = (void *)echo_ioctl,
 	.poll = (void *)echo_poll,
 	.name = "echo",
+	.abi_version = BPFDRV_ABI_VERSION,
 	.mode = 0666,
 };

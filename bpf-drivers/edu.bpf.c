@@ -377,6 +377,7 @@ struct chr_ext_ops edu = {
 	.ioctl = (void *)edu_ioctl,
 	.poll = (void *)edu_poll,
 	.name = "edu",
+	.abi_version = BPFDRV_ABI_VERSION,
 	.mode = 0600,
 	.pci_ids = { BPFDRV_PCI_ID(EDU_VENDOR, EDU_DEVICE) },
 };

@@ -116,5 +116,6 @@ struct chr_ext_ops fifo = {
 	.ioctl = (void *)fifo_ioctl,
 	.poll = (void *)fifo_poll,
 	.name = "fifo",
+	.abi_version = BPFDRV_ABI_VERSION,
 	.mode = 0666,
 };

@@ -130,6 +130,7 @@ struct chr_ext_ops gpio_button = {
 	.poll = (void *)button_poll,
 	.gpio_edge = (void *)button_edge,
 	.name = "gpio_button",
+	.abi_version = BPFDRV_ABI_VERSION,
 	/* the selftests' loopback chip; lines 12 and 13 drive these */
 	.gpio_chip = "bpfdrv-loopback",
 	.gpio_lines = {

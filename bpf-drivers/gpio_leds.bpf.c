@@ -99,6 +99,7 @@ struct chr_ext_ops gpio_leds = {
 	.read = (void *)leds_read,
 	.write = (void *)leds_write,
 	.name = "gpio_leds",
+	.abi_version = BPFDRV_ABI_VERSION,
 	.flags = BPFDRV_F_SEEKABLE,
 	/* the selftests' loopback chip; lines 8-11 read back what we drive */
 	.gpio_chip = "bpfdrv-loopback",

@@ -12,6 +12,16 @@
 
 #include <linux/types.h>
 
+/*
+ * The ABI version: chr_ext_ops, the contexts and the kfuncs as this header
+ * declares them. A driver records the version it was built for in
+ * chr_ext_ops.abi_version; the module refuses a driver built for a newer
+ * ABI than its own, and keeps loading drivers built for older ones (0:
+ * built before the member existed, version 1). Later versions only append
+ * members and add kfuncs (docs/abi.md).
+ */
+#define BPFDRV_ABI_VERSION	1
+
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
 #else
@@ -179,6 +189,7 @@ struct chr_ext_ops {
 	 * code goes on. Optional.
 	 */
 	int (*takeover)(struct bpfdrv_dev *dev);
+	__u32 abi_version;		/* BPFDRV_ABI_VERSION built for */
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -10,6 +10,7 @@
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
 #include <linux/module.h>
+#include <linux/sysfs.h>
 
 #include "bpfdrv.h"
 
@@ -130,6 +131,14 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 			return -EINVAL;
 		strscpy(kops->gpio_chip, uops->gpio_chip, sizeof(kops->gpio_chip));
 		return 1;
+	case offsetof(struct chr_ext_ops, abi_version):
+		if (uops->abi_version > BPFDRV_ABI_VERSION) {
+			pr_info("driver %s was built for bpfdrv ABI %u; this module has ABI %u\n",
+				kops->name, uops->abi_version, BPFDRV_ABI_VERSION);
+			return -EPROTONOSUPPORT;
+		}
+		kops->abi_version = uops->abi_version ?: 1;
+		return 1;
 	case offsetof(struct chr_ext_ops, gpio_lines):
 		if (!bpfdrv_gpio_lines_valid(uops)) {
 			pr_info("invalid gpio_chip/gpio_lines declaration\n");
@@ -245,6 +254,27 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.gpio_edge = bpfdrv_stub_gpio_edge,
 	.takeover = bpfdrv_stub_takeover,
 };
+
+/*
+ * /sys/module/bpfdrv/parameters/abi_version: the tool checks an object's
+ * chr_ext_ops.abi_version against it before loading, to name both versions.
+ */
+static int bpfdrv_abi_version_set(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+static int bpfdrv_abi_version_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", BPFDRV_ABI_VERSION);
+}
+
+static const struct kernel_param_ops bpfdrv_abi_version_ops = {
+	.set = bpfdrv_abi_version_set,
+	.get = bpfdrv_abi_version_get,
+};
+module_param_cb(abi_version, &bpfdrv_abi_version_ops, NULL, 0444);
+MODULE_PARM_DESC(abi_version, "the chr_ext_ops ABI version (read-only)");
 
 struct bpf_struct_ops bpfdrv_struct_ops = {
 	.verifier_ops = &bpfdrv_verifier_ops,

@@ -683,6 +683,36 @@ int load_object(struct bpf_object *obj, const char *path)
 	return -1;
 }
 
+/* The ABI version of the loaded module (0: it predates ABI versions). */
+static unsigned int module_abi_version(void)
+{
+	FILE *f = fopen("/sys/module/bpfdrv/parameters/abi_version", "r");
+	unsigned int v = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Refuse a driver built for a newer ABI than the module's, naming both. */
+static int check_abi_version(const char *path, const char *name, __u32 want)
+{
+	unsigned int have = module_abi_version();
+
+	if (want <= have)
+		return 0;
+	if (have)
+		err("%s: driver '%s' was built for bpfdrv ABI %u, but the loaded bpfdrv module has ABI %u: update the module, or build the driver with the ABI %u headers",
+		    path, name, want, have, have);
+	else
+		err("%s: driver '%s' was built for bpfdrv ABI %u, but the loaded bpfdrv module predates ABI versions: update the module",
+		    path, name, want);
+	return -1;
+}
+
 /*
  * Check a chr_ext_ops map's declaration and apply the command line's
  * overrides to it: @o's name, PCI function (bound to bpfdrv if @o->bind)
@@ -717,6 +747,10 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		    bpf_map__name(map), name);
 		return -1;
 	}
+	off = member_offset(btf, type_id, "abi_version");
+	if (off >= 0 && off + sizeof(__u32) <= size &&
+	    check_abi_version(path, name, *(__u32 *)(value + off)))
+		return -1;
 	off = member_offset(btf, type_id, "mode");
 	if (off >= 0 && off + sizeof(__u32) <= size &&
 	    (*(__u32 *)(value + off) & ~0666)) {

@@ -153,6 +153,7 @@ static const char driver_ioctl[] =
 "\t.write = (void *)@N@_write,\n"
 "\t.ioctl = (void *)@N@_ioctl,\n"
 "\t.name = \"@N@\",\n"
+"\t.abi_version = BPFDRV_ABI_VERSION,\n"
 "\t.flags = BPFDRV_F_SEEKABLE,\n"
 "\t.mode = 0600,\n";
 

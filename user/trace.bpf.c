@@ -378,7 +378,12 @@ static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 		__sync_fetch_and_add(&lost[TRACE_LOST_PROCS], 1);
 }
 
-/* A timeline event; a full ring buffer is counted, never silent. */
+/*
+ * A timeline event; a full ring buffer is counted, never silent. @ts
+ * EMIT_NOW reads the clock only when a timeline is written: the helper
+ * call would not be optimized away, and a slow clocksource makes it costly.
+ */
+#define EMIT_NOW	0
 static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
 				 bool current, __u64 ts, __u64 dur)
 {
@@ -391,7 +396,7 @@ static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
 		__sync_fetch_and_add(&lost[TRACE_LOST_EVENTS], 1);
 		return;
 	}
-	e->ts = ts;
+	e->ts = ts ?: bpf_ktime_get_ns();
 	e->dur = dur;
 	e->hook = hook;
 	e->sub = sub;
@@ -521,7 +526,7 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 	}
 	if (count_only) {
 		emit(TRACE_EV_INSTANT, cookie & TRACE_HOOK_MASK, sub, tgid, true,
-		     bpf_ktime_get_ns(), 0);
+		     EMIT_NOW, 0);
 		func_count(cookie, sub, tgid, arg1, NO_LATENCY, false);
 		return 0;
 	}
@@ -621,7 +626,7 @@ int tp_count(struct bpf_raw_tracepoint_args *ctx)
 		sub = (__u32)ctx->args[0];
 	hist_add(hook, sub, NO_LATENCY, false, NULL);
 	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return 0;
 }
 
@@ -654,7 +659,7 @@ int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
 	sub = str_key((const char *)ctx->args[0], str);
 	hist_add(hook, sub, NO_LATENCY, false, str);
 	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return 0;
 }
 
@@ -670,14 +675,14 @@ static __always_inline bool charge(struct owner *o, __u32 hook, __u32 sub,
 	if (o) {
 		hist_add(hook, sub, NO_LATENCY, false, str);
 		proc_add(o->tgid, o->comm, hook, sub);
-		emit(TRACE_EV_INSTANT, hook, sub, o->tgid, false, bpf_ktime_get_ns(), 0);
+		emit(TRACE_EV_INSTANT, hook, sub, o->tgid, false, EMIT_NOW, 0);
 		return true;
 	}
 	if (!current_wanted(&tgid))
 		return false;
 	hist_add(hook, sub, NO_LATENCY, false, str);
 	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, bpf_ktime_get_ns(), 0);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return true;
 }
 

@@ -28,6 +28,9 @@ for flag in erms fsrm; do
 	grep -qw $flag /proc/cpuinfo && echo "# env: cpu flag $flag" ||
 		echo "# env: cpu flag $flag absent"
 done
+# the clock every timestamp reads (run.sh boots with tsc=reliable: TCG's
+# TSC fails the clocksource watchdog on a busy host, and hpet costs ~1 us)
+echo "# env: clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 for v in spectre_v2 retbleed; do
 	echo "# env: $v: $(cat /sys/devices/system/cpu/vulnerabilities/$v 2>/dev/null)"
 done
@@ -77,6 +80,8 @@ taskset -c 0 python3 selftests/bench/memory.py $BPFDRV $OBJ/echo.bpf.o $ECHO_BPF
 	/dev/echo_native /dev/$ECHO_CUSE || echo "# error: memory figures failed"
 
 trace_bench "$trace_rounds" "$secs" || echo "# error: the tracing bench failed"
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+echo "# clocksource at the end: $cs"
 
 echo_devices_down
 if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace"; then
