@@ -2,7 +2,8 @@
 #
 # make            build the module (against KDIR), the BPF drivers and bpfdrv
 # make test       build everything for each kernel of the matrix and run the
-#                 selftests in VMs (sets up its own Debian root; needs root)
+#                 selftests in VMs (sets up its own Debian root; needs root);
+#                 KERNELS=newest: the quick run, on the newest kernel only
 # make demo       boot a VM and show a driver attaching and data flowing
 # make bench      bpfdrv against a native module and CUSE in one VM boot;
 #                 results in build/bench/
@@ -143,8 +144,11 @@ kmod:
 	$(MAKE) -C $(KDIR) M=$(abspath $(KOUT)) modules
 	@echo "module: $(KOUT)/kmod/bpfdrv.ko"
 
+# KERNELS="newest", "oldest" or releases: a part of the matrix
+# (BPFDRV_KERNELS); PARTS="core pci ...": a part of the suite (BPFDRV_PARTS)
 test:
-	selftests/vm/run.sh test
+	$(if $(KERNELS),BPFDRV_KERNELS="$(KERNELS)") \
+		$(if $(PARTS),BPFDRV_PARTS="$(PARTS)") selftests/vm/run.sh test
 
 demo:
 	selftests/vm/run.sh demo

@@ -353,8 +353,11 @@ static void hist_add(__u32 hook, __u32 sub, __u64 delta_ns, bool error,
 		hist_record(h, delta_ns, error);
 }
 
-/* Count an event for @tgid; @comm (NULL: the current one) names a new row. */
-static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
+/*
+ * Count an event for @tgid; @comm (NULL: the current one) names a new row.
+ * True if this made the row.
+ */
+static bool proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 {
 	struct trace_proc_key key = { .tgid = tgid, .hook = hook, .sub = sub };
 	struct trace_proc *p = bpf_map_lookup_elem(&procs, &key);
@@ -363,19 +366,20 @@ static void proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
 
 	if (p) {
 		p->count++;
-		return;
+		return false;
 	}
 	if (comm)
 		__builtin_memcpy(init.comm, comm, TRACE_COMM_LEN);
 	else
 		current_who(&who, init.comm);
 	if (!bpf_map_update_elem(&procs, &key, &init, BPF_NOEXIST))
-		return;
+		return true;
 	p = bpf_map_lookup_elem(&procs, &key);	/* a nested program made it */
 	if (p)
 		p->count++;
 	else
 		__sync_fetch_and_add(&lost[TRACE_LOST_PROCS], 1);
+	return false;
 }
 
 /*
@@ -487,7 +491,11 @@ static __always_inline struct call *call_slot(__u64 cookie, __u32 tgid, bool cre
 	return in ? &in->slot[slot] : NULL;
 }
 
-/* A call of a function hook ends (or, counting only, starts): record it. */
+/*
+ * A call of a function hook ends (or, counting only, starts): record it.
+ * Counting only, the process row is the only count (user space sums them),
+ * and the (hook, sub) row is made with the first, for its names.
+ */
 static __always_inline void func_count(__u64 cookie, __u32 sub, __u32 tgid,
 				       __u64 arg1, __u64 delta, bool error)
 {
@@ -495,9 +503,13 @@ static __always_inline void func_count(__u64 cookie, __u32 sub, __u32 tgid,
 	struct trace_hist *h;
 	bool created;
 
+	if (count_only && !proc_add(tgid, NULL, hook, sub))
+		return;
 	h = hist_get(hook, sub, NULL, &created);
 	if (h && created && ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
 		ioctl_names(h, arg1, TRACE_IOCTL_NR(sub));
+	if (count_only)
+		return;
 	if (h)
 		hist_record(h, delta, error);
 	proc_add(tgid, NULL, hook, sub);	/* filtered at entry */

@@ -985,6 +985,31 @@ static int lookup_proc(int fd, const struct trace_proc_key *key, struct trace_pr
 }
 
 /* All (hook, sub-key) rows, sorted by hook then sub-key. */
+/*
+ * Counting only (-C), a function's calls are counted in the process rows
+ * alone, one map update per call: a (hook, sub) row's count is their sum.
+ */
+static void count_from_procs(struct trace_session *s, struct trace_row *rows, int n)
+{
+	int fd = bpf_map__fd(s->skel->maps.procs), i;
+	struct trace_proc_key key, next, *prev = NULL;
+	struct trace_proc v;
+
+	for (i = 0; i < n; i++)
+		if (hooks[rows[i].hook].kind == HOOK_FUNC)
+			rows[i].hist.count = 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (lookup_proc(fd, &key, &v))
+			continue;
+		for (i = 0; i < n; i++)
+			if (hooks[rows[i].hook].kind == HOOK_FUNC &&
+			    (__u32)rows[i].hook == key.hook && rows[i].sub == key.sub)
+				rows[i].hist.count += v.count;
+	}
+}
+
 int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 {
 	int fd = bpf_map__fd(s->skel->maps.hists), n = 0, cap = 0;
@@ -1008,6 +1033,8 @@ int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 			break;
 		rows[n++] = r;
 	}
+	if (count_only)
+		count_from_procs(s, rows, n);
 	if (n)
 		qsort(rows, n, sizeof(*rows), row_cmp);
 	*rowsp = rows;

@@ -114,6 +114,8 @@ TRACERS = [
 	("kprobe-multi", "bpfdrv trace --kprobe-multi", "the same, kprobe.multi"),
 	("count", "bpfdrv trace -C", "count per process, at entry"),
 	("bpftrace", "bpftrace, kprobe count", "count, at entry"),
+	("bpftrace-keyed", "bpftrace, kprobe count per key",
+	 "count per process and ioctl/minor, at entry"),
 	("bpftrace-lat", "bpftrace, kprobe+kretprobe", "count, latency histogram"),
 ]
 
@@ -132,6 +134,7 @@ def trace_targets(fig):
 	notes += cmp("all", "bpftrace", "all <= bpftrace count")
 	notes += cmp("all", "bpftrace-lat", "all <= bpftrace latency")
 	notes += cmp("count", "bpftrace", "-C <= bpftrace count")
+	notes += cmp("count", "bpftrace-keyed", "-C <= bpftrace count per key")
 	return notes
 
 

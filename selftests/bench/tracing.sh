@@ -5,8 +5,9 @@
 # vgem) and a 1-byte read of the bpfdrv echo device, each untraced, under
 # `bpfdrv trace` with every group, under the one group that covers it
 # (-g drm, -g bpfdrv), counting only (-C), and under bpftrace counting
-# the same calls with kprobes, and timing them (kprobe+kretprobe, a
-# latency histogram: the same work as bpfdrv trace's default). Rounds are interleaved: every round runs every tracer, in an
+# the same calls with kprobes (in total, and per process and ioctl or
+# minor: what -C keeps) and timing them (kprobe+kretprobe, a latency
+# histogram: the same work as bpfdrv trace's default). Rounds are interleaved: every round runs every tracer, in an
 # order rotated each round, and a figure is the median over rounds.
 #
 #   trace_bench ROUNDS SECONDS
@@ -18,9 +19,14 @@ SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
 group:drm:drm_version group:bpfdrv:echo_read1
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
 count::drm_version,echo_read1
-bpftrace::drm_version,echo_read1 bpftrace-lat::drm_version,echo_read1"
+bpftrace::drm_version,echo_read1 bpftrace-keyed::drm_version,echo_read1
+bpftrace-lat::drm_version,echo_read1"
 BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
 kprobe:bpfdrv_read { @bpfdrv_read = count(); }'
+BPFTRACE_KEYED_PROG='kprobe:drm_ioctl { @drm_ioctl[pid, arg1 & 0xff] = count(); }
+kprobe:bpfdrv_read {
+	@bpfdrv_read[pid, ((struct file *)arg0)->f_inode->i_rdev & 0xfffff] = count();
+}'
 BPFTRACE_LAT_PROG='kprobe:drm_ioctl, kprobe:bpfdrv_read { @start[tid] = nsecs; }
 kretprobe:drm_ioctl /@start[tid]/ {
 	@drm_ioctl = count(); @drm_ioctl_ns = hist(nsecs - @start[tid]);
@@ -61,6 +67,9 @@ tracer_start() {
 	bpftrace)
 		taskset -c 0 bpftrace -e "$BPFTRACE_PROG" >"$OUT/tracer.out" 2>&1 &
 		pat="Attaching [0-9]* probe";;
+	bpftrace-keyed)
+		taskset -c 0 bpftrace -e "$BPFTRACE_KEYED_PROG" >"$OUT/tracer.out" 2>&1 &
+		pat="Attaching [0-9]* probe";;
 	bpftrace-lat)
 		taskset -c 0 bpftrace -e "$BPFTRACE_LAT_PROG" >"$OUT/tracer.out" 2>&1 &
 		pat="Attaching [0-9]* probe";;
@@ -82,9 +91,11 @@ tracer_counted() {
 	[ $1 = none ] && return 0
 	for wl in ${2//,/ }; do
 		if [ $wl = drm_version ]; then hook=drm_ioctl; else hook=read; fi
-		if [ ${1%-lat} = bpftrace ]; then
+		if [ ${1%-*} = bpftrace ]; then
 			[ $hook = read ] && hook=bpfdrv_read
-			n=$(sed -n "s/^@$hook: //p" "$OUT/tracer.out")
+			n=$(awk -v h="@$hook" 'index($0, h ":") == 1 ||
+				index($0, h "[") == 1 { n += $NF } END { print n + 0 }' \
+				"$OUT/tracer.out")
 		else
 			n=$(python3 -c 'import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]

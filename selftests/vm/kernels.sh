@@ -4,13 +4,19 @@
 # into the cached root. Prints the kernel releases, one a line.
 #
 # The matrix: the newest 6.12 LTS kernel of trixie and the newest kernel of
-# trixie-backports. BPFDRV_KERNELS="rel1 rel2" overrides it.
+# trixie-backports. BPFDRV_KERNELS="rel1 rel2" overrides it; the words
+# newest and oldest stand for the matrix's newest and oldest kernel (the
+# quick run: make test KERNELS=newest).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 matrix=$BPFDRV_CACHE/kernels
 want=$(mktemp "$BPFDRV_CACHE/kernels.XXXXXX")
 trap 'rm -f "$want"' EXIT
+selectors=
+case " ${BPFDRV_KERNELS:-} " in *" newest "*|*" oldest "*)
+	selectors=$BPFDRV_KERNELS BPFDRV_KERNELS=;;
+esac
 if [ -n "${BPFDRV_KERNELS:-}" ]; then
 	echo "$BPFDRV_KERNELS" | tr ' ' '\n' >"$want"
 elif [ -f "$matrix" ] && [ -n "$(find "$matrix" -mmin -1440)" ]; then
@@ -28,6 +34,16 @@ else
 	[ -s "$want" ] && cp "$want" "$matrix"
 fi
 [ -s "$want" ] || die "no kernels found for the matrix"
+if [ -n "$selectors" ]; then
+	all=$(cat "$want")
+	for sel in $selectors; do
+		case $sel in
+		newest) tail -n 1 <<<"$all";;
+		oldest) head -n 1 <<<"$all";;
+		*) echo "$sel";;
+		esac
+	done | awk '!seen[$0]++' >"$want"
+fi
 
 updated=
 while read -r rel; do
