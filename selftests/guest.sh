@@ -17,7 +17,9 @@ for part in selftests/guest/[0-9]*-*.sh; do
 		continue
 	fi
 	echo "# part $name"
+	start=$SECONDS
 	bash "$part"
+	echo "# part $name took $((SECONDS - start)) s"
 done
 
 if [ -d /sys/module/bpfdrv ]; then
