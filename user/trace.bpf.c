@@ -123,6 +123,25 @@ static __always_inline int preempt_count(void)
 	return 0;
 }
 
+/*
+ * PREEMPT_RT runs softirqs in tasks (ktimers, ksoftirqd, or whichever task
+ * re-enabled bottom halves) and counts them in the task, not the preempt
+ * count.
+ */
+struct task_struct___rt {
+	int softirq_disable_cnt;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool serving_softirq(int pc)
+{
+	struct task_struct___rt *t;
+
+	if (!bpf_core_field_exists(struct task_struct___rt, softirq_disable_cnt))
+		return pc & SOFTIRQ_OFFSET;
+	t = (void *)bpf_get_current_task_btf();
+	return BPF_CORE_READ(t, softirq_disable_cnt) & SOFTIRQ_OFFSET;
+}
+
 /* TRACE_TGID_HARDIRQ/SOFTIRQ in interrupt context, else 0. */
 static __always_inline __u32 irq_tgid(void)
 {
@@ -132,7 +151,7 @@ static __always_inline __u32 irq_tgid(void)
 
 	if (pc & hard)
 		return TRACE_TGID_HARDIRQ;
-	if (pc & SOFTIRQ_OFFSET)
+	if (serving_softirq(pc))
 		return TRACE_TGID_SOFTIRQ;
 	return 0;
 }

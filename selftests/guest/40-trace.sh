@@ -286,7 +286,11 @@ print(" ".join(json.load(open(sys.argv[1]))["ioctl"]))' "$OUT/rare_tally.json");
 	expect_eq "trace: no fence signal is charged to the busy task" \
 		"$(jsum "$OUT/irq.json" count type=proc hook=fence_signaled context=task)" 0
 	vbl=$(jsum "$OUT/irq.json" count type=stat hook=vblank)
-	if [ "$vbl" -gt 0 ]; then
+	if [ "$vbl" -gt 0 ] && preempt_rt; then
+		# PREEMPT_RT expires the vblank timer in the ktimers softirq thread
+		expect_eq "trace: all $vbl vblanks are on the softirq row (PREEMPT_RT)" \
+			"$(jsum "$OUT/irq.json" count type=proc hook=vblank context=softirq)" "$vbl"
+	elif [ "$vbl" -gt 0 ]; then
 		expect_eq "trace: all $vbl vblanks are on the hardirq row" \
 			"$(jsum "$OUT/irq.json" count type=proc hook=vblank context=hardirq)" "$vbl"
 	else

@@ -59,6 +59,7 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+preempt_rt() { uname -v | grep -qw PREEMPT_RT; }	# a PREEMPT_RT kernel
 known_facts() {	# the factorials 0..12 as test_edu facts prints them
 	local n f=1
 

@@ -2,7 +2,7 @@
 /*
  * Hostile: a device forged on the stack passed to bpfdrv_eject(), which
  * would follow its hidden driver pointer to schedule work.
- * expect: arg#0 pointer type STRUCT bpfdrv_dev must point to|R1 is fp expected STRUCT bpfdrv_dev
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_dev must point to|R1 is fp expected STRUCT bpfdrv_dev
  */
 #include "hostile.h"
 

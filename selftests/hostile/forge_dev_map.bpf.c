@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hostile: a device instance in a map value, passed to bpfdrv_dev_priv().
- * expect: arg#0 pointer type STRUCT bpfdrv_dev must point to|R1 is map_value expected STRUCT bpfdrv_dev
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_dev must point to|R1 is map_value expected STRUCT bpfdrv_dev
  */
 #include "hostile.h"
 

@@ -2,7 +2,7 @@
 /*
  * Hostile: a device instance forged on the stack, passed to
  * bpfdrv_dev_wake() (which takes the device's wait queue).
- * expect: arg#0 pointer type STRUCT bpfdrv_dev must point to|R1 is fp expected STRUCT bpfdrv_dev
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_dev must point to|R1 is fp expected STRUCT bpfdrv_dev
  */
 #include "hostile.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hostile: a file context kept in a map value, passed to bpfdrv_file_priv().
- * expect: arg#0 pointer type STRUCT bpfdrv_file must point to|R1 is map_value expected STRUCT bpfdrv_file
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_file must point to|R1 is map_value expected STRUCT bpfdrv_file
  */
 #include "hostile.h"
 

@@ -2,7 +2,7 @@
 /*
  * Hostile: a file context forged on the stack, to get bpfdrv_file_priv() to
  * return a pointer computed from it.
- * expect: arg#0 pointer type STRUCT bpfdrv_file must point to|R1 is fp expected STRUCT bpfdrv_file
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_file must point to|R1 is fp expected STRUCT bpfdrv_file
  */
 #include "hostile.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Hostile: a kernel symbol's address (core_pattern) cast to an I/O context.
- * expect: arg#0 pointer type STRUCT bpfdrv_io must point to|R1 is scalar expected STRUCT bpfdrv_io
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_io must point to|R1 is scalar expected STRUCT bpfdrv_io
  */
 #include "hostile.h"
 

@@ -2,7 +2,7 @@
 /*
  * Hostile: an I/O context built in a map value, with a large length, passed
  * to bpfdrv_io_load().
- * expect: arg#0 pointer type STRUCT bpfdrv_io must point to|R1 is map_value expected STRUCT bpfdrv_io
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_io must point to|R1 is map_value expected STRUCT bpfdrv_io
  */
 #include "hostile.h"
 

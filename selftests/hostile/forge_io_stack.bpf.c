@@ -3,7 +3,7 @@
  * Hostile: the exploit that once worked. An I/O context forged on the stack,
  * its hidden data pointer aimed at core_pattern, handed to bpfdrv_io_store()
  * to overwrite it.
- * expect: arg#0 pointer type STRUCT bpfdrv_io must point to|R1 is fp expected STRUCT bpfdrv_io
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_io must point to|R1 is fp expected STRUCT bpfdrv_io
  */
 #include "hostile.h"
 

@@ -2,7 +2,7 @@
 /*
  * Hostile: keep a device instance's address as a number in a map, and turn
  * it back into a pointer in a later call (or another instance's call).
- * expect: arg#0 pointer type STRUCT bpfdrv_dev must point to|R1 is scalar expected STRUCT bpfdrv_dev
+ * expect: (arg#0|R1) pointer type STRUCT bpfdrv_dev must point to|R1 is scalar expected STRUCT bpfdrv_dev
  */
 #include "hostile.h"
 

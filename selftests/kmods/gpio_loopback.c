@@ -11,8 +11,9 @@
  *
  * Edges raise interrupts through a GPIOLIB_IRQCHIP irq_chip: every change of
  * a line's direction or value recomputes all levels, and a changed level on
- * an unmasked line whose trigger matches is injected from an irq_work, the
- * hard interrupt context a real chip's parent interrupt would run in. Lines
+ * an unmasked line whose trigger matches is injected from a hard irq_work
+ * (a hard one on PREEMPT_RT too, as irq_sim's), the hard interrupt context a
+ * real chip's parent interrupt would run in. Lines
  * keep their state when released, as real pins do, so a short-lived gpioset
  * leaves its partner at the level it set. Nothing here sleeps: the chip is
  * can_sleep = false and its state is under a raw spinlock.
@@ -253,7 +254,8 @@ static int loopback_probe(struct platform_device *pdev)
 	if (!lb)
 		return -ENOMEM;
 	raw_spin_lock_init(&lb->lock);
-	init_irq_work(&lb->work, loopback_inject);
+	/* hard: on PREEMPT_RT a plain irq_work runs in a thread, irqs enabled */
+	lb->work = IRQ_WORK_INIT_HARD(loopback_inject);
 
 	lb->gc.label = LOOPBACK_LABEL;
 	lb->gc.parent = dev;

@@ -3,8 +3,11 @@
 # Resolve the kernel matrix and install each kernel (image, modules, headers)
 # into the cached root. Prints the kernel releases, one a line.
 #
-# The matrix: the newest 6.12 LTS kernel of trixie and the newest kernel of
-# trixie-backports. BPFDRV_KERNELS="rel1 rel2" overrides it; the words
+# The matrix, every line of Debian's amd64 kernels a trixie user can install:
+# the newest 6.12 LTS kernel of trixie; the newest kernel of each of the two
+# newest lines of trixie-backports; the PREEMPT_RT flavour of the newest.
+# The newest generic kernel comes last: make bench, make demo and
+# KERNELS=newest use it. BPFDRV_KERNELS="rel1 rel2" overrides it; the words
 # newest and oldest stand for the matrix's newest and oldest kernel (the
 # quick run: make test KERNELS=newest).
 set -euo pipefail
@@ -25,12 +28,24 @@ else
 	log "resolving the kernel matrix"
 	in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
 	in_root /bin/bash -c '
-		newest() { apt-cache search --names-only "$1" | awk "{print \$1}" |
-			sed -n "s/^linux-headers-\(.*-amd64\)$/\1/p" | sort -V | tail -n 1; }
-		newest "^linux-headers-6\.12\.[0-9]+\+deb13-amd64$"
-		# the newest of all suites: trixie-backports carries the newest stable
-		newest "^linux-headers-[0-9]+\.[0-9]+\.[0-9]+\+deb13-amd64$"
-	' | awk 'NF' | sort -u -V >"$want"
+		releases() {	# releases FLAVOUR: every +deb13 release, oldest first
+			apt-cache search --names-only \
+				"^linux-headers-[0-9]+\.[0-9]+\.[0-9]+\+deb13-$1$" |
+				sed -n "s/^linux-headers-\([^ ]*-$1\) .*/\1/p" | sort -V
+		}
+		all=$(releases amd64)
+		grep "^6\.12\." <<<"$all" | tail -n 1
+		# the newest release of each of the two newest lines (major.minor):
+		# trixie-backports carries the newest stable line and the one before
+		lines=$(sed "s/^\([0-9]*\.[0-9]*\)\..*/\1/" <<<"$all" | sort -u -V | tail -n 2)
+		picks=$(for line in $lines; do
+			grep "^${line//./\\.}\." <<<"$all" | tail -n 1
+		done)
+		newest=$(tail -n 1 <<<"$picks")
+		head -n -1 <<<"$picks"
+		releases rt-amd64 | grep -x "${newest%-amd64}-rt-amd64"
+		echo "$newest"
+	' | awk 'NF && !seen[$0]++' >"$want"
 	[ -s "$want" ] && cp "$want" "$matrix"
 fi
 [ -s "$want" ] || die "no kernels found for the matrix"
