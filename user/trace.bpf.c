@@ -37,6 +37,11 @@ const volatile bool targ_follow;
 /* --perfetto: every event also goes to the `events` ring buffer. */
 const volatile bool emit_events;
 const volatile bool count_only;	/* functions: count at entry, no return probe */
+/*
+ * Set before the final report (then an RCU grace period passes): no program
+ * changes the counts while user space reads them.
+ */
+bool stopping;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -253,6 +258,8 @@ int BPF_PROG(trace_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ptgid = parent->tgid, ctgid = child->tgid;
 	__u8 one = 1;
 
+	if (stopping)
+		return 0;
 	if (ptgid == ctgid || !tgid_wanted(ptgid))
 		return 0;
 	if (bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
@@ -596,6 +603,8 @@ int func_fentry(__u64 *ctx)
 {
 	__u64 arg1 = 0, arg2 = 0;
 
+	if (stopping)
+		return 0;
 	bpf_get_func_arg(ctx, 0, &arg1);
 	bpf_get_func_arg(ctx, 1, &arg2);
 	return func_enter(bpf_get_attach_cookie(ctx), arg1, arg2);
@@ -606,6 +615,8 @@ int func_fexit(__u64 *ctx)
 {
 	__u64 ret = 0;
 
+	if (stopping)
+		return 0;
 	bpf_get_func_ret(ctx, &ret);
 	return func_leave(bpf_get_attach_cookie(ctx), (long)ret);
 }
@@ -620,12 +631,16 @@ int func_fexit(__u64 *ctx)
 SEC("kprobe.multi")
 int BPF_KPROBE(func_mentry, void *arg1, unsigned long arg2)
 {
+	if (stopping)
+		return 0;
 	return func_enter(bpf_get_attach_cookie(ctx), (__u64)arg1, arg2);
 }
 
 SEC("kretprobe.multi")
 int BPF_KRETPROBE(func_mexit, long ret)
 {
+	if (stopping)
+		return 0;
 	return func_leave(bpf_get_attach_cookie(ctx), ret);
 }
 
@@ -633,12 +648,16 @@ int BPF_KRETPROBE(func_mexit, long ret)
 SEC("kprobe")
 int BPF_KPROBE(func_entry, void *arg1, unsigned long arg2)
 {
+	if (stopping)
+		return 0;
 	return func_enter(bpf_get_attach_cookie(ctx), (__u64)arg1, arg2);
 }
 
 SEC("kretprobe")
 int BPF_KRETPROBE(func_exit, long ret)
 {
+	if (stopping)
+		return 0;
 	return func_leave(bpf_get_attach_cookie(ctx), ret);
 }
 
@@ -651,6 +670,8 @@ int tp_count(struct bpf_raw_tracepoint_args *ctx)
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u32 tgid, hook = cookie & TRACE_HOOK_MASK, sub = 0;
 
+	if (stopping)
+		return 0;
 	if (!current_wanted(&tgid))
 		return 0;
 	if (cookie & TRACE_CTX_CRTC)
@@ -685,6 +706,8 @@ int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
 	char str[TRACE_STR_LEN];
 	__u32 sub;
 
+	if (stopping)
+		return 0;
 	if (!current_wanted(&tgid))
 		return 0;
 	sub = str_key((const char *)ctx->args[0], str);
@@ -746,6 +769,8 @@ int tp_sched_queue(struct bpf_raw_tracepoint_args *ctx)
 	struct drm_sched_job *job = (void *)ctx->args[0];
 	__u64 fence = (__u64)BPF_CORE_READ(job, s_fence);
 
+	if (stopping)
+		return 0;
 	owner_start(&sched_jobs, fence);
 	charge(bpf_map_lookup_elem(&sched_jobs, &fence), cookie_hook(ctx), 0, NULL);
 	return 0;
@@ -759,6 +784,8 @@ int tp_sched_run(struct bpf_raw_tracepoint_args *ctx)
 	__u64 fence = (__u64)BPF_CORE_READ(job, s_fence);
 	struct owner *o = bpf_map_lookup_elem(&sched_jobs, &fence);
 
+	if (stopping)
+		return 0;
 	if (o) {
 		o->ts_mid = bpf_ktime_get_ns();
 		lat_add(TRACE_LAT_SCHED_QUEUE_RUN, o->ts_start, o);
@@ -774,6 +801,8 @@ int tp_sched_done(struct bpf_raw_tracepoint_args *ctx)
 	__u64 fence = ctx->args[0];
 	struct owner *o = bpf_map_lookup_elem(&sched_jobs, &fence);
 
+	if (stopping)
+		return 0;
 	charge(o, cookie_hook(ctx), 0, NULL);
 	if (!o)
 		return 0;
@@ -789,6 +818,8 @@ int tp_fence_init(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 fence = ctx->args[0];
 
+	if (stopping)
+		return 0;
 	owner_start(&fences, fence);
 	charge(bpf_map_lookup_elem(&fences, &fence), cookie_hook(ctx), 0, NULL);
 	return 0;
@@ -801,6 +832,8 @@ int tp_fence_emit(struct bpf_raw_tracepoint_args *ctx)
 	__u64 fence = ctx->args[0];
 	struct owner *o = bpf_map_lookup_elem(&fences, &fence);
 
+	if (stopping)
+		return 0;
 	if (!o) {
 		owner_start(&fences, fence);
 		o = bpf_map_lookup_elem(&fences, &fence);
@@ -818,6 +851,8 @@ int tp_fence_signaled(struct bpf_raw_tracepoint_args *ctx)
 	__u64 fence = ctx->args[0];
 	struct owner *o = bpf_map_lookup_elem(&fences, &fence);
 
+	if (stopping)
+		return 0;
 	charge(o, cookie_hook(ctx), 0, NULL);
 	if (!o)
 		return 0;
@@ -834,6 +869,8 @@ int tp_fence_destroy(struct bpf_raw_tracepoint_args *ctx)
 	__u64 fence = ctx->args[0];
 	struct owner *o = bpf_map_lookup_elem(&fences, &fence);
 
+	if (stopping)
+		return 0;
 	charge(o, cookie_hook(ctx), 0, NULL);
 	if (o)
 		bpf_map_delete_elem(&fences, &fence);
@@ -850,6 +887,8 @@ int tp_vpu_job(struct bpf_raw_tracepoint_args *ctx)
 	__u64 id = BPF_CORE_READ(job, job_id);
 	struct owner *o;
 
+	if (stopping)
+		return 0;
 	if (str[0] == 's' && str[1] == 'u')	/* submit */
 		owner_start(&vpu_jobs, id);
 	o = bpf_map_lookup_elem(&vpu_jobs, &id);

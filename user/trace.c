@@ -26,11 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <drm/drm.h>
+#include <linux/membarrier.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -1541,6 +1543,18 @@ static pid_t start_child(char **argv, int *go_fd)
 	return pid;
 }
 
+/*
+ * Stop counting before the final report, so that its rows agree with each
+ * other: the programs see `stopping`, and MEMBARRIER_CMD_GLOBAL returns after
+ * an RCU grace period, when every program run that began before has ended.
+ */
+static void quiesce(struct trace_session *s)
+{
+	s->skel->bss->stopping = true;
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(100 * 1000);	/* nohz_full CPUs: no global barrier */
+}
+
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
@@ -1683,6 +1697,7 @@ int trace_session_run(struct trace_opts *o)
 		if (end && t >= end)
 			break;
 	}
+	quiesce(&s);
 	if (o->report)
 		o->report(&s, true);
 	else
