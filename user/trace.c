@@ -986,7 +986,6 @@ static int lookup_proc(int fd, const struct trace_proc_key *key, struct trace_pr
 	return 0;
 }
 
-/* All (hook, sub-key) rows, sorted by hook then sub-key. */
 /*
  * Counting only (-C), a function's calls are counted in the process rows
  * alone, one map update per call: a (hook, sub) row's count is their sum.
@@ -1012,6 +1011,7 @@ static void count_from_procs(struct trace_session *s, struct trace_row *rows, in
 	}
 }
 
+/* All (hook, sub-key) rows, sorted by hook then sub-key. */
 int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 {
 	int fd = bpf_map__fd(s->skel->maps.hists), n = 0, cap = 0;
