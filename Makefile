@@ -8,6 +8,9 @@
 # make bench      bpfdrv against a native module and CUSE in one VM boot;
 #                 results in build/bench/
 # make kmod       only the module; KDIR=<kernel build dir>, KREL=<its release>
+# make deb        the Debian packages (bpfdrv-dkms, bpfdrv, bpfdrv-dev), built
+#                 in the Debian root; results in build/deb/
+# make install    the tool, drivers, headers and module source (DESTDIR, PREFIX)
 
 BUILD	?= build
 KREL	?= $(shell uname -r)
@@ -16,6 +19,7 @@ CC	?= gcc
 CLANG	?= clang
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 
+VERSION	:= $(shell cat VERSION)
 CFLAGS	?= -O2 -g
 CFLAGS	+= -Wall -Wextra -Wno-unused-parameter -Iinclude
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
@@ -38,7 +42,8 @@ UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
-.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean
+.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean \
+	install install-tool install-dev install-dkms-src deb
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
@@ -107,11 +112,22 @@ $(BUILD)/user/%.skel.h: $(BUILD)/user/%.bpf.o
 	$(LLVM_STRIP) -g -o $(@:.skel.h=.stripped.o) $<
 	$(BPFTOOL) gen skeleton $(@:.skel.h=.stripped.o) name $(*F)_bpf >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/bpfdrv: $(USER_SRCS) $(wildcard user/*.h) $(USER_SKELS) $(HEADERS)
+# STATIC_LIBBPF=1 (the packages): libbpf linked in, so that one binary
+# runs on every Debian release the packages support, whatever its libbpf;
+# user/compat/glibc.c keeps it off glibc symbols newer than bookworm's.
+INCLUDE_DIR ?= $(abspath include)
+ifeq ($(STATIC_LIBBPF),1)
+USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
+USER_COMPAT := user/compat/glibc.c
+else
+USER_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+endif
+
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h) $(USER_SKELS) $(HEADERS) VERSION
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iuser -I$(BUILD)/user \
-		-DBPFDRV_INCLUDE_DIR='"$(abspath include)"' $(USER_SRCS) -o $@ \
-		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Iuser -I$(BUILD)/user \
+		-DBPFDRV_INCLUDE_DIR='"$(INCLUDE_DIR)"' \
+		-DBPFDRV_VERSION='"$(VERSION)"' $(USER_SRCS) $(USER_COMPAT) -o $@ $(USER_LIBS)
 
 $(BUILD)/new/skel/skel.bpf.o: NEW_ARGS :=
 $(BUILD)/new/skelpci/skelpci.bpf.o: NEW_ARGS := --pci 1234:11e8
@@ -143,6 +159,46 @@ kmod:
 	@cp -r selftests/kmods $(KOUT)/selftests/
 	$(MAKE) -C $(KDIR) M=$(abspath $(KOUT)) modules
 	@echo "module: $(KOUT)/kmod/bpfdrv.ko"
+
+# Installation, as the Debian packages lay it out (debian/rules). The module
+# is not installed here: DKMS builds it from install-dkms-src's tree.
+PREFIX	?= /usr
+DRIVERS_DIR := $(PREFIX)/lib/bpfdrv/drivers
+install: install-tool install-dev install-dkms-src
+
+install-tool: $(BUILD)/user/bpfdrv $(BPF_DRIVERS)
+	install -D -m 755 $(BUILD)/user/bpfdrv $(DESTDIR)$(PREFIX)/bin/bpfdrv
+	install -d $(DESTDIR)$(DRIVERS_DIR)
+	install -m 644 $(BPF_DRIVERS) $(DESTDIR)$(DRIVERS_DIR)/
+	install -D -m 644 packaging/60-bpfdrv.rules \
+		$(DESTDIR)$(PREFIX)/lib/udev/rules.d/60-bpfdrv.rules
+	install -D -m 644 packaging/bpfdrv.service \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/bpfdrv.service
+	install -D -m 644 packaging/autoload.conf $(DESTDIR)/etc/bpfdrv/autoload.conf
+
+# Headers, a pkg-config file, and the driver bpfdrv new writes as the example.
+install-dev: $(BUILD)/user/bpfdrv
+	install -d $(DESTDIR)$(PREFIX)/include/bpfdrv
+	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/bpfdrv/
+	install -d $(DESTDIR)$(PREFIX)/share/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e "s|@ABI@|$$(awk '$$2 == "BPFDRV_ABI_VERSION" { print $$3 }' include/bpfdrv_abi.h)|" \
+		packaging/bpfdrv.pc.in >$(DESTDIR)$(PREFIX)/share/pkgconfig/bpfdrv.pc
+	rm -rf $(BUILD)/example && $(BUILD)/user/bpfdrv new hello -o $(BUILD)/example >/dev/null
+	install -d $(DESTDIR)$(PREFIX)/share/doc/bpfdrv-dev/examples/hello
+	install -m 644 $(BUILD)/example/* $(DESTDIR)$(PREFIX)/share/doc/bpfdrv-dev/examples/hello/
+
+# The module's source as DKMS builds it: kmod/ and the ABI headers.
+DKMS_SRC = $(DESTDIR)$(PREFIX)/src/bpfdrv-$(VERSION)
+install-dkms-src:
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include
+	install -m 644 kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	install -m 644 $(HEADERS) $(DKMS_SRC)/include/
+	echo 'obj-m += kmod/' >$(DKMS_SRC)/Kbuild
+
+# bpfdrv-dkms, bpfdrv and bpfdrv-dev in build/deb/, built in the Debian root
+deb:
+	selftests/vm/run.sh deb
 
 # KERNELS="newest", "oldest" or releases: a part of the matrix
 # (BPFDRV_KERNELS); PARTS="core pci ...": a part of the suite (BPFDRV_PARTS)

@@ -10,6 +10,8 @@
  *   bpfdrv list                             device instances and call counts
  *   bpfdrv bind|unbind BDF                  hand a PCI function to bpfdrv
  *   bpfdrv new NAME [--pci V:D|--gpio C:L]  write a driver skeleton (new.c)
+ *   bpfdrv autoload ...                     attach installed drivers on
+ *                                           device match (autoload.c)
  *
  * Loading is generic: any BPF object with chr_ext_ops maps works. Without
  * --pin the drivers stay attached while this process runs (Ctrl-C detaches);
@@ -256,7 +258,7 @@ static const char *failed_prog(char *buf, size_t size)
 	return buf;
 }
 
-static bool name_valid(const char *name)
+bool name_valid(const char *name)
 {
 	size_t i, len = strlen(name);
 
@@ -325,12 +327,15 @@ int check_module(void)
  * The offset of a data member in the object's chr_ext_ops type, or -1 if
  * the object was built without it (older headers).
  */
-static int member_offset(const struct btf *btf, __u32 type_id, const char *name)
+int member_offset(const struct btf *btf, __u32 type_id, const char *name)
 {
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
-	const struct btf_member *m = btf_members(t);
+	const struct btf_member *m;
 	int i;
 
+	if (!t || !btf_is_struct(t))
+		return -1;
+	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++)
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
 			return btf_member_bit_offset(t, i) / 8;
@@ -799,7 +804,7 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 	return 0;
 }
 
-static int cmd_load(int argc, char **argv)
+int cmd_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pin", no_argument, NULL, 'p' },
@@ -907,7 +912,8 @@ static int cmd_load(int argc, char **argv)
 		char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
 
 		if (pin) {
-			snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", names[i]);
+			snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%.*s",
+				 BPFDRV_NAME_MAX - 1, names[i]);
 			unlink(pinpath);	/* a stale pin of a detached link */
 			if (bpf_link__pin(links[i], pinpath)) {
 				err("cannot pin %s: %s", pinpath, strerror(errno));
@@ -1018,46 +1024,39 @@ static void unpin_link(__u32 id)
 	nftw("/sys/fs/bpf", unpin_one, 16, FTW_PHYS | FTW_MOUNT);
 }
 
-static int cmd_unload(int argc, char **argv)
+/* Detach attached driver @name and remove its pins. */
+int unload_by_name(const char *name)
 {
 	char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
 	char owner[BPFDRV_NAME_MAX + 1];
 	__u32 link_id;
 	int fd = -1;
 
-	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv unload NAME\n");
-		return argc == 2 ? 0 : 2;
-	}
-	if (!name_valid(argv[1])) {
-		err("invalid driver name '%s'", argv[1]);
-		return 1;
-	}
 	if (check_module())
 		return 1;
-	snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", argv[1]);
-	link_id = driver_link_id(argv[1]);
+	snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%s", name);
+	link_id = driver_link_id(name);
 	if (link_id) {
 		fd = bpf_link_get_fd_by_id(link_id);
-	} else if (!read_sysfs(argv[1], "driver", owner, sizeof(owner))) {
-		if (strcmp(owner, argv[1]))
+	} else if (!read_sysfs(name, "driver", owner, sizeof(owner))) {
+		if (strcmp(owner, name))
 			err("'%s' is an instance of driver '%s': bpfdrv unload %s",
-			    argv[1], owner, owner);
+			    name, owner, owner);
 		else
 			err("'%s' was attached without a link; detach it with: %s",
-			    argv[1], "bpftool struct_ops unregister name MAP");
+			    name, "bpftool struct_ops unregister name MAP");
 		return 1;
 	} else {
 		/* a pinned driver with no instance (no device bound yet) */
 		fd = bpf_obj_get(pinpath);
 		if (fd < 0) {
 			err("no driver named '%s' is attached (see: bpfdrv list)",
-			    argv[1]);
+			    name);
 			return 1;
 		}
 	}
-	if (fd < 0 || unload_driver(argv[1], fd)) {
-		err("cannot detach '%s': %s", argv[1], strerror(errno));
+	if (fd < 0 || unload_driver(name, fd)) {
+		err("cannot detach '%s': %s", name, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return 1;
@@ -1073,7 +1072,21 @@ static int cmd_unload(int argc, char **argv)
 	unlink(pinpath);
 	if (link_id)
 		unpin_link(link_id);
+	clear_origin(name);
 	return 0;
+}
+
+static int cmd_unload(int argc, char **argv)
+{
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv unload NAME\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (!name_valid(argv[1])) {
+		err("invalid driver name '%s'", argv[1]);
+		return 1;
+	}
+	return unload_by_name(argv[1]);
 }
 
 static const char * const op_names[] = {
@@ -1123,6 +1136,22 @@ static void print_exits(void)
 	fclose(f);
 }
 
+/*
+ * Who attached driver @drv, in a word: "udev" or "boot" (autoload), "pin"
+ * (bpfdrv load --pin or a tool that pinned it), "process" (a loader that
+ * holds the link while it runs).
+ */
+static void attached_by(const char *drv, char *by, size_t size)
+{
+	char pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1], how[PATH_MAX];
+
+	snprintf(pin, sizeof(pin), PIN_DIR "/%s", drv);
+	if (!attach_origin(drv, how, sizeof(how)))
+		snprintf(by, size, "%.*s", (int)strcspn(how, " "), how);
+	else
+		snprintf(by, size, "%s", access(pin, F_OK) ? "process" : "pin");
+}
+
 static int cmd_list(int argc, char **argv)
 {
 	struct dirent *de;
@@ -1142,12 +1171,13 @@ static int cmd_list(int argc, char **argv)
 		err(SYSFS_CLASS ": %s", strerror(errno));
 		return 1;
 	}
-	printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s\n",
+	printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s %s\n",
 	       "NAME", "DRIVER", "PCI", "OPEN", "LINK", "open", "release", "read",
-	       "write", "ioctl", "poll", "BAD");
+	       "write", "ioctl", "poll", "BAD", "BY");
 	while ((de = readdir(dir))) {
 		unsigned long long c[NR_OPS] = {};
 		char open_count[32], link[32], drv[BPFDRV_NAME_MAX + 1], bdf[64];
+		char by[16];
 
 		if (de->d_name[0] == '.')
 			continue;
@@ -1157,10 +1187,11 @@ static int cmd_list(int argc, char **argv)
 		    parse_stats(de->d_name, c))
 			continue;	/* detached while we looked */
 		instance_pci(de->d_name, bdf, sizeof(bdf));
-		printf("%-16s %-12s %-12s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu\n",
+		attached_by(drv, by, sizeof(by));
+		printf("%-16s %-12s %-12s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu %s\n",
 		       de->d_name, drv, bdf, strtoul(open_count, NULL, 10),
 		       strtoul(link, NULL, 10), c[0], c[1], c[2], c[3], c[4],
-		       c[5], c[6]);
+		       c[5], c[6], by);
 		rows++;
 	}
 	closedir(dir);
@@ -1172,9 +1203,11 @@ static int cmd_list(int argc, char **argv)
 
 /*
  * Attached driver @name in /sys/kernel/bpfdrv/drivers: its link id (0
- * without a link) and how often it was updated. -1 if it is not attached.
+ * without a link), how often it was updated and its device instances
+ * (@instances may be NULL). -1 if it is not attached.
  */
-int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates)
+int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
+		 unsigned int *instances)
 {
 	char line[128], drv[BPFDRV_NAME_MAX + 1];
 	unsigned int link, inst, upd;
@@ -1186,6 +1219,8 @@ int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates)
 		    !strcmp(drv, name)) {
 			*link_id = link;
 			*updates = upd;
+			if (instances)
+				*instances = inst;
 			ret = 0;
 		}
 	}
@@ -1196,7 +1231,7 @@ int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates)
 
 static int cmd_status(int argc, char **argv)
 {
-	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
+	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1], how[PATH_MAX];
 	struct exit_rec r;
 	bool has_exit;
 	unsigned int link_id, updates;
@@ -1224,7 +1259,9 @@ static int cmd_status(int argc, char **argv)
 	}
 	if (!n)
 		printf("%s: not attached\n", argv[1]);
-	if (!driver_entry(argv[1], &link_id, &updates) && updates)
+	if (n && !attach_origin(argv[1], how, sizeof(how)))
+		printf("%s: attached by %s\n", argv[1], how);
+	if (!driver_entry(argv[1], &link_id, &updates, NULL) && updates)
 		printf("%s: live updates: %u\n", argv[1], updates);
 	if (has_exit) {
 		format_exit(&r, why, sizeof(why));
@@ -1251,7 +1288,10 @@ static void usage(FILE *f)
 		"  trace [-l] [-g GROUPS] [-- CMD] trace the NPU, DRM and bpfdrv drivers\n"
 		"  new NAME [--pci V:D|--gpio CHIP:LINE] [-o DIR]\n"
 		"                                  write a driver skeleton, a Makefile and a test\n"
-		"  -v  verbose (libbpf debug output)   -h  this help\n");
+		"  autoload match|add|remove|boot|stop\n"
+		"                                  attach installed drivers on device match\n"
+		"                                  (udev) and at boot (bpfdrv.service)\n"
+		"  -v  verbose (libbpf debug output)   -h  this help   -V  version\n");
 }
 
 int main(int argc, char **argv)
@@ -1261,6 +1301,10 @@ int main(int argc, char **argv)
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			verbose = true;
+		} else if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			printf("bpfdrv %s (driver ABI %d)\n", BPFDRV_VERSION,
+			       BPFDRV_ABI_VERSION);
+			return 0;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;
@@ -1296,6 +1340,8 @@ int main(int argc, char **argv)
 		return cmd_trace(argc - i, argv + i);
 	if (!strcmp(argv[i], "new"))
 		return cmd_new(argc - i, argv + i);
+	if (!strcmp(argv[i], "autoload"))
+		return cmd_autoload(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }

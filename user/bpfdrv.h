@@ -11,6 +11,10 @@
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
 #define DRIVERS_FILE	"/sys/kernel/bpfdrv/drivers"
 
+#ifndef BPFDRV_VERSION
+#define BPFDRV_VERSION	"(development)"
+#endif
+
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int check_module(void);
 int read_line(const char *path, char *buf, size_t size);
@@ -45,7 +49,12 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio);
 int load_object(struct bpf_object *obj, const char *path);
-int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates);
+int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
+		 unsigned int *instances);
+bool name_valid(const char *name);
+int member_offset(const struct btf *btf, __u32 type_id, const char *name);
+int cmd_load(int argc, char **argv);
+int unload_by_name(const char *name);
 
 /* user/update.c: live update of an attached driver */
 int cmd_update(int argc, char **argv);
@@ -54,10 +63,17 @@ int cmd_update(int argc, char **argv);
 bool pci_bdf_valid(const char *bdf);
 int pci_bind(const char *bdf);
 int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids);
+int pci_bind_unclaimed(const char *bdf);
+int pci_read_id(const char *bdf, const char *attr, unsigned int *id);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
 
 /* user/new.c: driver skeletons */
 int cmd_new(int argc, char **argv);
+
+/* user/autoload.c: attaching installed drivers on device match and at boot */
+int cmd_autoload(int argc, char **argv);
+int attach_origin(const char *name, char *buf, size_t size);
+void clear_origin(const char *name);
 
 #endif /* __BPFDRV_TOOL_H */

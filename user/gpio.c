@@ -33,22 +33,6 @@ struct gpio_decl {
 	int nr_lines;
 };
 
-static int member_offset(const struct btf *btf, unsigned int type_id,
-			 const char *name)
-{
-	const struct btf_type *t = btf__type_by_id(btf, type_id);
-	const struct btf_member *m;
-	int i;
-
-	if (!t || !btf_is_struct(t))
-		return -1;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	return -1;
-}
-
 /* The declaration inside @value; false if the type has no GPIO members. */
 static bool gpio_decl(const struct btf *btf, unsigned int type_id,
 		      const char *value, size_t size, struct gpio_decl *d)

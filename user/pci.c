@@ -63,7 +63,7 @@ static void pci_driver_of(const char *bdf, char *name, size_t size)
 	}
 }
 
-static int pci_read_id(const char *bdf, const char *attr, unsigned int *id)
+int pci_read_id(const char *bdf, const char *attr, unsigned int *id)
 {
 	char path[PATH_MAX], buf[16];
 
@@ -164,6 +164,20 @@ int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids)
 	}
 	closedir(dir);
 	return ret;
+}
+
+/* Hand @bdf to bpfdrv unless another driver has it (autoload never takes). */
+int pci_bind_unclaimed(const char *bdf)
+{
+	char drv[64];
+
+	pci_driver_of(bdf, drv, sizeof(drv));
+	if (drv[0] && strcmp(drv, "bpfdrv")) {
+		printf("%s: in use by %s; 'bpfdrv bind %s' hands it over\n",
+		       bdf, drv, bdf);
+		return 0;
+	}
+	return pci_bind(bdf);
 }
 
 int cmd_bind(int argc, char **argv)

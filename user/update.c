@@ -430,7 +430,7 @@ int cmd_update(int argc, char **argv)
 		    name);
 		return 1;
 	}
-	if (driver_entry(name, &id, &updates)) {
+	if (driver_entry(name, &id, &updates, NULL)) {
 		err("%s: no such driver attached (bpfdrv list shows them)", name);
 		return 1;
 	}

@@ -12,7 +12,8 @@ BPFDRV_ROOT_PKGS="gcc-14,gcc,make,libc6-dev,clang,llvm,libbpf-dev,bpftool,\
 libelf-dev,zlib1g-dev,pkgconf,dwarves,kmod,busybox-static,qemu-system-x86,\
 virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates,\
 gpiod,pciutils,fuse3,libfuse3-dev,libselinux1-dev,libsepol-dev,libpcre2-dev,\
-gnuplot-nox,libdrm-tests,bpftrace"
+gnuplot-nox,libdrm-tests,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
+lintian"
 
 log() { printf '%s\n' "bpfdrv-vm: $*" >&2; }
 die() { log "error: $*"; exit 1; }

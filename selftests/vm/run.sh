@@ -24,7 +24,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-test}
-case $mode in test|demo|bench|vm|vm-start) ;; *) die "usage: run.sh test|demo|bench|vm|vm-start";; esac
+case $mode in test|demo|bench|deb|vm|vm-start) ;; *) die "usage: run.sh test|demo|bench|deb|vm|vm-start";; esac
 [ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
 
 for tool in unshare chroot timeout; do
@@ -32,6 +32,17 @@ for tool in unshare chroot timeout; do
 done
 
 "$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
+
+# The packages build in the root: its debhelper, clang and libbpf.
+build_debs() {
+	log "building the Debian packages (build/deb)"
+	in_root packaging/build-deb.sh "/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/deb" ||
+		die "make deb failed"
+}
+if [ "$mode" = deb ]; then
+	build_debs
+	exit
+fi
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 # Benchmark ratios come from one boot; the newest kernel is the one to quote.
@@ -48,6 +59,13 @@ mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
 in_root make -s bpf user selftests >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
+# the package part installs them in the guest
+with_package=0
+if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] ||
+	[[ " $BPFDRV_PARTS " == *" package "* ]]; }; then
+	with_package=1
+	build_debs
+fi
 for rel in "${kernels[@]}"; do
 	log "building bpfdrv.ko for $rel"
 	in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
@@ -171,7 +189,13 @@ for rel in "${kernels[@]}"; do
 	out=$BPFDRV_BUILD/vm/test-$rel.log
 	log "booting $rel and running the selftests"
 	start=$SECONDS
-	vm "$rel" "selftests/guest.sh ${BPFDRV_PARTS:-}" >"$out" 2>&1
+	# DKMS compiles the module in the guest, minutes under TCG: the package
+	# part runs on the newest kernel (package-dkms.sh covers every kernel's
+	# build) unless asked for by name
+	skip=""
+	[ "$rel" != "${kernels[-1]}" ] && [[ " ${BPFDRV_PARTS:-} " != *" package "* ]] &&
+		skip="-x package"
+	vm "$rel" "selftests/guest.sh $skip ${BPFDRV_PARTS:-}" >"$out" 2>&1
 	rc=$?
 	tally "$rel" "$out"
 	n=$((n + 1))
@@ -186,6 +210,21 @@ for rel in "${kernels[@]}"; do
 	echo "# $rel: $kpassed passed, $kfailed failed in $((SECONDS - start)) s"
 	passed=$((passed + kpassed)) failed=$((failed + kfailed))
 done
+# the packages outside the guests: DKMS for every kernel (in an overlay of
+# the root), and the packaged tool on the host itself
+if [ "$with_package" = 1 ]; then
+	out=$BPFDRV_BUILD/vm/test-dkms.log
+	log "bpfdrv-dkms for every kernel of the matrix (in an overlay of the root)"
+	start=$SECONDS
+	"$BPFDRV_TOP/selftests/vm/package-dkms.sh" "${kernels[@]}" >"$out" 2>&1
+	tally dkms "$out"
+	echo "# dkms: $kpassed passed, $kfailed failed in $((SECONDS - start)) s"
+	passed=$((passed + kpassed)) failed=$((failed + kfailed))
+	out=$BPFDRV_BUILD/vm/test-host.log
+	"$BPFDRV_TOP/selftests/vm/package-host.sh" >"$out" 2>&1
+	tally host "$out"
+	passed=$((passed + kpassed)) failed=$((failed + kfailed))
+fi
 # the development loop, as a user drives it from the host
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then
 	out=$BPFDRV_BUILD/vm/test-session.log

@@ -1,0 +1,167 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages (make deb) as a user installs them: dpkg -i on a
+# system that has never seen bpfdrv, DKMS building bpfdrv.ko for the running
+# kernel, the packaged tool and drivers end to end, the -dev package's
+# example built with pkg-config, drivers attaching themselves on PCI device
+# match (remove and rescan of the edu functions, a coldplug trigger) and at
+# boot (autoload.conf), and a purge. (selftests/vm/package-dkms.sh checks
+# DKMS on every kernel of the matrix, and its error on a kernel without BTF.)
+# /usr, /etc and /var get overlays in memory, so the guest's root (shared
+# with the host) is never written. Runs before lockdown, which forbids
+# loading an unsigned module.
+. "$(dirname "$0")/lib.sh"
+
+rel=$(uname -r)
+DEB=$B/deb
+mapfile -t debs < <(ls $DEB/bpfdrv-dkms_*_all.deb $DEB/bpfdrv_*_amd64.deb \
+	$DEB/bpfdrv-dev_*_all.deb 2>/dev/null)
+if [ ${#debs[@]} -ne 3 ]; then
+	nok "the three packages are in $DEB (make deb; run.sh builds them before booting)"
+	exit 0
+fi
+ver=$(dpkg-deb -f "${debs[0]}" Version)
+edu_bdfs() { lspci -Dn -d 1234:11e8 | awk '{ print $1 }'; }
+driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
+attached() { grep -q "^$1 " /sys/kernel/bpfdrv/drivers 2>/dev/null; }
+detached() { ! attached "$1"; }
+
+# --- a fresh system: nothing of the tree's build is loaded ---
+for d in $(awk '{ print $1 }' /sys/kernel/bpfdrv/drivers 2>/dev/null); do
+	$BPFDRV unload "$d" >/dev/null 2>&1
+done
+for bdf in $(edu_bdfs); do
+	[ "$(driver_of "$bdf")" = bpfdrv ] && $BPFDRV unbind "$bdf" >/dev/null
+done
+if [ -d /sys/module/bpfdrv ] && ! wait_for 30 rmmod bpfdrv; then
+	nok "rmmod the tree's bpfdrv.ko before installing the packages"
+	exit 0
+fi
+mem=/run/bpfdrv-package
+mkdir -p $mem
+mount -t tmpfs tmpfs $mem
+for d in usr etc var; do
+	mkdir -p $mem/$d/upper $mem/$d/work
+	mount -t overlay overlay -o lowerdir=/$d,upperdir=$mem/$d/upper,workdir=$mem/$d/work /$d ||
+		{ nok "an overlay on /$d for the package test"; exit 0; }
+done
+pidof systemd-udevd >/dev/null || /usr/lib/systemd/systemd-udevd --daemon
+# a system with one kernel: DKMS builds for every kernel that has headers
+for d in /lib/modules/*/build; do
+	[ "$d" = "/lib/modules/$rel/build" ] || rm "$d"
+done
+
+# --- install: DKMS builds the module for this kernel ---
+start=$SECONDS
+DEBIAN_FRONTEND=noninteractive dpkg -i "${debs[@]}" >"$OUT/install" 2>&1
+rc=$?
+echo "# dpkg -i ${debs[*]##*/} (exit $rc, $((SECONDS - start)) s):"
+sed 's/^/#   /' "$OUT/install"
+[ $rc -eq 0 ] && ok "dpkg -i installs bpfdrv-dkms, bpfdrv and bpfdrv-dev" ||
+	nok "dpkg -i installs bpfdrv-dkms, bpfdrv and bpfdrv-dev (exit $rc)"
+dkms status bpfdrv >"$OUT/dkms" 2>&1
+sed 's/^/# /' "$OUT/dkms"
+check "dkms status: bpfdrv/$ver installed for $rel" \
+	grep -q "^bpfdrv/$ver, $rel, x86_64: installed" "$OUT/dkms"
+check "modinfo finds DKMS's bpfdrv.ko under updates/dkms" \
+	eval "modinfo -n bpfdrv | grep -q '/updates/dkms/bpfdrv.ko'"
+check "modprobe bpfdrv loads it (driver ABI 1)" \
+	eval "modprobe bpfdrv && grep -qx 1 /sys/module/bpfdrv/parameters/abi_version"
+check "bpfdrv --version is the package's" \
+	eval "bpfdrv --version | grep -q '^bpfdrv $ver (driver ABI 1)'"
+check "the man pages are installed" \
+	test -f /usr/share/man/man8/bpfdrv.8.gz -a -f /usr/share/man/man5/bpfdrv-autoload.conf.5.gz
+
+# --- a packaged driver end to end ---
+check "bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o" \
+	bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o
+printf 'packaged' >/dev/bpfdrv/echo 2>/dev/null
+check "the packaged echo driver echoes" \
+	eval "test \"\$(head -c 8 /dev/bpfdrv/echo)\" = packaged"
+check "bpfdrv unload echo" bpfdrv unload echo
+
+# --- bpfdrv-dev: headers through pkg-config, the example driver builds ---
+check "pkg-config --cflags bpfdrv gives its include directory" \
+	eval "pkg-config --cflags bpfdrv | grep -qx -- '-I/usr/include/bpfdrv *'"
+rm -rf /tmp/hello && cp -r /usr/share/doc/bpfdrv-dev/examples/hello /tmp/hello
+check "the example driver builds with the installed headers" make -s -C /tmp/hello
+check "the example driver loads" bpfdrv load --pin /tmp/hello/hello.bpf.o
+/tmp/hello/test-hello >"$OUT/hello" 2>&1
+sed 's/^/# /' "$OUT/hello"
+check "the example passes its own test" grep -q '^[1-9][0-9]* passed, 0 failed' "$OUT/hello"
+bpfdrv unload hello >/dev/null
+
+# --- PCI device match: the edu driver attaches when edu appears ---
+mapfile -t edus < <(edu_bdfs)
+if [ ${#edus[@]} -lt 2 ]; then
+	echo "# skip: autoload on device match (want two edu functions, found ${#edus[@]})"
+else
+	check "autoload match names the installed edu driver" \
+		eval "bpfdrv autoload match ${edus[0]} | grep -qx BPFDRV_DRIVER=edu"
+	check "autoload match is silent for a function nothing serves" \
+		eval "test -z \"\$(bpfdrv autoload match $(lspci -Dn -d 1b36:0005 | awk '{ print $1; exit }'))\""
+	udevadm control --reload
+	for bdf in "${edus[@]}"; do echo 1 >/sys/bus/pci/devices/$bdf/remove; done
+	echo 1 >/sys/bus/pci/rescan
+	udevadm settle -t 60
+	check "rescan: edu attaches by itself, one node per function" \
+		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
+	bpfdrv list >"$OUT/list" 2>&1
+	sed 's/^/# /' "$OUT/list"
+	check "bpfdrv list: edu0 and edu1 were attached by udev" \
+		eval "awk '\$2 == \"edu\" && \$NF == \"udev\"' $OUT/list | wc -l | grep -qx 2"
+	check "bpfdrv status: attached by udev" \
+		eval "bpfdrv status edu | grep -q 'attached by udev'"
+	check "the autoloaded edu driver computes factorials" \
+		eval "$B/selftests/test_edu fact /dev/bpfdrv/edu1 10 | grep -qx 3628800"
+	echo 1 >/sys/bus/pci/devices/${edus[0]}/remove
+	udevadm settle -t 60
+	check "removing one function keeps the driver for the other" \
+		eval "attached edu && test -c /dev/bpfdrv/edu1"
+	echo 1 >/sys/bus/pci/devices/${edus[1]}/remove
+	udevadm settle -t 60
+	check "removing the last function detaches the driver and its pin" \
+		eval "wait_for 30 detached edu && test ! -e /sys/fs/bpf/bpfdrv/edu"
+	echo 1 >/sys/bus/pci/rescan
+	udevadm settle -t 60
+	check "rescan attaches it again" wait_for 30 test -c /dev/bpfdrv/edu1
+	bpfdrv unload edu
+	udevadm trigger --action=add --subsystem-match=pci
+	udevadm settle -t 60
+	check "a coldplug trigger (as at boot) attaches it" \
+		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
+	check "no other PCI function was taken (only edu is bound to bpfdrv)" \
+		eval "test \$(ls /sys/bus/pci/drivers/bpfdrv | grep -c '^0000:') -eq 2"
+	bpfdrv unload edu
+fi
+
+# --- boot: the drivers of autoload.conf ---
+cat >/etc/bpfdrv/autoload.conf <<'EOF'
+echo.bpf.o --name boot_echo   # a comment
+/usr/lib/bpfdrv/drivers/fifo.bpf.o
+missing.bpf.o
+EOF
+bpfdrv autoload boot >"$OUT/boot" 2>&1
+rc=$?
+sed 's/^/# /' "$OUT/boot"
+check "autoload boot attaches the listed drivers" \
+	test -c /dev/bpfdrv/boot_echo -a -c /dev/bpfdrv/fifo
+check "autoload boot names the line it could not attach, and fails" \
+	eval "test $rc -eq 1 && grep -q 'autoload.conf:3: no driver object .missing.bpf.o.' $OUT/boot"
+check "bpfdrv list: attached at boot" \
+	eval "bpfdrv list | awk '\$1 == \"boot_echo\" && \$NF == \"boot\"' | grep -q ."
+check "autoload stop detaches them" \
+	eval "bpfdrv autoload stop && detached boot_echo && detached fifo"
+if command -v systemd-analyze >/dev/null; then
+	check "systemd-analyze verify bpfdrv.service" \
+		systemd-analyze verify /usr/lib/systemd/system/bpfdrv.service
+fi
+
+# --- purge: nothing left ---
+rmmod bpfdrv 2>/dev/null
+dpkg --purge bpfdrv-dev bpfdrv bpfdrv-dkms >"$OUT/purge" 2>&1
+check "dpkg --purge removes the three packages" \
+	eval "! dpkg -l 'bpfdrv*' 2>/dev/null | grep -q '^ii'"
+check "the DKMS module and the udev rule are gone" \
+	eval "! modinfo -n bpfdrv 2>/dev/null | grep -q dkms && test ! -e /usr/lib/udev/rules.d/60-bpfdrv.rules"
+udevadm control --reload

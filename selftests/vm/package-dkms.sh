@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bpfdrv-dkms against every kernel of the matrix, at native speed: in a
+# throwaway overlay of the Debian root (which has each kernel's headers),
+# installing the package must build and install bpfdrv.ko for every kernel,
+# the hook a kernel upgrade runs must build it for that kernel (and fail
+# with bpfdrv's message when the kernel's build directory lacks vmlinux),
+# and a purge must remove every build. (The guest's package part installs the
+# packages in a booted system.) Prints unnumbered TAP lines. Needs root.
+#   package-dkms.sh REL...
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+deb=$(ls "$BPFDRV_BUILD"/deb/bpfdrv-dkms_*_all.deb 2>/dev/null | head -1)
+if [ -z "$deb" ]; then
+	echo "not ok - the bpfdrv-dkms package was built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'umount -l "$tmp/root" 2>/dev/null; rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root"
+mount -t overlay overlay \
+	-o "lowerdir=$BPFDRV_ROOT,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root" ||
+	{ echo "not ok - an overlay of the Debian root for the DKMS test"; exit 0; }
+BPFDRV_ROOT=$tmp/root
+export BPFDRV_ROOT
+
+in_root /bin/bash -s "${deb#"$BPFDRV_TOP"/}" "$@" <<'GUEST'
+deb=$1
+shift
+ver=$(dpkg-deb -f "$deb" Version)
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+
+start=$SECONDS
+DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" >/tmp/install 2>&1
+rc=$?
+echo "# dpkg -i ${deb##*/}: exit $rc in $((SECONDS - start)) s"
+sed 's/^/#   /' /tmp/install
+dkms status bpfdrv >/tmp/status 2>&1
+sed 's/^/# /' /tmp/status
+for rel in "$@"; do
+	if grep -q "^bpfdrv/$ver, $rel, x86_64: installed" /tmp/status &&
+		modinfo -k "$rel" -n bpfdrv 2>/dev/null | grep -q /updates/dkms/; then
+		ok "$rel: installing bpfdrv-dkms builds and installs bpfdrv.ko"
+	else
+		nok "$rel: installing bpfdrv-dkms builds and installs bpfdrv.ko"
+	fi
+done
+
+# A kernel upgrade: the new kernel's postinst runs DKMS's hook for its
+# release. First with a build directory that lacks the kernel's BTF (the
+# build must fail, naming it), then as it should be.
+rel=${*: -1}
+dkms remove "bpfdrv/$ver" -k "$rel" >/dev/null 2>&1
+hdr=$(readlink -f "/lib/modules/$rel/build")
+mv "$hdr/vmlinux" /tmp/vmlinux
+/etc/kernel/postinst.d/dkms "$rel" >/tmp/nobtf 2>&1
+mv /tmp/vmlinux "$hdr/vmlinux"
+log=/var/lib/dkms/bpfdrv/$ver/build/make.log
+grep -h "bpfdrv needs" "$log" 2>/dev/null | head -1 | sed 's/^/# /'
+if ! dkms status bpfdrv -k "$rel" | grep -q installed &&
+	grep -q "bpfdrv needs the kernel's BTF to build: .*vmlinux is missing" "$log"; then
+	ok "$rel: DKMS fails on a kernel without vmlinux, naming what is missing"
+else
+	nok "$rel: DKMS fails on a kernel without vmlinux, naming what is missing"
+	tail -5 /tmp/nobtf | sed 's/^/# /'
+fi
+/etc/kernel/postinst.d/dkms "$rel" >/tmp/hook 2>&1
+if dkms status bpfdrv -k "$rel" | grep -q installed; then
+	ok "$rel: the kernel-install hook builds it for a newly installed kernel"
+else
+	nok "$rel: the kernel-install hook builds it for a newly installed kernel"
+	tail -5 /tmp/hook | sed 's/^/# /'
+fi
+
+dpkg --purge bpfdrv-dkms >/tmp/purge 2>&1
+if command -v dkms >/dev/null && ! dpkg -s bpfdrv-dkms >/dev/null 2>&1 &&
+	[ -z "$(dkms status bpfdrv 2>/dev/null)" ] &&
+	! ls /lib/modules/*/updates/dkms/bpfdrv.ko* >/dev/null 2>&1; then
+	ok "dpkg --purge bpfdrv-dkms removes the module from every kernel"
+else
+	nok "dpkg --purge bpfdrv-dkms removes the module from every kernel"
+	sed 's/^/# /' /tmp/purge
+fi
+GUEST

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The packaged tool on the host (Debian 12 in CI): the binary runs, and apt
+# accepts the package's dependencies. Never installs anything: the host
+# must not load bpfdrv. Prints unnumbered TAP lines, like the guest parts.
+. "$(dirname "$0")/lib.sh"
+
+deb=$(ls "$BPFDRV_BUILD"/deb/bpfdrv_*_amd64.deb 2>/dev/null | head -1)
+if [ -z "$deb" ]; then
+	echo "not ok - the bpfdrv package was built"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. /etc/os-release
+echo "# host: $PRETTY_NAME, glibc $(ldd --version | awk 'NR == 1 { print $NF }')"
+dpkg-deb -x "$deb" "$tmp"
+if out=$("$tmp/usr/bin/bpfdrv" --version 2>&1) &&
+	[ "$out" = "bpfdrv $(dpkg-deb -f "$deb" Version) (driver ABI 1)" ]; then
+	echo "ok - the packaged bpfdrv runs on the host ($out)"
+else
+	echo "not ok - the packaged bpfdrv runs on the host"
+	echo "$out" | sed 's/^/# /'
+fi
+if ! command -v apt-get >/dev/null; then
+	echo "# skip: apt on the host (not a Debian host)"
+elif out=$(apt-get install --simulate -q "$deb" 2>&1); then
+	echo "ok - apt on the host accepts the package's dependencies"
+else
+	echo "not ok - apt on the host accepts the package's dependencies"
+	echo "$out" | tail -5 | sed 's/^/# /'
+fi
