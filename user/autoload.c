@@ -54,6 +54,37 @@ static const char *driver_path(void)
 	return p && *p ? p : DRIVER_PATH;
 }
 
+/*
+ * Autoload runs objects as root without anyone asking: only a regular file
+ * that root owns and only root can write, in such a directory, counts as
+ * installed. Anything else is skipped, and said so (udev logs it).
+ */
+static bool object_trusted(const char *path, bool report)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (stat(path, &st))
+		return false;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (!S_ISREG(st.st_mode) || st.st_uid || (st.st_mode & 022)) {
+		if (report)
+			err("%s: not autoloaded: it must be a regular file owned by root and writable by root only",
+			    path);
+		return false;
+	}
+	if (slash && (stat(dir, &st) || st.st_uid || (st.st_mode & 022))) {
+		if (report)
+			err("%s: not autoloaded: its directory must be owned by root and writable by root only",
+			    path);
+		return false;
+	}
+	return true;
+}
+
 /* Is @file in a driver directory before @dir (so it hides @dir's copy)? */
 static bool hidden_by_earlier(const char *path, const char *dir,
 			      const char *file)
@@ -64,7 +95,7 @@ static bool hidden_by_earlier(const char *path, const char *dir,
 	for (d = strtok_r(dirs, ":", &save); d && strcmp(d, dir);
 	     d = strtok_r(NULL, ":", &save)) {
 		snprintf(p, sizeof(p), "%s/%s", d, file);
-		if (!access(p, F_OK)) {
+		if (object_trusted(p, false)) {
 			hidden = true;
 			break;
 		}
@@ -162,9 +193,10 @@ static int find_driver(const char *bdf, char *obj, size_t obj_size, char *name)
 			const char *f = list[i]->d_name;
 			size_t len = strlen(f);
 
+			snprintf(file, sizeof(file), "%s/%s", d, f);
 			if (ret > 0 && len > 6 && !strcmp(f + len - 6, ".bpf.o") &&
+			    object_trusted(file, true) &&
 			    !hidden_by_earlier(path, d, f)) {
-				snprintf(file, sizeof(file), "%s/%s", d, f);
 				if (object_serves(file, vendor, device, name)) {
 					snprintf(obj, obj_size, "%s", file);
 					ret = 0;
@@ -412,13 +444,14 @@ static int resolve_object(const char *word, char *obj, size_t size)
 
 	if (strchr(word, '/')) {
 		snprintf(obj, size, "%s", word);
-		return access(obj, R_OK);
+		return object_trusted(obj, true) ? 0 : -1;
 	}
 	dirs = strdup(driver_path());
 	for (d = strtok_r(dirs, ":", &save); d && ret;
 	     d = strtok_r(NULL, ":", &save)) {
 		snprintf(obj, size, "%s/%s", d, word);
-		ret = access(obj, R_OK);
+		if (!access(obj, F_OK))
+			ret = object_trusted(obj, true) ? 0 : -1;
 	}
 	free(dirs);
 	return ret;

@@ -10,6 +10,9 @@
 #   package-dkms.sh REL...
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+# the overlay lives in a private mount namespace: nothing outlives the run
+[ -n "${BPFDRV_UNSHARED:-}" ] ||
+	BPFDRV_UNSHARED=1 exec unshare --mount --propagation private -- "$0" "$@"
 
 deb=$(ls "$BPFDRV_BUILD"/deb/bpfdrv-dkms_*_all.deb 2>/dev/null | head -1)
 if [ -z "$deb" ]; then
@@ -17,7 +20,7 @@ if [ -z "$deb" ]; then
 	exit 0
 fi
 tmp=$(mktemp -d)
-trap 'umount -l "$tmp/root" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'umount "$tmp/root" 2>/dev/null; rm -rf --one-file-system "$tmp"' EXIT
 mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root"
 mount -t overlay overlay \
 	-o "lowerdir=$BPFDRV_ROOT,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root" ||
