@@ -44,8 +44,6 @@
 #define MAX_CONF_ARGS	16
 #define MAX_ATTACHED	64	/* drivers autoload boot tells apart */
 
-extern char **environ;
-
 /* The driver directories: $BPFDRV_DRIVER_PATH (for tests), else the default. */
 static const char *driver_path(void)
 {
@@ -578,8 +576,8 @@ int cmd_autoload(int argc, char **argv)
 		return autoload_add(argv[2]);
 	if (!strcmp(argv[1], "remove") && argc == 3)
 		return autoload_remove(argv[2]);
-	if (!strcmp(argv[1], "boot") && (argc == 2 ||
-	    (argc == 4 && !strcmp(argv[2], "-c")))) {
+	if (!strcmp(argv[1], "boot") &&
+	    (argc == 2 || (argc == 4 && !strcmp(argv[2], "-c")))) {
 		if (argc == 4)
 			conf = argv[3];
 		return autoload_boot(conf);
