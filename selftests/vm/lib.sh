@@ -6,6 +6,9 @@ BPFDRV_TOP=${BPFDRV_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 BPFDRV_CACHE=${BPFDRV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfdrv}
 BPFDRV_ROOT=${BPFDRV_ROOT:-$BPFDRV_CACHE/root-trixie}
 BPFDRV_BUILD=${BPFDRV_BUILD:-$BPFDRV_TOP/build}
+# Debian 12's kernels (+deb12) are built with its gcc-12 and pahole, and so
+# must bpfdrv.ko be: a second, smaller root builds the module for them.
+BPFDRV_ROOT12=${BPFDRV_ROOT12:-$BPFDRV_CACHE/root-bookworm}
 
 # Packages of the build-and-guest root. Changing the list rebuilds the root.
 BPFDRV_ROOT_PKGS="gcc-14,gcc,make,libc6-dev,clang,llvm,libbpf-dev,bpftool,\
@@ -14,6 +17,10 @@ virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates,\
 gpiod,pciutils,fuse3,libfuse3-dev,libselinux1-dev,libsepol-dev,libpcre2-dev,\
 gnuplot-nox,libdrm-tests,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
 lintian"
+# Packages of the bookworm root: the compiler and tools its kernels' headers
+# need, and DKMS (the package test installs bpfdrv-dkms there).
+BPFDRV_ROOT12_PKGS="gcc-12,make,libc6-dev,dwarves,kmod,dkms,libelf1,libssl3,\
+zlib1g,xz-utils,python3"
 
 log() { printf '%s\n' "bpfdrv-vm: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -30,6 +37,33 @@ debian_mirror() {
 	fi
 	[ -n "$uri" ] || die "no Debian mirror found in the apt configuration; set BPFDRV_MIRROR"
 	echo "${uri%/}"
+}
+
+# The security archive (Debian 12's 6.12 kernels are there), from the apt
+# configuration too, else beside the main mirror as Debian lays them out.
+debian_security_mirror() {
+	local uri=""
+
+	[ -n "${BPFDRV_SECURITY_MIRROR:-}" ] && { echo "$BPFDRV_SECURITY_MIRROR"; return; }
+	uri=$(awk 'BEGIN { RS = "" } /Suites:[^\n]*-security/ {
+			if (match($0, /URIs: *[^ \n]+/)) {
+				split(substr($0, RSTART, RLENGTH), f, / +/); print f[2]; exit
+			}
+		}' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+	if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
+		uri=$(awk '$1 == "deb" && / [a-z]+-security/ { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; exit } }' \
+			/etc/apt/sources.list)
+	fi
+	[ -n "$uri" ] || uri=$(debian_mirror)-security
+	echo "${uri%/}"
+}
+
+# kernel_root REL: the root that builds modules for kernel REL.
+kernel_root() {
+	case $1 in
+	*+deb12-*) echo "$BPFDRV_ROOT12";;
+	*) echo "$BPFDRV_ROOT";;
+	esac
 }
 
 # kernel_image REL: the kernel image's path inside the root, empty if absent.

@@ -1,13 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (once) the Debian trixie root that builds the module for every kernel
-# of the matrix and serves as the guest's filesystem. Cached under
-# $BPFDRV_CACHE; rebuilt when the package list changes.
+# Build (once) a Debian root, cached under $BPFDRV_CACHE and rebuilt when its
+# package list changes:
+#   mkroot.sh           the trixie root: it builds the module for every kernel
+#                       of the matrix but Debian 12's and is the guest's
+#                       filesystem
+#   mkroot.sh bookworm  the bookworm root: it builds the module for Debian
+#                       12's kernels (+deb12) with their gcc-12 and pahole
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-stamp=$BPFDRV_ROOT/.bpfdrv-root
-want=$(echo "$BPFDRV_ROOT_PKGS" | sha256sum | cut -c1-16)
+suite=${1:-trixie}
+case $suite in
+trixie) root=$BPFDRV_ROOT pkgs=$BPFDRV_ROOT_PKGS;;
+bookworm) root=$BPFDRV_ROOT12 pkgs=$BPFDRV_ROOT12_PKGS;;
+*) die "usage: mkroot.sh [trixie|bookworm]";;
+esac
+stamp=$root/.bpfdrv-root
+want=$(echo "$pkgs" | sha256sum | cut -c1-16)
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	exit 0
@@ -22,20 +32,36 @@ if ! command -v debootstrap >/dev/null; then
 fi
 
 mirror=$(debian_mirror)
-tmp=$BPFDRV_ROOT.new
+tmp=$root.new
 rm -rf --one-file-system "$tmp"
 mkdir -p "$BPFDRV_CACHE"
-log "building the trixie root (once; cached in $BPFDRV_CACHE)"
-debootstrap --variant=minbase --include="$BPFDRV_ROOT_PKGS" trixie "$tmp" "$mirror" \
-	>"$BPFDRV_CACHE/debootstrap.log" 2>&1 ||
-	die "debootstrap failed; see $BPFDRV_CACHE/debootstrap.log"
+log "building the $suite root (once; cached in $BPFDRV_CACHE)"
+# debootstrap's own resolver cannot pick providers of virtual packages (a
+# package list with lintian needs perl-openssl-abi-3): it lays down the base
+# system, and apt installs the rest
+debootstrap --variant=minbase "$suite" "$tmp" "$mirror" \
+	>"$BPFDRV_CACHE/debootstrap-$suite.log" 2>&1 ||
+	die "debootstrap failed; see $BPFDRV_CACHE/debootstrap-$suite.log"
 
-cat >"$tmp/etc/apt/sources.list" <<EOS
+if [ "$suite" = trixie ]; then
+	cat >"$tmp/etc/apt/sources.list" <<EOS
 deb $mirror trixie main
 deb $mirror trixie-backports main
 EOS
+else
+	cat >"$tmp/etc/apt/sources.list" <<EOS
+deb $mirror bookworm main
+deb $(debian_security_mirror) bookworm-security main
+EOS
+fi
+BPFDRV_ROOT=$tmp in_root /bin/bash -c '
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q && apt-get install -y -q --no-install-recommends $1 &&
+		apt-get clean
+' bash "${pkgs//,/ }" >>"$BPFDRV_CACHE/debootstrap-$suite.log" 2>&1 ||
+	die "installing the $suite root's packages failed; see $BPFDRV_CACHE/debootstrap-$suite.log"
 echo bpfdrv-vm >"$tmp/etc/hostname"
 echo "$want" >"$tmp/.bpfdrv-root"
-rm -rf --one-file-system "$BPFDRV_ROOT"
-mv "$tmp" "$BPFDRV_ROOT"
-log "root ready"
+rm -rf --one-file-system "$root"
+mv "$tmp" "$root"
+log "$suite root ready"
