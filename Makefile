@@ -151,12 +151,14 @@ $(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3 2>/dev/null) $< -o $@ \
 		$(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3) -lpthread
 
-# kbuild writes next to the sources, so each kernel gets its own copy.
+# kbuild writes next to the sources, so each kernel gets its own copy; the
+# copy keeps the sources' times, so an unchanged module is not rebuilt (a
+# guest of a parallel test run may be loading it).
 KOUT := $(BUILD)/kbuild/$(KREL)
 kmod:
 	@mkdir -p $(KOUT)/selftests
-	@cp -r Kbuild kmod include $(KOUT)/
-	@cp -r selftests/kmods $(KOUT)/selftests/
+	@cp -r --preserve=timestamps Kbuild kmod include $(KOUT)/
+	@cp -r --preserve=timestamps selftests/kmods $(KOUT)/selftests/
 	$(MAKE) -C $(KDIR) M=$(abspath $(KOUT)) modules
 	@echo "module: $(KOUT)/kmod/bpfdrv.ko"
 

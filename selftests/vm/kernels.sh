@@ -3,8 +3,10 @@
 # Resolve the kernel matrix and install each kernel (image, modules, headers)
 # into the cached root. Prints the kernel releases, one a line.
 #
-# The matrix, every line of Debian's amd64 kernels a trixie user can install:
-# the newest 6.12 LTS kernel of trixie; the newest kernel of each of the two
+# The matrix, every line of Debian's amd64 kernels a user can install: the
+# newest 6.12 LTS kernel of Debian 12 (+deb12, from bookworm-security; its
+# module builds in the bookworm root, it boots on the trixie root); the
+# newest 6.12 LTS kernel of trixie; the newest kernel of each of the two
 # newest lines of trixie-backports; the PREEMPT_RT flavour of the newest.
 # The newest generic kernel comes last: make bench, make demo and
 # KERNELS=newest use it. BPFDRV_KERNELS="rel1 rel2" overrides it; the words
@@ -26,6 +28,13 @@ elif [ -f "$matrix" ] && [ -n "$(find "$matrix" -mmin -1440)" ]; then
 	cp "$matrix" "$want"
 else
 	log "resolving the kernel matrix"
+	"$(dirname "$0")/mkroot.sh" bookworm || exit 1
+	BPFDRV_ROOT=$BPFDRV_ROOT12 in_root apt-get update -q >/dev/null ||
+		die "apt-get update failed in the bookworm root"
+	BPFDRV_ROOT=$BPFDRV_ROOT12 in_root /bin/bash -c '
+		apt-cache search --names-only "^linux-headers-6\.12\.[0-9]+\+deb12-amd64$" |
+			sed -n "s/^linux-headers-\([^ ]*\) .*/\1/p" | sort -V | tail -n 1
+	' >"$want"
 	in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
 	in_root /bin/bash -c '
 		releases() {	# releases FLAVOUR: every +deb13 release, oldest first
@@ -45,7 +54,8 @@ else
 		head -n -1 <<<"$picks"
 		releases rt-amd64 | grep -x "${newest%-amd64}-rt-amd64"
 		echo "$newest"
-	' | awk 'NF && !seen[$0]++' >"$want"
+	' >>"$want"
+	awk 'NF && !seen[$0]++' "$want" >"$want.sorted" && mv "$want.sorted" "$want"
 	[ -s "$want" ] && cp "$want" "$matrix"
 fi
 [ -s "$want" ] || die "no kernels found for the matrix"
@@ -60,9 +70,46 @@ if [ -n "$selectors" ]; then
 	done | awk '!seen[$0]++' >"$want"
 fi
 
-updated=
+updated= updated12=
 while read -r rel; do
-	[ -n "$(kernel_image "$rel")" ] && [ -d "$BPFDRV_ROOT/usr/src/linux-headers-$rel" ] && continue
+	root=$(kernel_root "$rel")
+	[ -n "$(kernel_image "$rel")" ] && [ -d "$root/usr/src/linux-headers-$rel" ] && continue
+	if [ "$root" = "$BPFDRV_ROOT12" ]; then
+		# headers and kbuild unpacked in the bookworm root (installing them
+		# would pull in the image and an initramfs), image and modules in
+		# the trixie root, which the guest boots on
+		"$(dirname "$0")/mkroot.sh" bookworm || exit 1
+		if [ -z "$updated12" ]; then
+			BPFDRV_ROOT=$root in_root apt-get update -q >/dev/null ||
+				die "apt-get update failed in the bookworm root"
+			updated12=1
+		fi
+		log "installing kernel $rel (headers into the bookworm root)"
+		debs=$root/var/cache/bpfdrv-kernel
+		rm -rf "$debs"
+		mkdir -p "$debs"
+		BPFDRV_ROOT=$root in_root /bin/bash -c '
+			set -e
+			rel=$1
+			cd /var/cache/bpfdrv-kernel
+			deps=$(apt-cache show "linux-headers-$rel" | sed -n "s/^Depends: //p" |
+				tr "," "\n" | grep -oE "linux-(headers-[^ ]*-common|kbuild-[^ ]*)" | sort -u)
+			apt-get download -q -o APT::Sandbox::User=root \
+				"linux-headers-$rel" $deps "linux-image-$rel" >/dev/null
+		' bash "$rel" || die "cannot download kernel $rel"
+		# (the roots have a merged /usr: /lib stays a link)
+		for deb in "$debs"/*.deb; do
+			case ${deb##*/} in
+			linux-image-*) dest=$BPFDRV_ROOT;;
+			*) dest=$root;;
+			esac
+			dpkg-deb --fsys-tarfile "$deb" | tar -x --keep-directory-symlink -C "$dest" ||
+				die "cannot unpack ${deb##*/}"
+		done
+		rm -rf "$debs"
+		in_root depmod "$rel" || die "depmod $rel failed"
+		continue
+	fi
 	if [ -z "$updated" ]; then	# a fresh root has no package lists
 		in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
 		updated=1

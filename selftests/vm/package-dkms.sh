@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bpfdrv-dkms against every kernel of the matrix, at native speed: in a
-# throwaway overlay of the Debian root (which has each kernel's headers),
-# installing the package must build and install bpfdrv.ko for every kernel,
+# throwaway overlay of the Debian root that has each kernel's headers (the
+# bookworm root for Debian 12's kernels, as a Debian 12 user installs it,
+# else the trixie root), installing the package must build and install
+# bpfdrv.ko for every kernel,
 # the hook a kernel upgrade runs must build it for that kernel (and fail
 # with bpfdrv's message when the kernel's build directory lacks vmlinux),
 # and a purge must remove every build. (The guest's package part installs the
@@ -19,18 +21,29 @@ if [ -z "$deb" ]; then
 	echo "not ok - the bpfdrv-dkms package was built"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'umount "$tmp/root" 2>/dev/null; rm -rf --one-file-system "$tmp"' EXIT
-mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root"
-mount -t overlay overlay \
-	-o "lowerdir=$BPFDRV_ROOT,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root" ||
-	{ echo "not ok - an overlay of the Debian root for the DKMS test"; exit 0; }
-BPFDRV_ROOT=$tmp/root
-export BPFDRV_ROOT
+# dkms_in ROOT SUITE REL...: the test in an overlay of ROOT for its kernels
+dkms_in() {
+	local lower=$1 suite=$2 tmp
 
-in_root /bin/bash -s "${deb#"$BPFDRV_TOP"/}" "$@" <<'GUEST'
-deb=$1
-shift
+	shift 2
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/upper" "$tmp/work" "$tmp/root"
+	if ! mount -t overlay overlay \
+		-o "lowerdir=$lower,upperdir=$tmp/upper,workdir=$tmp/work" "$tmp/root"; then
+		echo "not ok - an overlay of the $suite root for the DKMS test"
+		rm -rf "$tmp"
+		return
+	fi
+	BPFDRV_ROOT=$tmp/root in_root /bin/bash -c "$guest_script" bash \
+		"${deb#"$BPFDRV_TOP"/}" "$suite" "$@"
+	umount "$tmp/root"
+	rm -rf --one-file-system "$tmp"
+}
+
+# runs in the overlay: guest_script DEB SUITE REL...
+read -r -d '' guest_script <<'GUEST'
+deb=$1 suite=$2
+shift 2
 ver=$(dpkg-deb -f "$deb" Version)
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; }
@@ -81,9 +94,21 @@ dpkg --purge bpfdrv-dkms >/tmp/purge 2>&1
 if command -v dkms >/dev/null && ! dpkg -s bpfdrv-dkms >/dev/null 2>&1 &&
 	[ -z "$(dkms status bpfdrv 2>/dev/null)" ] &&
 	! ls /lib/modules/*/updates/dkms/bpfdrv.ko* >/dev/null 2>&1; then
-	ok "dpkg --purge bpfdrv-dkms removes the module from every kernel"
+	ok "$suite: dpkg --purge bpfdrv-dkms removes the module from every kernel"
 else
-	nok "dpkg --purge bpfdrv-dkms removes the module from every kernel"
+	nok "$suite: dpkg --purge bpfdrv-dkms removes the module from every kernel"
 	sed 's/^/# /' /tmp/purge
 fi
 GUEST
+
+deb12=() deb13=()
+for rel in "$@"; do
+	if [ "$(kernel_root "$rel")" = "$BPFDRV_ROOT12" ]; then
+		deb12+=("$rel")
+	else
+		deb13+=("$rel")
+	fi
+done
+[ ${#deb12[@]} -gt 0 ] && dkms_in "$BPFDRV_ROOT12" bookworm "${deb12[@]}"
+[ ${#deb13[@]} -gt 0 ] && dkms_in "$BPFDRV_ROOT" trixie "${deb13[@]}"
+exit 0
