@@ -14,7 +14,7 @@ load_module || { nok "insmod bpfdrv.ko for the ejection tests"; exit 0; }
 
 # trigger DEV CB: arm callback CB (ejector.h numbering) and make it run
 trigger() {
-	python3 - "$@" <<'EOF'
+	python3 -S - "$@" <<'EOF'
 import fcntl, os, select, struct, sys
 dev, cb = sys.argv[1], int(sys.argv[2])
 EJ_IOC_ARM = 0x40044a01
@@ -102,7 +102,7 @@ fi
 
 # a burst of bad return values is a protocol violation
 check "load --pin ej_proto" $BPFDRV load --pin --name ej_proto "$EJ"
-python3 - /dev/bpfdrv/ej_proto <<'EOF' >"$OUT/proto" 2>&1
+python3 -S - /dev/bpfdrv/ej_proto <<'EOF' >"$OUT/proto" 2>&1
 import errno, fcntl, os, sys
 fd = os.open(sys.argv[1], os.O_RDWR)
 fcntl.ioctl(fd, 0x4a02)                     # EJ_IOC_BADRET
@@ -142,7 +142,7 @@ check "load --pin ej_busy" $BPFDRV load --pin --name ej_busy "$EJ"
 pids=()
 for i in 1 2 3 4; do
 	# readers block on the empty FIFO; writers fill it
-	python3 -c '
+	python3 -S -c '
 import os, sys
 fd = os.open("/dev/bpfdrv/ej_busy", os.O_RDONLY)
 try:
@@ -151,7 +151,7 @@ try:
 except OSError as e:
     sys.exit(0 if e.errno in (19, 5) else 1)' &
 	pids+=($!)
-	python3 -c '
+	python3 -S -c '
 import os, sys
 fd = os.open("/dev/bpfdrv/ej_busy", os.O_WRONLY)
 try:

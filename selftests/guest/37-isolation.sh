@@ -31,7 +31,7 @@ now() { date +%s%N; }
 # sleepy_read OUT: a read on the sleeper; writes when it returned (ns).
 # exec: the background job's pid is the reader's, so kill reaches it.
 sleepy_read() {
-	exec python3 -c '
+	exec python3 -S -c '
 import os, sys, time
 fd = os.open("/dev/bpfdrv/sleeper", os.O_RDONLY)
 os.read(fd, 1)
@@ -105,14 +105,14 @@ check "... well before the unloaded driver's sleeping callback returned" \
 # the driver's release, once the callback is done, and meanwhile is no
 # hung task
 check "load --pin sleeper_release" $BPFDRV load --pin $TOBJ/sleeper_release.bpf.o
-exec python3 -c '
+exec python3 -S -c '
 import os
 fd = os.open("/dev/bpfdrv/sleeper_rel", os.O_RDONLY)
 os.read(fd, 1)' >/dev/null 2>&1 &
 reader=$!
 wait_for 5 opens sleeper_rel 1
 sleep 0.3
-python3 -c '
+python3 -S -c '
 import os
 fd = os.open("/dev/bpfdrv/sleeper_rel", os.O_RDONLY)
 os.read(fd, 1)' >/dev/null 2>&1 &
@@ -121,7 +121,7 @@ wait_for 5 opens sleeper_rel 2
 sleep 0.3
 kill -9 $queued
 wait $reader $queued 2>/dev/null
-releases=$(python3 -c '
+releases=$(python3 -S -c '
 import fcntl, os
 print(fcntl.ioctl(os.open("/dev/bpfdrv/sleeper_rel", os.O_RDONLY), 0))')
 check "both closes reached release, the killed process's too (count $releases)" \
@@ -134,7 +134,7 @@ mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
 if [ ${#edus[@]} -ge 2 ]; then
 	check "load --pin sleeper on ${edus[0]} as slow" \
 		$BPFDRV load --pin --name slow --device "${edus[0]}" $TOBJ/sleeper.bpf.o
-	python3 -c '
+	python3 -S -c '
 import os, sys, time
 fd = os.open("/dev/bpfdrv/slow0", os.O_RDONLY)
 try:
@@ -221,7 +221,7 @@ wd=/proc/sys/kernel/watchdog_thresh
 wd_was=$(cat $wd 2>/dev/null)
 [ -n "$wd_was" ] && echo 1 >$wd
 long_loop() {	# long_loop MS: the yielding ioctl; prints its seconds and result
-	python3 -c '
+	python3 -S -c '
 import fcntl, os, struct, sys, time
 fd = os.open("/dev/bpfdrv/long_loop", os.O_RDONLY)
 t = time.time()
@@ -249,5 +249,11 @@ check "the loop saw its device go and ended with ENODEV" \
 check "... well before its 8 s" test "${secs%.*}" -lt 5
 [ -n "$wd_was" ] && echo "$wd_was" >$wd
 
-check "rmmod bpfdrv_testkf" wait_for 10 rmmod bpfdrv_testkf
+# the unloaded programs hold the module until their RCU grace periods end,
+# which takes seconds on a loaded TCG host
+check "rmmod bpfdrv_testkf" wait_for 30 rmmod bpfdrv_testkf
+if [ -d /sys/module/bpfdrv_testkf ]; then	# what still holds it
+	echo "# bpfdrv_testkf refcnt $(cat /sys/module/bpfdrv_testkf/refcnt)"
+	bpftool prog show | grep -c struct_ops | sed 's/^/# struct_ops programs left: /'
+fi
 [ -n "$hung_was" ] && echo "$hung_was" >$hung

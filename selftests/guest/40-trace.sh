@@ -11,7 +11,7 @@ T=$B/selftests
 
 # jsum FILE FIELD KEY=VALUE...: sum of FIELD over the JSON lines matching all
 jsum() {
-	python3 - "$@" <<'EOF'
+	python3 -S - "$@" <<'EOF'
 import json, sys
 path, field = sys.argv[1], sys.argv[2]
 conds = [a.split("=", 1) for a in sys.argv[3:]]
@@ -26,7 +26,7 @@ EOF
 }
 # jget FILE KEY[.KEY]: a value of the one JSON object in FILE
 jget() {
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 o = json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."):
     o = o[k]
@@ -75,7 +75,7 @@ for cb in read write ioctl poll; do
 		"$(jget "$OUT/tally.json" $cb)"
 done
 expect_eq "stats: every traced read has a latency in the histogram" \
-	"$(python3 -c 'import json, sys
+	"$(python3 -S -c 'import json, sys
 for l in open(sys.argv[1]):
     o = json.loads(l)
     if o.get("callback") == "read":
@@ -136,7 +136,7 @@ else
 	done
 	expect_eq "trace: drm_ioctl calls have no other ioctl numbers" \
 		"$(jsum "$OUT/drm.json" count type=stat hook=drm_ioctl)" \
-		"$(python3 -c 'import json, sys
+		"$(python3 -S -c 'import json, sys
 print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json")"
 	expect_eq "trace: per-process drm_ioctl count equals the workload's" \
 		"$(jsum "$OUT/drm.json" count type=proc hook=drm_ioctl comm=test_trace_drm)" \
@@ -182,7 +182,7 @@ print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json
 	check "trace --perfetto: the workload exits 0 and the timeline is written" \
 		grep -q "timeline events to" "$OUT/pf.err"
 	check "trace --perfetto: trace-event schema, and its spans and instants equal the counts" \
-		python3 - "$OUT/pf.trace" "$OUT/pf.json" "$OUT/pf_tally.json" <<'EOF2'
+		python3 -S - "$OUT/pf.trace" "$OUT/pf.json" "$OUT/pf_tally.json" <<'EOF2'
 import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 rows = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
@@ -219,7 +219,7 @@ EOF2
 	# entry (-C); the other ways may lose calls (fentry on a preemptible
 	# kernel, kretprobe instances), and then must say so, with status 1
 	check_loss() { # JSON TALLY RC EXACT: no count is short unless reported
-		python3 - "$@" <<'EOF2'
+		python3 -S - "$@" <<'EOF2'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 want = json.load(open(sys.argv[2]))["ioctl"]
@@ -264,7 +264,7 @@ EOF2
 	# rarer ioctls and numbers no ioctl has: every name from the kernel
 	$BPFDRV trace -g drm --json -o "$OUT/rare.json" -- \
 		$T/test_trace_drm rare "$vgem" "$gpu" "$OUT/rare_tally.json" 2>"$OUT/rare.err"
-	for ioc in $(python3 -c 'import json, sys
+	for ioc in $(python3 -S -c 'import json, sys
 print(" ".join(json.load(open(sys.argv[1]))["ioctl"]))' "$OUT/rare_tally.json"); do
 		expect_eq "trace: drm_ioctl $ioc is named as the kernel names it" \
 			"$(jsum "$OUT/rare.json" count type=stat hook=drm_ioctl detail=$ioc)" 1
@@ -309,7 +309,7 @@ $BPFDRV trace --list --json >"$OUT/list.json" 2>"$OUT/list.err"
 check "trace --list --json exits 0" test $? -eq 0
 sed 's/^/# /' "$OUT/list.json" | cut -c1-160 | grep -v '"group":"bpfdrv"' | head -50
 check "trace --list: every hook whose symbol exists here is attached" \
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 bad = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "hook"
        and o["kind"] != "latency" and o["target"] and not o["attached"]]
 print(bad)
@@ -323,7 +323,7 @@ for f in ivpu_bo_create_ioctl ivpu_submit_ioctl ivpu_cmdq_submit_ioctl \
 	expect_eq "trace --list: $f attached iff the kernel has it ($want)" \
 		"$(jsum "$OUT/list.json" attached type=hook target=$f)" "$want"
 done
-via=$(python3 -c 'import json, sys
+via=$(python3 -S -c 'import json, sys
 print([o["kind"] for o in map(json.loads, open(sys.argv[1]))
        if o["type"] == "hook" and o["hook"] == "drm_ioctl"][0])' "$OUT/list.json")
 echo "# drm_ioctl traced by $via; start-up: $(grep '"type":"startup"' "$OUT/list.json")"

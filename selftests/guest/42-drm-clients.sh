@@ -116,13 +116,13 @@ client() {
 		sed 's/^/# /' "$OUT/$label.err" | head -20
 		return
 	fi
-	if python3 "$OUT/compare.py" "$OUT/$label.json" "$OUT/$label.hist" nr >"$OUT/cmp"; then
+	if python3 -S "$OUT/compare.py" "$OUT/$label.json" "$OUT/$label.hist" nr >"$OUT/cmp"; then
 		ok "$label: every drm_ioctl count per ioctl number equals ftrace's"
 	else
 		nok "$label: every drm_ioctl count per ioctl number equals ftrace's"
 	fi
 	cat "$OUT/cmp"
-	if python3 "$OUT/compare.py" "$OUT/$label.json" "$OUT/$label.hist" pid >"$OUT/cmp"; then
+	if python3 -S "$OUT/compare.py" "$OUT/$label.json" "$OUT/$label.hist" pid >"$OUT/cmp"; then
 		ok "$label: every process's drm_ioctl count equals ftrace's"
 	else
 		nok "$label: every process's drm_ioctl count equals ftrace's"
@@ -134,7 +134,7 @@ client "modetest -c" modetest -M virtio_gpu -c
 # the comparison is not vacuous: one call more on the ftrace side fails it
 awk '!done && /^\{ .*hitcount:/ { $NF = $NF + 1; done = 1 } 1' "$OUT/modetest -c.hist" >"$OUT/plus1.hist"
 check "a count that differs by one call fails the comparison" \
-	eval "! python3 $OUT/compare.py '$OUT/modetest -c.json' $OUT/plus1.hist nr"
+	eval "! python3 -S $OUT/compare.py '$OUT/modetest -c.json' $OUT/plus1.hist nr"
 client "modetest -e -p -f" modetest -M virtio_gpu -e -p -f
 # a mode set on the first connected connector, with its first mode; modetest
 # waits for a key before it restores, and gets EOF
