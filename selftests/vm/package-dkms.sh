@@ -69,6 +69,9 @@ done
 # build must fail, naming it), then as it should be.
 rel=${*: -1}
 dkms remove "bpfdrv/$ver" -k "$rel" >/dev/null 2>&1
+# Debian 12's dkms drops a module whose last kernel is removed: register it
+# again, as it is when a new kernel arrives (trixie's keeps it: "already added")
+dkms add "bpfdrv/$ver" >/dev/null 2>&1
 hdr=$(readlink -f "/lib/modules/$rel/build")
 mv "$hdr/vmlinux" /tmp/vmlinux
 /etc/kernel/postinst.d/dkms "$rel" >/tmp/nobtf 2>&1
