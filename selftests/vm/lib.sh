@@ -10,13 +10,14 @@ BPFDRV_BUILD=${BPFDRV_BUILD:-$BPFDRV_TOP/build}
 # must bpfdrv.ko be: a second, smaller root builds the module for them.
 BPFDRV_ROOT12=${BPFDRV_ROOT12:-$BPFDRV_CACHE/root-bookworm}
 
-# Packages of the build-and-guest root. Changing the list rebuilds the root.
+# Packages of the build-and-guest root. Packages added to the list are
+# installed into a cached root; one removed stays there.
 BPFDRV_ROOT_PKGS="gcc-14,gcc,make,libc6-dev,clang,llvm,libbpf-dev,bpftool,\
 libelf-dev,zlib1g-dev,pkgconf,dwarves,kmod,busybox-static,qemu-system-x86,\
 virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates,\
 gpiod,pciutils,fuse3,libfuse3-dev,libselinux1-dev,libsepol-dev,libpcre2-dev,\
 gnuplot-nox,libdrm-tests,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
-lintian"
+lintian,evtest,lm-sensors,i2c-tools,edid-decode,xxd"
 # Packages of the bookworm root: the compiler and tools its kernels' headers
 # need, and DKMS (the package test installs bpfdrv-dkms there).
 BPFDRV_ROOT12_PKGS="gcc-12,make,libc6-dev,dwarves,kmod,dkms,libelf1,libssl3,\

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (once) a Debian root, cached under $BPFDRV_CACHE and rebuilt when its
-# package list changes:
+# Build (once) a Debian root, cached under $BPFDRV_CACHE; packages added to
+# its list are installed into it:
 #   mkroot.sh           the trixie root: it builds the module for every kernel
 #                       of the matrix but Debian 12's and is the guest's
 #                       filesystem
@@ -24,6 +24,21 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 fi
 
 [ "$(id -u)" = 0 ] || die "building the VM root needs root (debootstrap, chroot)"
+
+# A root built from an older list gets the packages added since (apt keeps
+# what is installed); a failure there builds the root afresh.
+if [ -f "$stamp" ]; then
+	log "installing the $suite root's new packages"
+	if BPFDRV_ROOT=$root in_root /bin/bash -c '
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -q && apt-get install -y -q --no-install-recommends $1 &&
+			apt-get clean
+	' bash "${pkgs//,/ }" >>"$BPFDRV_CACHE/debootstrap-$suite.log" 2>&1; then
+		echo "$want" >"$stamp"
+		exit 0
+	fi
+	log "that failed (see $BPFDRV_CACHE/debootstrap-$suite.log): building the root afresh"
+fi
 if ! command -v debootstrap >/dev/null; then
 	log "installing debootstrap on the host"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null ||
