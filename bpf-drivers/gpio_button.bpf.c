@@ -13,10 +13,15 @@
  *   the gap in seq shows what it lost. A buffer shorter than the line gets
  *   -EINVAL and the event stays.
  * - poll: readable when an event is pending.
+ * - the lines are also keys of an input device ("bpfdrv gpio_button",
+ *   /dev/input/eventN): line 0 is KEY_ENTER, line 1 KEY_POWER, pressed
+ *   while the level is 1, so evtest and any evdev reader see them.
  *
  * Line 1 is active-low, like a button that pulls its pin down: pressing it
  * (physical low) reads as level 1.
  */
+#include <linux/input-event-codes.h>
+
 #include "bpfdrv.bpf.h"
 
 char _license[] SEC("license") = "GPL";
@@ -67,6 +72,10 @@ void BPF_PROG(button_edge, struct bpfdrv_dev *dev, __u32 line, __u32 value)
 	e->line = line;
 	e->level = value;
 	bpfdrv_dev_wake(dev);
+
+	/* the framework refuses undeclared codes; lines are 0 and 1 */
+	if (!bpfdrv_input_key(dev, line ? KEY_POWER : KEY_ENTER, value))
+		bpfdrv_input_sync(dev);
 }
 
 SEC("struct_ops/button_open")
@@ -140,4 +149,5 @@ struct chr_ext_ops gpio_button = {
 					BPFDRV_GPIO_EDGE_RISING |
 					BPFDRV_GPIO_EDGE_FALLING },
 	},
+	.input_keys = { KEY_ENTER, KEY_POWER },
 };

@@ -7,6 +7,11 @@
  * - read: the lines' levels as "1010\n", read back from the chip. The node is
  *   seekable, so cat sees end-of-file after one line.
  *
+ * - the same four lines are LEDs of the kernel's LED class,
+ *   /sys/class/leds/gpio_leds:led0 to led3: brightness (0 or 1) and every
+ *   trigger work as for any LED (the LED core blinks them in software
+ *   through led_set). They go dark when the driver detaches.
+ *
  * The lines are claimed by the framework when the driver attaches, from the
  * gpio_chip/gpio_lines declaration below (bpfdrv load --gpio-chip and
  * --gpio-lines point it elsewhere). GPIO kfuncs may sleep, so the programs
@@ -94,10 +99,25 @@ int BPF_PROG(leds_read, struct bpfdrv_dev *dev,
 	return i;
 }
 
+/* The LED class: LED i is line i. */
+SEC("struct_ops.s/leds_led_set")
+int BPF_PROG(leds_led_set, struct bpfdrv_dev *dev, __u32 led, __u32 brightness)
+{
+	return bpfdrv_gpio_set(dev, led, brightness);
+}
+
+SEC("struct_ops.s/leds_led_get")
+int BPF_PROG(leds_led_get, struct bpfdrv_dev *dev, __u32 led)
+{
+	return bpfdrv_gpio_get(dev, led);
+}
+
 SEC(".struct_ops.link")
 struct chr_ext_ops gpio_leds = {
 	.read = (void *)leds_read,
 	.write = (void *)leds_write,
+	.led_set = (void *)leds_led_set,
+	.led_get = (void *)leds_led_get,
 	.name = "gpio_leds",
 	.abi_version = BPFDRV_ABI_VERSION,
 	.flags = BPFDRV_F_SEEKABLE,
@@ -108,5 +128,9 @@ struct chr_ext_ops gpio_leds = {
 		{ .offset = 1, .flags = BPFDRV_GPIO_OUT_LOW },
 		{ .offset = 2, .flags = BPFDRV_GPIO_OUT_LOW },
 		{ .offset = 3, .flags = BPFDRV_GPIO_OUT_LOW },
+	},
+	.leds = {
+		{ .name = "led0" }, { .name = "led1" },
+		{ .name = "led2" }, { .name = "led3" },
 	},
 };

@@ -75,6 +75,40 @@ extern int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, __u32 first,
 				 __u32 count, __u32 bits) __ksym;
 
 /*
+ * Class devices (ABI 2; docs/subsystems.md). Keys: a code declared in
+ * chr_ext_ops.input_keys, value 0 released, 1 pressed, 2 repeat; readers
+ * see keys after bpfdrv_input_sync(). Sensors: sensor_read reports the
+ * value of the reading at hand.
+ */
+extern int bpfdrv_input_key(struct bpfdrv_dev *dev, __u32 code,
+			    __u32 value) __ksym;
+extern int bpfdrv_input_sync(struct bpfdrv_dev *dev) __ksym;
+extern int bpfdrv_sensor_report(struct bpfdrv_sensor_read *rd,
+				__s64 value) __ksym;
+
+/*
+ * I2C (ABI 2; docs/i2c.md): client is an index into chr_ext_ops.i2c_addrs;
+ * sleepable programs. Reads return the value (a byte, a word) or -errno.
+ */
+extern int bpfdrv_i2c_read_byte(struct bpfdrv_dev *dev, __u32 client) __ksym;
+extern int bpfdrv_i2c_write_byte(struct bpfdrv_dev *dev, __u32 client,
+				 __u8 value) __ksym;
+extern int bpfdrv_i2c_read_byte_data(struct bpfdrv_dev *dev, __u32 client,
+				     __u8 reg) __ksym;
+extern int bpfdrv_i2c_write_byte_data(struct bpfdrv_dev *dev, __u32 client,
+				      __u8 reg, __u8 value) __ksym;
+extern int bpfdrv_i2c_read_word_data(struct bpfdrv_dev *dev, __u32 client,
+				     __u8 reg) __ksym;
+extern int bpfdrv_i2c_write_word_data(struct bpfdrv_dev *dev, __u32 client,
+				      __u8 reg, __u16 value) __ksym;
+extern int bpfdrv_i2c_read_block(struct bpfdrv_dev *dev, __u32 client,
+				 __u8 reg, void *buf, __u32 buf__sz) __ksym;
+extern int bpfdrv_i2c_write_block(struct bpfdrv_dev *dev, __u32 client,
+				  __u8 reg, void *buf, __u32 buf__sz) __ksym;
+extern int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, __u32 client,
+			       void *buf, __u32 buf__sz, __u32 wlen) __ksym;
+
+/*
  * Report a fatal error, printf-style (bpf_snprintf() formats): the driver
  * is detached once the callback returns, and the message is kept as its
  * exit reason (bpfdrv status, /sys/kernel/bpfdrv/exits). The callback

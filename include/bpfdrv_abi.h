@@ -18,9 +18,10 @@
  * chr_ext_ops.abi_version; the module refuses a driver built for a newer
  * ABI than its own, and keeps loading drivers built for older ones (0:
  * built before the member existed, version 1). Later versions only append
- * members and add kfuncs (docs/abi.md).
+ * members and add kfuncs (docs/abi.md). Version 2 added the class devices
+ * (LEDs, input keys, sensors) and I2C.
  */
-#define BPFDRV_ABI_VERSION	1
+#define BPFDRV_ABI_VERSION	2
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -86,6 +87,54 @@ struct bpfdrv_gpio_line {
 	__u32 flags;		/* BPFDRV_GPIO_* */
 };
 
+/*
+ * Class devices (ABI 2), registered for each instance once init succeeded
+ * and removed before exit runs (docs/subsystems.md).
+ *
+ * LEDs: chr_ext_ops.leds, ended by an entry with an empty name; kfuncs and
+ * callbacks name an LED by its index there. Each appears as
+ * /sys/class/leds/<instance>:<name>.
+ */
+#define BPFDRV_MAX_LEDS		8
+#define BPFDRV_LED_NAME_MAX	32	/* [a-zA-Z0-9_:-], NUL included */
+#define BPFDRV_LED_BRIGHTNESS_MAX 65535
+struct bpfdrv_led {
+	char name[BPFDRV_LED_NAME_MAX];
+	__u32 max_brightness;	/* 1..BPFDRV_LED_BRIGHTNESS_MAX; 0 => 1 */
+};
+
+/* Input: the KEY_ and BTN_ codes an instance reports, ended by 0. */
+#define BPFDRV_MAX_INPUT_KEYS	16
+#define BPFDRV_INPUT_KEY_MAX	0x2ff	/* KEY_MAX */
+
+/*
+ * Sensors: chr_ext_ops.sensors, ended by an entry of type 0, appear as one
+ * hwmon device per instance. Channels are numbered per type in declaration
+ * order: the first temperature is temp1, the first voltage in0.
+ */
+#define BPFDRV_MAX_SENSORS	8
+#define BPFDRV_SENSOR_LABEL_MAX	16
+#define BPFDRV_SENSOR_TEMP	1	/* millidegrees Celsius: tempN_input */
+#define BPFDRV_SENSOR_IN	2	/* millivolts: inN_input */
+struct bpfdrv_sensor {
+	__u32 type;		/* BPFDRV_SENSOR_* */
+	char label[BPFDRV_SENSOR_LABEL_MAX];	/* tempN_label; "" => none */
+};
+
+/*
+ * I2C (ABI 2): the adapter, by name (/sys/bus/i2c/devices/i2c-N/name; a
+ * trailing '*' matches any name that starts as the rest), and the 7-bit
+ * addresses the driver talks to, ended by 0. bpfdrv holds each
+ * address as a client of its own while the instance lives; kfuncs name a
+ * client by its index in i2c_addrs (docs/i2c.md).
+ */
+#define BPFDRV_I2C_ADAPTER_MAX	48
+#define BPFDRV_MAX_I2C_CLIENTS	4
+#define BPFDRV_I2C_ADDR_FIRST	0x08	/* the addresses I2C does not reserve */
+#define BPFDRV_I2C_ADDR_LAST	0x77
+#define BPFDRV_I2C_BLOCK_MAX	32	/* SMBus block transfers */
+#define BPFDRV_I2C_MSG_MAX	256	/* raw I2C messages */
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -128,6 +177,16 @@ struct bpfdrv_io {
 } __bpfdrv_core;
 
 /*
+ * One reading of a sensor (ABI 2): the driver reports the value with
+ * bpfdrv_sensor_report().
+ */
+struct bpfdrv_sensor_read {
+	__u32 sensor;		/* index in chr_ext_ops.sensors */
+	__u32 type;		/* its BPFDRV_SENSOR_* */
+	const void *__kernel_object;	/* NULL; see above */
+} __bpfdrv_core;
+
+/*
  * A byte ring kept in program memory (a map value) and filled or drained by
  * the bpfdrv_io_to_ring()/bpfdrv_ring_to_io() kfuncs; declare one with
  * BPFDRV_RING(capacity).
@@ -158,6 +217,14 @@ struct bpfdrv_ring {
  * raised it, 0 if not (a shared INTx line). gpio_edge runs in a thread for
  * each edge on an input line declared with BPFDRV_GPIO_EDGE_*; line is the
  * index in gpio_lines, value the level read after the edge.
+ *
+ * The class callbacks (ABI 2) run in process context for the kernel's LED
+ * and hwmon cores: led_set sets LED led (index in leds) to brightness
+ * (0..max_brightness) and returns 0 or -errno; led_get returns the
+ * brightness or -errno (absent: the last one set); led_blink returns 0 if
+ * the hardware now blinks with these delays (ms, never 0), else -errno and
+ * the LED core blinks through led_set; sensor_read reports sensor
+ * rd->sensor's value with bpfdrv_sensor_report() and returns 0 or -errno.
  */
 struct chr_ext_ops {
 	int (*init)(struct bpfdrv_dev *dev);
@@ -190,6 +257,18 @@ struct chr_ext_ops {
 	 */
 	int (*takeover)(struct bpfdrv_dev *dev);
 	__u32 abi_version;		/* BPFDRV_ABI_VERSION built for */
+	/* ABI 2: class devices, above */
+	struct bpfdrv_led leds[BPFDRV_MAX_LEDS];
+	int (*led_set)(struct bpfdrv_dev *dev, __u32 led, __u32 brightness);
+	int (*led_get)(struct bpfdrv_dev *dev, __u32 led);
+	int (*led_blink)(struct bpfdrv_dev *dev, __u32 led, __u32 delay_on,
+			 __u32 delay_off);
+	__u16 input_keys[BPFDRV_MAX_INPUT_KEYS];
+	struct bpfdrv_sensor sensors[BPFDRV_MAX_SENSORS];
+	int (*sensor_read)(struct bpfdrv_dev *dev, struct bpfdrv_sensor_read *rd);
+	/* ABI 2: I2C, above */
+	char i2c_adapter[BPFDRV_I2C_ADAPTER_MAX];
+	__u16 i2c_addrs[BPFDRV_MAX_I2C_CLIENTS];
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -34,6 +34,10 @@ enum bpfdrv_cb {
 	BPFDRV_CB_IRQ,
 	BPFDRV_CB_GPIO_EDGE,
 	BPFDRV_CB_TAKEOVER,
+	BPFDRV_CB_LED_SET,	/* the class callbacks */
+	BPFDRV_CB_LED_GET,
+	BPFDRV_CB_LED_BLINK,
+	BPFDRV_CB_SENSOR_READ,
 	BPFDRV_CB_NR
 };
 
@@ -117,6 +121,15 @@ struct bpfdrv_pci_fn {
 	size_t dma_size;
 };
 
+/* A device an instance depends on, watched for removal (watch.c). */
+#define BPFDRV_WATCH_WHAT_MAX	64
+struct bpfdrv_watch {
+	struct list_head node;		/* bpfdrv_watches, while watched */
+	struct bpfdrv_device *bdev;
+	struct device *parent;		/* referenced until the instance's release */
+	char what[BPFDRV_WATCH_WHAT_MAX];	/* "GPIO chip foo" */
+};
+
 /*
  * One device instance. Lives until the last open file is closed: the
  * embedded device's refcount (held by the cdev, by each open file and by the
@@ -160,8 +173,14 @@ struct bpfdrv_device {
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
 	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
-	struct device *gpio_parent;	/* their chip's parent, referenced */
-	struct list_head gpio_node;	/* watched chips' holders, in gpio.c */
+	struct bpfdrv_watch gpio_watch;	/* their chip's parent */
+	struct bpfdrv_watch i2c_watch;	/* the I2C adapter's parent */
+	struct bpfdrv_i2c *i2c;		/* adapter and clients; NULL if none */
+	/* class devices; see classes.c */
+	struct bpfdrv_leds *leds;
+	struct bpfdrv_input *input;	/* under input_lock */
+	spinlock_t input_lock;
+	struct bpfdrv_hwmon *hwmon;
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
@@ -250,9 +269,36 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
 
+int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
+		   u32 max);
+
+int bpfdrv_classes_valid(const struct chr_ext_ops *ops);
+int bpfdrv_classes_add(struct bpfdrv_device *bdev);
+void bpfdrv_classes_del(struct bpfdrv_device *bdev);
+int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx);
+void bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx);
+int bpfdrv_cb_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
+		  u32 max);
+int bpfdrv_leds_valid(const struct chr_ext_ops *ops);
+int bpfdrv_leds_add(struct bpfdrv_device *bdev);
+void bpfdrv_leds_del(struct bpfdrv_device *bdev);
+int bpfdrv_input_add(struct bpfdrv_device *bdev);
+void bpfdrv_input_del(struct bpfdrv_device *bdev);
+int bpfdrv_sensors_valid(const struct chr_ext_ops *ops);
+int bpfdrv_hwmon_add(struct bpfdrv_device *bdev);
+void bpfdrv_hwmon_del(struct bpfdrv_device *bdev);
+
+int bpfdrv_i2c_valid(const struct chr_ext_ops *ops);
+int bpfdrv_i2c_claim(struct bpfdrv_device *bdev);
+void bpfdrv_i2c_release(struct bpfdrv_device *bdev);
+
 int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
-void bpfdrv_gpio_exit(void);
-void bpfdrv_instance_chip_gone(struct bpfdrv_device *bdev);
+void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what);
+
+bool bpfdrv_watch_start(struct bpfdrv_device *bdev, struct bpfdrv_watch *w,
+			struct device *parent, const char *what);
+void bpfdrv_watch_stop(struct bpfdrv_watch *w);
+void bpfdrv_watch_exit(void);
 
 #endif /* __BPFDRV_H */

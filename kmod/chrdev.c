@@ -96,8 +96,8 @@ static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_cb op)
 	this_cpu_inc(bdev->stats->calls[op]);
 }
 
-static noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
-					  enum bpfdrv_cb cb, int ret, u32 max)
+noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
+				   enum bpfdrv_cb cb, int ret, u32 max)
 {
 	char msg[BPFDRV_EXIT_MSG_MAX];
 
@@ -530,7 +530,8 @@ static void bpfdrv_device_release(struct device *dev)
 
 	if (dev->devt)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
-	put_device(bdev->gpio_parent);
+	put_device(bdev->gpio_watch.parent);
+	put_device(bdev->i2c_watch.parent);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);
 	kfree(bdev);
@@ -607,12 +608,16 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for_each_possible_cpu(cpu) {
 		struct bpfdrv_stats *s = per_cpu_ptr(bdev->stats, cpu);
 
-		for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
+		for (op = 0; op < BPFDRV_CB_NR; op++)
 			sum.calls[op] += s->calls[op];
 		sum.bad_returns += s->bad_returns;
 	}
 	/* the file operations, counted on the paths above */
 	for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
+				     sum.calls[op]);
+	/* the class callbacks (classes.c) */
+	for (op = BPFDRV_CB_LED_SET; op <= BPFDRV_CB_SENSOR_READ; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);

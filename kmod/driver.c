@@ -58,14 +58,15 @@ static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
 /*
  * A driver is kernel code: attaching one, or updating its code, takes
  * CAP_SYS_ADMIN in the initial user namespace, whatever BPF token the
- * loader holds; one that claims hardware (PCI functions, GPIO lines) also
- * takes CAP_SYS_RAWIO, as raw device access from user space does.
+ * loader holds; one that claims hardware (PCI functions, GPIO lines, I2C
+ * addresses) also takes CAP_SYS_RAWIO, as raw device access from user
+ * space does.
  */
 bool bpfdrv_driver_capable(const struct chr_ext_ops *ops)
 {
 	return capable(CAP_SYS_ADMIN) &&
-	       ((!bpfdrv_driver_is_pci(ops) && !ops->gpio_chip[0]) ||
-		capable(CAP_SYS_RAWIO));
+	       ((!bpfdrv_driver_is_pci(ops) && !ops->gpio_chip[0] &&
+		 !ops->i2c_adapter[0]) || capable(CAP_SYS_RAWIO));
 }
 
 /* Does @drv serve PCI function @fn? */
@@ -165,6 +166,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 	bdev->link = drv->link;
 	init_waitqueue_head(&bdev->wq);
 	mutex_init(&bdev->lock);
+	spin_lock_init(&bdev->input_lock);
 	init_completion(&bdev->gone);
 	INIT_LIST_HEAD(&bdev->drv_node);
 
@@ -188,8 +190,8 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 }
 
 /*
- * Step two, without bpfdrv_lock: set up the function and the lines, run
- * init, add the node. Returns init's error, or the set-up's.
+ * Step two, without bpfdrv_lock: set up the function, the lines and the
+ * I2C clients, run init, add the node and the class devices. Returns init's error, or the set-up's.
  */
 static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 {
@@ -202,6 +204,8 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 			return ret;
 	}
 	ret = bpfdrv_gpio_claim(bdev);
+	if (!ret)
+		ret = bpfdrv_i2c_claim(bdev);
 	if (ret)
 		return ret;
 
@@ -223,34 +227,43 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
 	bdev->added = !ret;
+	if (!ret)	/* children of the node */
+		ret = bpfdrv_classes_add(bdev);
 	return ret;
 }
 
 /*
- * Take an instance off every list and remove its node, so its name is
- * free, no new open finds it, and no other path tears it down.
+ * Take an instance off its driver's lists, so that no other path tears it
+ * down. Its name stays taken until bpfdrv_instance_finish() removed the
+ * node.
  */
 static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 {
 	lockdep_assert_held(&bpfdrv_lock);
-	list_del_init(&bdev->node);
 	list_del_init(&bdev->drv_node);
 	bdev->dying = true;
 	bdev->drv->gen++;
-	if (bdev->added)
-		cdev_device_del(&bdev->cdev, &bdev->dev);
 }
 
 /*
- * Without bpfdrv_lock: stop the instance (no callback starts, none runs
- * after the drain, exit quiesces the device if init succeeded), then
- * release its lines, interrupt and function. Open files keep the dead
- * device alive and get ENODEV. The interrupt is freed after exit, so that
- * freeing MSI vectors never re-enables INTx on a running device.
+ * Without bpfdrv_lock: remove the class devices (they may still call the
+ * driver, as the LED core does to turn LEDs off) and then the node, which
+ * frees the name; stop the instance (no callback starts, none runs after
+ * the drain, exit quiesces the device if init succeeded), then release its
+ * lines, interrupt and function. Open files keep the dead device alive and
+ * get ENODEV. The interrupt is freed after exit, so that freeing MSI
+ * vectors never re-enables INTx on a running device.
  */
 static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_pci_fn *fn = bdev->fn;
+
+	bpfdrv_classes_del(bdev);
+	if (bdev->added)
+		cdev_device_del(&bdev->cdev, &bdev->dev);
+	mutex_lock(&bpfdrv_lock);
+	list_del_init(&bdev->node);
+	mutex_unlock(&bpfdrv_lock);
 
 	WRITE_ONCE(bdev->live, false);
 	WRITE_ONCE(bdev->dead, true);
@@ -266,6 +279,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	}
 
 	bpfdrv_gpio_release(bdev);
+	bpfdrv_i2c_release(bdev);
 	if (bdev->pci)
 		bpfdrv_pci_instance_teardown(bdev);
 	if (fn) {
@@ -697,11 +711,11 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 }
 
 /*
- * The GPIO chip of @bdev is going (gpio.c saw its parent device go): eject
- * the driver, or have a starting instance undo itself. The caller then
- * waits for bdev->gone.
+ * Something @bdev depends on (@what: "GPIO chip foo") is going; watch.c saw
+ * its parent device go: eject the driver, or have a starting instance undo
+ * itself. The caller then waits for bdev->gone.
  */
-void bpfdrv_instance_chip_gone(struct bpfdrv_device *bdev)
+void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what)
 {
 	char msg[BPFDRV_EXIT_MSG_MAX];
 
@@ -709,8 +723,7 @@ void bpfdrv_instance_chip_gone(struct bpfdrv_device *bdev)
 	if (bdev->creating) {
 		bdev->abort = true;	/* its creator undoes it */
 	} else if (!bdev->dying) {
-		snprintf(msg, sizeof(msg), "%s lost GPIO chip %s",
-			 bdev->pub.name, bdev->ops->gpio_chip);
+		snprintf(msg, sizeof(msg), "%s lost %s", bdev->pub.name, what);
 		bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_REMOVED,
 				    BPFDRV_CB_NONE, msg);
 	}

@@ -51,6 +51,10 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_IRQ] = "irq",
 	[BPFDRV_CB_GPIO_EDGE] = "gpio_edge",
 	[BPFDRV_CB_TAKEOVER] = "takeover",
+	[BPFDRV_CB_LED_SET] = "led_set",
+	[BPFDRV_CB_LED_GET] = "led_get",
+	[BPFDRV_CB_LED_BLINK] = "led_blink",
+	[BPFDRV_CB_SENSOR_READ] = "sensor_read",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

@@ -11,11 +11,10 @@
  * got is checked to be the declared one (another table for the same
  * device name would win).
  *
- * A chip must not go while bpfdrv holds its lines: bpfdrv watches the bus
- * of each chip's parent device, and when that device is deleted or its
- * driver unbound, it ejects the drivers on the chip (kind removed) and
- * waits for their teardown before the chip's driver removes the chip.
- * A chip without a parent device is not watched.
+ * A chip must not go while bpfdrv holds its lines: its parent device is
+ * watched (watch.c), so that the drivers on the chip are ejected (kind
+ * removed) and torn down before the chip's driver removes the chip. A chip
+ * without a parent device is not watched.
  *
  * Edge lines get a threaded interrupt; the thread reads the level and calls
  * the driver's gpio_edge callback like chrdev.c calls the others: inside
@@ -54,100 +53,20 @@ struct bpfdrv_gpio {
 	char consumer[BPFDRV_NAME_MAX + 8];	/* "bpfdrv:<name>" */
 };
 
-/* Buses watched for the removal of chips' parent devices. */
-#define BPFDRV_GPIO_BUSES	4
-static const struct bus_type *bpfdrv_gpio_buses[BPFDRV_GPIO_BUSES];
-static struct notifier_block bpfdrv_gpio_nbs[BPFDRV_GPIO_BUSES];
-static DEFINE_MUTEX(bpfdrv_gpio_watch_lock);
-/* Instances on watched chips, until their lines are released. */
-static LIST_HEAD(bpfdrv_gpio_holders);
-static DEFINE_MUTEX(bpfdrv_gpio_holders_lock);
-
 /*
- * @parent is going: tear down every instance on a chip of it, and wait,
- * so that no line is held when its driver removes the chip.
- */
-static void bpfdrv_gpio_parent_gone(struct device *parent)
-{
-	struct bpfdrv_device *bdev;
-	bool found;
-
-	do {
-		found = false;
-		mutex_lock(&bpfdrv_gpio_holders_lock);
-		list_for_each_entry(bdev, &bpfdrv_gpio_holders, gpio_node) {
-			if (bdev->gpio_parent == parent) {
-				found = true;
-				get_device(&bdev->dev);
-				break;
-			}
-		}
-		mutex_unlock(&bpfdrv_gpio_holders_lock);
-		if (found) {
-			bpfdrv_instance_chip_gone(bdev);
-			/* its teardown takes it off the holders */
-			wait_for_completion_state(&bdev->gone, TASK_IDLE);
-			put_device(&bdev->dev);
-		}
-	} while (found);
-}
-
-static int bpfdrv_gpio_bus_notify(struct notifier_block *nb,
-				  unsigned long action, void *data)
-{
-	/* both come before the parent's driver is told to remove the chip */
-	if (action == BUS_NOTIFY_DEL_DEVICE || action == BUS_NOTIFY_UNBIND_DRIVER)
-		bpfdrv_gpio_parent_gone(data);
-	return NOTIFY_DONE;
-}
-
-/* Watch the bus of @parent; once per bus, until the module goes. */
-static int bpfdrv_gpio_watch(struct device *parent)
-{
-	int i, ret = 0;
-
-	mutex_lock(&bpfdrv_gpio_watch_lock);
-	for (i = 0; i < BPFDRV_GPIO_BUSES; i++)
-		if (!bpfdrv_gpio_buses[i] || bpfdrv_gpio_buses[i] == parent->bus)
-			break;
-	if (i == BPFDRV_GPIO_BUSES) {
-		ret = -ENOSPC;
-	} else if (!bpfdrv_gpio_buses[i]) {
-		bpfdrv_gpio_nbs[i].notifier_call = bpfdrv_gpio_bus_notify;
-		ret = bus_register_notifier(parent->bus, &bpfdrv_gpio_nbs[i]);
-		if (!ret)
-			bpfdrv_gpio_buses[i] = parent->bus;
-	}
-	mutex_unlock(&bpfdrv_gpio_watch_lock);
-	return ret;
-}
-
-void bpfdrv_gpio_exit(void)
-{
-	int i;
-
-	for (i = 0; i < BPFDRV_GPIO_BUSES && bpfdrv_gpio_buses[i]; i++)
-		bus_unregister_notifier(bpfdrv_gpio_buses[i], &bpfdrv_gpio_nbs[i]);
-}
-
-/*
- * Note the parent device of the chip @gdev in @bdev and watch its bus, so
- * that the chip's removal tears the instance down first.
+ * Watch the parent device of the chip @gdev (watch.c), so that the chip's
+ * removal tears the instance down first.
  */
 static void bpfdrv_gpio_watch_chip(struct bpfdrv_device *bdev,
 				   struct gpio_device *gdev)
 {
 	struct device *parent = gpio_device_to_device(gdev)->parent;
+	char what[BPFDRV_WATCH_WHAT_MAX];
 
-	if (!parent || !parent->bus || bpfdrv_gpio_watch(parent)) {
+	snprintf(what, sizeof(what), "GPIO chip %s", bdev->ops->gpio_chip);
+	if (!bpfdrv_watch_start(bdev, &bdev->gpio_watch, parent, what))
 		dev_info(&bdev->dev, "GPIO chip '%s' is not watched: its removal will not detach %s\n",
 			 bdev->ops->gpio_chip, bdev->ops->name);
-		return;
-	}
-	bdev->gpio_parent = get_device(parent);
-	mutex_lock(&bpfdrv_gpio_holders_lock);
-	list_add_tail(&bdev->gpio_node, &bpfdrv_gpio_holders);
-	mutex_unlock(&bpfdrv_gpio_holders_lock);
 }
 
 static unsigned int bpfdrv_gpio_count(const struct chr_ext_ops *ops)
@@ -441,11 +360,7 @@ void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
 	struct bpfdrv_gpio *g = bdev->gpio;
 	unsigned int i;
 
-	if (bdev->gpio_parent) {
-		mutex_lock(&bpfdrv_gpio_holders_lock);
-		list_del_init(&bdev->gpio_node);
-		mutex_unlock(&bpfdrv_gpio_holders_lock);
-	}
+	bpfdrv_watch_stop(&bdev->gpio_watch);
 	if (!g)
 		return;
 	bpfdrv_gpio_free_irqs(g);	/* waits for a running edge thread */

@@ -85,6 +85,22 @@ static bool bpfdrv_gpio_lines_valid(const struct chr_ext_ops *ops)
 	return !i == !ops->gpio_chip[0];
 }
 
+/* Key codes in range, ended by 0 (and only 0 after it). */
+static bool bpfdrv_input_keys_valid(const struct chr_ext_ops *ops)
+{
+	bool ended = false;
+	int i;
+
+	for (i = 0; i < BPFDRV_MAX_INPUT_KEYS; i++) {
+		u16 code = ops->input_keys[i];
+
+		if (code > BPFDRV_INPUT_KEY_MAX || (ended && code))
+			return false;
+		ended |= !code;
+	}
+	return true;
+}
+
 /* Copy and check the data members; returning 1 marks a member handled. */
 static int bpfdrv_ops_init_member(const struct btf_type *t,
 				  const struct btf_member *member,
@@ -147,6 +163,29 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		memcpy(kops->gpio_lines, uops->gpio_lines,
 		       sizeof(kops->gpio_lines));
 		return 1;
+	/* the class and I2C declarations: checked whole in validate */
+	case offsetof(struct chr_ext_ops, leds):
+		memcpy(kops->leds, uops->leds, sizeof(kops->leds));
+		return 1;
+	case offsetof(struct chr_ext_ops, input_keys):
+		if (!bpfdrv_input_keys_valid(uops)) {
+			pr_info("invalid input_keys: codes 1..%d, ended by 0\n",
+				BPFDRV_INPUT_KEY_MAX);
+			return -EINVAL;
+		}
+		memcpy(kops->input_keys, uops->input_keys,
+		       sizeof(kops->input_keys));
+		return 1;
+	case offsetof(struct chr_ext_ops, sensors):
+		memcpy(kops->sensors, uops->sensors, sizeof(kops->sensors));
+		return 1;
+	case offsetof(struct chr_ext_ops, i2c_adapter):
+		memcpy(kops->i2c_adapter, uops->i2c_adapter,
+		       sizeof(kops->i2c_adapter));
+		return 1;
+	case offsetof(struct chr_ext_ops, i2c_addrs):
+		memcpy(kops->i2c_addrs, uops->i2c_addrs, sizeof(kops->i2c_addrs));
+		return 1;
 	}
 	return 0;
 }
@@ -165,12 +204,17 @@ static int bpfdrv_ops_validate(void *kdata)
 			ops->name, BPFDRV_PCI_NAME_MAX);
 		return -ENAMETOOLONG;
 	}
-	return 0;
+	return bpfdrv_i2c_valid(ops) ?: bpfdrv_classes_valid(ops);
 }
 
 /* Runs in the attaching process, which bpfdrv_driver_attach() checks. */
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
+	/* a map attached without a link was not validated */
+	int ret = link ? 0 : bpfdrv_ops_validate(kdata);
+
+	if (ret)
+		return ret;
 	return bpfdrv_driver_attach(kdata, link);
 }
 
@@ -241,6 +285,28 @@ static int bpfdrv_stub_takeover(struct bpfdrv_dev *dev)
 	return 0;
 }
 
+static int bpfdrv_stub_led_set(struct bpfdrv_dev *dev, u32 led, u32 brightness)
+{
+	return 0;
+}
+
+static int bpfdrv_stub_led_get(struct bpfdrv_dev *dev, u32 led)
+{
+	return 0;
+}
+
+static int bpfdrv_stub_led_blink(struct bpfdrv_dev *dev, u32 led, u32 delay_on,
+				 u32 delay_off)
+{
+	return -EINVAL;
+}
+
+static int bpfdrv_stub_sensor_read(struct bpfdrv_dev *dev,
+				   struct bpfdrv_sensor_read *rd)
+{
+	return -ENODATA;
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -253,6 +319,10 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.irq = bpfdrv_stub_irq,
 	.gpio_edge = bpfdrv_stub_gpio_edge,
 	.takeover = bpfdrv_stub_takeover,
+	.led_set = bpfdrv_stub_led_set,
+	.led_get = bpfdrv_stub_led_get,
+	.led_blink = bpfdrv_stub_led_blink,
+	.sensor_read = bpfdrv_stub_sensor_read,
 };
 
 /*

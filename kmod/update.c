@@ -14,8 +14,9 @@
  * old code runs, so the kernel may free the old map at once.
  *
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
- * and lines, and whether it has irq and gpio_edge callbacks, which decided
- * its interrupts) cannot change: such an update is refused and the old
+ * and lines, I2C adapter and addresses, class devices, and whether it has the irq, gpio_edge, led_get
+ * and led_blink callbacks, which decided its interrupts and LED
+ * operations) cannot change: such an update is refused and the old
  * code goes on. So is one that meets an instance starting or finishing.
  * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
  */
@@ -85,6 +86,18 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "whether it has an irq callback";
 	if (!new->gpio_edge != !old->gpio_edge)
 		return "whether it has a gpio_edge callback";
+	if (memcmp(new->leds, old->leds, sizeof(new->leds)))
+		return "its LEDs";
+	if (!new->led_get != !old->led_get || !new->led_blink != !old->led_blink)
+		return "whether it has led_get and led_blink callbacks";
+	if (memcmp(new->input_keys, old->input_keys, sizeof(new->input_keys)))
+		return "its input keys";
+	if (memcmp(new->sensors, old->sensors, sizeof(new->sensors)))
+		return "its sensors";
+	if (strcmp(new->i2c_adapter, old->i2c_adapter))
+		return "its I2C adapter";
+	if (memcmp(new->i2c_addrs, old->i2c_addrs, sizeof(new->i2c_addrs)))
+		return "its I2C addresses";
 	return NULL;
 }
 

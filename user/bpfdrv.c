@@ -47,6 +47,7 @@
 
 #include "bpfdrv.h"
 #include "gpio.h"
+#include "i2c.h"
 #include "trace.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
@@ -390,7 +391,8 @@ static void usage_load(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--device BDF]\n"
-		"                   [--gpio-chip LABEL] [--gpio-lines N,N,...] OBJ\n"
+		"                   [--gpio-chip LABEL] [--gpio-lines N,N,...]\n"
+		"                   [--i2c-adapter NAME] [--i2c-addrs A,A,...] OBJ\n"
 		"  Attach every chr_ext_ops map of the BPF object OBJ. A driver becomes\n"
 		"  /dev/bpfdrv/<name>; a PCI driver gets /dev/bpfdrv/<name><N> for each\n"
 		"  function it serves (unclaimed ones with its IDs are bound to bpfdrv).\n"
@@ -400,7 +402,10 @@ static void usage_load(FILE *f)
 		"  --device BDF   serve only PCI function BDF, whatever its IDs\n"
 		"                 (one-map objects; binds it to bpfdrv)\n"
 		"  --gpio-chip LABEL     claim the GPIO lines on this chip instead\n"
-		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n");
+		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n"
+		"  --i2c-adapter NAME    use the I2C adapter of this name instead\n"
+		"                        (i2cdetect -l lists them)\n"
+		"  --i2c-addrs A,A,...   these I2C addresses instead (as many as declared)\n");
 }
 
 /* Read a small file (sysfs) into @buf, without its trailing newline. */
@@ -649,6 +654,12 @@ bool override_option(int opt, const char *arg, struct map_overrides *o)
 	case 'l':
 		o->gpio_lines = arg;
 		return true;
+	case 'A':
+		o->i2c_adapter = arg;
+		return true;
+	case 'a':
+		o->i2c_addrs = arg;
+		return true;
 	}
 	return false;
 }
@@ -725,7 +736,7 @@ static int check_abi_version(const char *path, const char *name, __u32 want)
  */
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
-		       int *n_gpio)
+		       int *n_gpio, int *n_i2c)
 {
 	const char *path = o->path, *new_name = o->name, *device = o->device;
 	const char *gpio_chip = o->gpio_chip, *gpio_lines = o->gpio_lines;
@@ -796,6 +807,14 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 			return -1;
 		*n_gpio += r;
 	}
+	if (o->i2c_adapter || o->i2c_addrs) {
+		int r = i2c_override(btf, type_id, value, size, o->i2c_adapter,
+				     o->i2c_addrs, name);
+
+		if (r < 0)
+			return -1;
+		*n_i2c += r;
+	}
 	if (*is_pci && strlen(name) > BPFDRV_PCI_NAME_MAX) {
 		err("%s: PCI driver name '%s' is too long: at most %d characters (instances append a number)",
 		    path, name, BPFDRV_PCI_NAME_MAX);
@@ -821,7 +840,7 @@ int cmd_load(int argc, char **argv)
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
-	int i, n = 0, n_gpio = 0, opt, ret = 1;
+	int i, n = 0, n_gpio = 0, n_i2c = 0, opt, ret = 1;
 	const char *path;
 	bool pin = false;
 
@@ -870,13 +889,19 @@ int cmd_load(int argc, char **argv)
 			err("%s: more than %d chr_ext_ops maps", path, MAX_DRIVERS);
 			goto out;
 		}
-		if (prepare_driver_map(btf, map, &o, names[n], &is_pci[n], &n_gpio))
+		if (prepare_driver_map(btf, map, &o, names[n], &is_pci[n], &n_gpio,
+				       &n_i2c))
 			goto out;
 		maps[n++] = map;
 	}
 	if (!n) {
 		err("%s: no chr_ext_ops map in this object (%s)", path,
 		    "declare one in SEC(\".struct_ops.link\")");
+		goto out;
+	}
+	if ((o.i2c_adapter || o.i2c_addrs) && n && !n_i2c) {
+		err("%s: --i2c-adapter/--i2c-addrs: no driver in it declares I2C addresses",
+		    path);
 		goto out;
 	}
 	if ((o.gpio_chip || o.gpio_lines) && n && !n_gpio) {
@@ -1276,6 +1301,7 @@ static void usage(FILE *f)
 		"usage: bpfdrv [-v] COMMAND [ARGS]\n"
 		"  load OBJ [--pin] [--name NAME] [--device BDF]\n"
 		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
+		"       [--i2c-adapter NAME] [--i2c-addrs A,...]\n"
 		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
 		"  update NAME OBJ                 replace a driver's code, files staying open\n"

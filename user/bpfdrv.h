@@ -32,6 +32,8 @@ struct map_overrides {
 	const char *device;	/* a PCI function, DDDD:BB:DD.F */
 	const char *gpio_chip;
 	const char *gpio_lines;
+	const char *i2c_adapter;
+	const char *i2c_addrs;
 	bool bind;		/* hand the PCI functions it serves to bpfdrv */
 };
 
@@ -40,14 +42,16 @@ struct map_overrides {
 	{ "name", required_argument, NULL, 'n' }, \
 	{ "device", required_argument, NULL, 'd' }, \
 	{ "gpio-chip", required_argument, NULL, 'c' }, \
-	{ "gpio-lines", required_argument, NULL, 'l' }
+	{ "gpio-lines", required_argument, NULL, 'l' }, \
+	{ "i2c-adapter", required_argument, NULL, 'A' }, \
+	{ "i2c-addrs", required_argument, NULL, 'a' }
 
 bool override_option(int opt, const char *arg, struct map_overrides *o);
 int check_overrides(const struct map_overrides *o);
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
-		       int *n_gpio);
+		       int *n_gpio, int *n_i2c);
 int load_object(struct bpf_object *obj, const char *path);
 int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
 		 unsigned int *instances);

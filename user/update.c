@@ -376,6 +376,7 @@ static void usage_update(FILE *f)
 	fprintf(f,
 		"usage: bpfdrv update NAME OBJ [--name NAME] [--device BDF]\n"
 		"                    [--gpio-chip LABEL] [--gpio-lines N,...]\n"
+		"                    [--i2c-adapter NAME] [--i2c-addrs A,...]\n"
 		"Replace attached driver NAME's code with OBJ's while its files stay\n"
 		"open. Give the options bpfdrv load was given; the driver's name, IDs,\n"
 		"lines, mode and flags cannot change. Maps declared alike keep their\n"
@@ -396,7 +397,7 @@ int cmd_update(int argc, char **argv)
 	struct bpf_map *map, *found = NULL;
 	char mname[BPFDRV_NAME_MAX];
 	struct bpf_object *obj = NULL;
-	int opt, n = 0, n_gpio = 0, nold, nmembers, ret = 1;
+	int opt, n = 0, n_gpio = 0, n_i2c = 0, nold, nmembers, ret = 1;
 	__u32 old_ids[64];
 	int link_fd = -1, st_fd = -1;
 	const char *name, *path;
@@ -466,7 +467,7 @@ int cmd_update(int argc, char **argv)
 		if (!is_chr_ext_ops(bpf_object__btf(obj), map))
 			continue;
 		if (prepare_driver_map(bpf_object__btf(obj), map, &o, mname, &pci,
-				       &n_gpio))
+				       &n_gpio, &n_i2c))
 			goto out;
 		if (!named && (!n || !strcmp(mname, name))) {
 			found = map;

@@ -1,22 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The versioned driver ABI: drivers built with the frozen version-1 headers
-# (selftests/abi/v1/) keep loading and working; a driver built for a newer
-# ABI is refused by the loader and by the module, naming both versions.
+# The versioned driver ABI: drivers built with the frozen headers of each
+# version (selftests/abi/v1/, v2/) keep loading and working; a driver built
+# for a newer ABI is refused by the loader and by the module, naming both
+# versions.
 . "$(dirname "$0")/lib.sh"
 
 V1=$TOBJ/abi/v1
+# the version the headers declare, and the one future.bpf.c is built for
+ABI=$(awk '$2 == "BPFDRV_ABI_VERSION" { print $3 }' include/bpfdrv_abi.h)
+NEXT=$((ABI + 1))
 load_module || { nok "insmod bpfdrv.ko for the ABI tests"; exit 0; }
 
 expect_eq() {	# expect_eq DESCRIPTION GOT WANT
 	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (got '$2', want '$3')"; fi
 }
 
-expect_eq "abi: the module reports ABI version 1" \
-	"$(cat /sys/module/bpfdrv/parameters/abi_version)" 1
+expect_eq "abi: the module reports ABI version $ABI" \
+	"$(cat /sys/module/bpfdrv/parameters/abi_version)" "$ABI"
 check "abi: the module's ABI version is read-only" \
 	eval '! echo 7 >/sys/module/bpfdrv/parameters/abi_version 2>/dev/null &&
-	      [ "$(cat /sys/module/bpfdrv/parameters/abi_version)" = 1 ]'
+	      [ "$(cat /sys/module/bpfdrv/parameters/abi_version)" = "$ABI" ]'
 
 # --- version 1: the echo driver as it was ---
 check "abi v1: echo built with the version-1 headers loads" \
@@ -44,9 +48,25 @@ else
 	echo "# skip: abi v1 edu (no edu device: run with -device edu)"
 fi
 
+# --- version 2: the class devices as they were ---
+V2=$TOBJ/abi/v2
+check "abi v2: panel built with the version-2 headers loads" \
+	$BPFDRV load --pin $V2/panel.bpf.o
+check "abi v2: its LED takes brightness 5 and its sensor then reads 5000" \
+	eval 'echo 5 >/sys/class/leds/panel:status/brightness &&
+	      hw=$(grep -lx panel /sys/class/hwmon/hwmon*/name) &&
+	      [ "$(cat ${hw%/name}/temp1_input)" = 5000 ]'
+check "abi v2: its key goes to the input device 'bpfdrv panel'" \
+	eval 'grep -q "^N: Name=\"bpfdrv panel\"" /proc/bus/input/devices &&
+	      printf 1 >/dev/bpfdrv/panel && printf 0 >/dev/bpfdrv/panel'
+check "abi v2: unload panel" $BPFDRV unload panel
+check "abi v2: its class devices are gone" \
+	eval '[ ! -e /sys/class/leds/panel:status ] &&
+	      ! grep -q "bpfdrv panel" /proc/bus/input/devices'
+
 # --- a newer ABI than the module's ---
-expect_err "abi: bpfdrv load refuses a driver built for ABI 2, naming both versions" \
-	"built for bpfdrv ABI 2, but the loaded bpfdrv module has ABI 1" \
+expect_err "abi: bpfdrv load refuses a driver built for ABI $NEXT, naming both versions" \
+	"built for bpfdrv ABI $NEXT, but the loaded bpfdrv module has ABI $ABI" \
 	$BPFDRV load $TOBJ/abi/future.bpf.o
 check "abi: nothing attached for the refused driver" node_gone future
 klog=$(dmesg | wc -l)
@@ -56,7 +76,7 @@ if bpftool struct_ops register $TOBJ/abi/future.bpf.o /sys/fs/bpf/abi_future \
 	nok "abi: the module refuses a newer-ABI driver registered by bpftool (it attached)"
 else
 	check "abi: the module refuses a newer-ABI driver registered by bpftool, naming both versions" \
-		grep -q "driver future was built for bpfdrv ABI 2; this module has ABI 1" \
+		grep -q "driver future was built for bpfdrv ABI $NEXT; this module has ABI $ABI" \
 		<(dmesg | tail -n +$((klog + 1)))
 fi
 sed 's/^/# /' "$OUT/bpftool" | head -5

@@ -65,10 +65,11 @@ check "dkms status: bpfdrv/$ver installed for $rel" \
 	grep -q "^bpfdrv/$ver, $rel, x86_64: installed" "$OUT/dkms"
 check "modinfo finds DKMS's bpfdrv.ko under updates/dkms" \
 	eval "modinfo -n bpfdrv | grep -q '/updates/dkms/bpfdrv.ko'"
-check "modprobe bpfdrv loads it (driver ABI 1)" \
-	eval "modprobe bpfdrv && grep -qx 1 /sys/module/bpfdrv/parameters/abi_version"
+abi=$(awk '$2 == "BPFDRV_ABI_VERSION" { print $3 }' include/bpfdrv_abi.h)
+check "modprobe bpfdrv loads it (driver ABI $abi)" \
+	eval "modprobe bpfdrv && grep -qx $abi /sys/module/bpfdrv/parameters/abi_version"
 check "bpfdrv --version is the package's" \
-	eval "bpfdrv --version | grep -q '^bpfdrv $ver (driver ABI 1)'"
+	eval "bpfdrv --version | grep -q '^bpfdrv $ver (driver ABI $abi)'"
 check "the man pages are installed" \
 	test -f /usr/share/man/man8/bpfdrv.8.gz -a -f /usr/share/man/man5/bpfdrv-autoload.conf.5.gz
 

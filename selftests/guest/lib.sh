@@ -112,3 +112,22 @@ hostile_corpus() {
 		test "$(cat /proc/sys/kernel/core_pattern)" = "$sentinel"
 	echo "$old" >/proc/sys/kernel/core_pattern
 }
+
+# expect_refused LABEL OBJ MESSAGE: bpfdrv load OBJ fails and the kernel
+# log gains MESSAGE (the module's reason); nothing stays attached
+expect_refused() {
+	local label=$1 obj=$2 msg=$3 klog name
+
+	name=$(basename "$obj" .bpf.o)
+	klog=$(dmesg | wc -l)
+	if $BPFDRV load --pin "$obj" >"$OUT/out" 2>&1; then
+		nok "$label: $name refused (it attached)"
+		$BPFDRV unload "$name" >/dev/null 2>&1
+	elif dmesg | tail -n +$((klog + 1)) | grep -q -- "$msg"; then
+		ok "$label: $name: $msg"
+	else
+		nok "$label: $name refused, with '$msg' in the kernel log"
+		sed 's/^/# /' "$OUT/out"
+		dmesg | tail -n +$((klog + 1)) | sed 's/^/# /'
+	fi
+}

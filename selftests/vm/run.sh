@@ -105,7 +105,9 @@ accel=$(accel_flags)
 
 # The guest's devices: two edu devices (two driver instances), a PCI
 # function that is not edu (wrong-device tests) and a virtio GPU (DRM).
-QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci"
+# i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs
+QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci \
+-device i2c-ddc,address=0x58"
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
 # (read-only) and run CMD in it.
@@ -264,7 +266,7 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12 runs the rest of the same source.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci gpio eject abi lockdown}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci gpio classes i2c eject abi lockdown}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		parts=$main_parts

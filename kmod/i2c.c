@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * I2C devices of a BPF driver: chr_ext_ops names an adapter (a trailing
+ * '*' matches any name that starts as the rest) and up to four
+ * 7-bit addresses. When an instance is made, bpfdrv takes a reference on
+ * the adapter and registers a client of its own at each address (a dummy
+ * client, as drivers do for a chip's second address), so the address is
+ * busy for everyone else, as i2cdetect's "UU" shows. The bpfdrv_i2c_*
+ * kfuncs reach those clients only, by their index in i2c_addrs.
+ *
+ * An adapter must not go while an instance uses it: its parent device is
+ * watched (watch.c) so the instance is torn down first; an adapter without
+ * a parent cannot be removed while its module is held (rmmod says it is in
+ * use). The clients are unregistered after exit, the adapter put last.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/i2c.h>
+#include <linux/slab.h>
+
+#include "bpfdrv.h"
+
+struct bpfdrv_i2c {
+	struct i2c_adapter *adap;
+	unsigned int nr_clients;
+	struct i2c_client *clients[BPFDRV_MAX_I2C_CLIENTS];
+};
+
+static unsigned int bpfdrv_i2c_count(const struct chr_ext_ops *ops)
+{
+	unsigned int n = 0;
+
+	while (n < BPFDRV_MAX_I2C_CLIENTS && ops->i2c_addrs[n])
+		n++;
+	return n;
+}
+
+/* Checks at load: an adapter with addresses, valid and distinct. */
+int bpfdrv_i2c_valid(const struct chr_ext_ops *ops)
+{
+	unsigned int i, j, n = bpfdrv_i2c_count(ops);
+
+	if (strnlen(ops->i2c_adapter, BPFDRV_I2C_ADAPTER_MAX) ==
+	    BPFDRV_I2C_ADAPTER_MAX || !n != !ops->i2c_adapter[0]) {
+		pr_info("driver %s: an I2C adapter needs addresses, and addresses an adapter\n",
+			ops->name);
+		return -EINVAL;
+	}
+	for (i = 0; i < BPFDRV_MAX_I2C_CLIENTS; i++) {
+		u16 addr = ops->i2c_addrs[i];
+
+		if (i >= n && addr) {
+			pr_info("driver %s: I2C address %u follows the end of i2c_addrs (a 0)\n",
+				ops->name, i);
+			return -EINVAL;
+		}
+		if (i < n && (addr < BPFDRV_I2C_ADDR_FIRST ||
+			      addr > BPFDRV_I2C_ADDR_LAST)) {
+			pr_info("driver %s: I2C address 0x%x is reserved or not 7-bit (want 0x%02x-0x%02x)\n",
+				ops->name, addr, BPFDRV_I2C_ADDR_FIRST,
+				BPFDRV_I2C_ADDR_LAST);
+			return -EINVAL;
+		}
+		for (j = 0; j < i && i < n; j++) {
+			if (ops->i2c_addrs[j] == addr) {
+				pr_info("driver %s: I2C address 0x%02x is declared twice\n",
+					ops->name, addr);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+struct bpfdrv_i2c_match {
+	const char *name;
+	int nr;			/* the first adapter of that name, or -1 */
+};
+
+/* @name, or, if @pattern ends with '*', whatever starts as it does. */
+static bool bpfdrv_i2c_name_matches(const char *name, const char *pattern)
+{
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return !strncmp(name, pattern, len - 1);
+	return !strcmp(name, pattern);
+}
+
+static int bpfdrv_i2c_match(struct device *dev, void *data)
+{
+	struct i2c_adapter *adap = i2c_verify_adapter(dev);
+	struct bpfdrv_i2c_match *match = data;
+
+	if (!adap || !bpfdrv_i2c_name_matches(adap->name, match->name))
+		return 0;
+	match->nr = adap->nr;
+	return 1;
+}
+
+/* The adapter named @name, referenced, or NULL. */
+static struct i2c_adapter *bpfdrv_i2c_find(const char *name)
+{
+	struct bpfdrv_i2c_match match = { .name = name, .nr = -1 };
+	struct i2c_adapter *adap;
+
+	/* i2c_get_adapter() takes the lock the walk holds: get it after */
+	i2c_for_each_dev(&match, bpfdrv_i2c_match);
+	if (match.nr < 0)
+		return NULL;
+	adap = i2c_get_adapter(match.nr);
+	/* it went, and another took its number, between the two */
+	if (adap && !bpfdrv_i2c_name_matches(adap->name, name)) {
+		i2c_put_adapter(adap);
+		adap = NULL;
+	}
+	return adap;
+}
+
+static void bpfdrv_i2c_free(struct bpfdrv_i2c *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_clients; i++)
+		i2c_unregister_device(c->clients[i]);
+	i2c_put_adapter(c->adap);
+	kfree(c);
+}
+
+/**
+ * bpfdrv_i2c_claim - take the I2C addresses a driver declares
+ * @bdev: the device being created, named, not yet live
+ *
+ * Return: 0 (also when it declares none), -ENODEV for a missing adapter,
+ * -EBUSY for an address in use, -ENOMEM.
+ */
+int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
+{
+	const struct chr_ext_ops *ops = bdev->ops;
+	unsigned int i, n = bpfdrv_i2c_count(ops);
+	char what[BPFDRV_WATCH_WHAT_MAX];
+	struct i2c_client *client;
+	struct bpfdrv_i2c *c;
+
+	if (!n)
+		return 0;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->adap = bpfdrv_i2c_find(ops->i2c_adapter);
+	if (!c->adap) {
+		dev_info(&bdev->dev, "no I2C adapter named '%s' (i2cdetect -l lists them)\n",
+			 ops->i2c_adapter);
+		kfree(c);
+		return -ENODEV;
+	}
+	for (i = 0; i < n; i++) {
+		client = i2c_new_dummy_device(c->adap, ops->i2c_addrs[i]);
+		if (IS_ERR(client)) {
+			dev_info(&bdev->dev, "cannot take I2C address 0x%02x on '%s': %ld%s\n",
+				 ops->i2c_addrs[i], ops->i2c_adapter,
+				 PTR_ERR(client), PTR_ERR(client) == -EBUSY ?
+				 " (in use: i2cdetect shows UU)" : "");
+			bpfdrv_i2c_free(c);
+			return PTR_ERR(client);
+		}
+		c->clients[c->nr_clients++] = client;
+	}
+	snprintf(what, sizeof(what), "I2C adapter %s", ops->i2c_adapter);
+	bpfdrv_watch_start(bdev, &bdev->i2c_watch, c->adap->dev.parent, what);
+	bdev->i2c = c;
+	return 0;
+}
+
+/**
+ * bpfdrv_i2c_release - give the addresses and the adapter back
+ * @bdev: the device, dead, its callbacks drained and exit done
+ */
+void bpfdrv_i2c_release(struct bpfdrv_device *bdev)
+{
+	bpfdrv_watch_stop(&bdev->i2c_watch);
+	if (!bdev->i2c)
+		return;
+	bpfdrv_i2c_free(bdev->i2c);
+	bdev->i2c = NULL;
+}
+
+/* The device's client @client, or NULL. */
+static struct i2c_client *bpfdrv_i2c_client(struct bpfdrv_dev *dev, u32 client)
+{
+	struct bpfdrv_i2c *c = to_bpfdrv_device(dev)->i2c;
+
+	if (!c || client >= c->nr_clients)
+		return NULL;
+	return c->clients[client];
+}
+
+/* The error for a client that is not there: no I2C at all, or a bad index. */
+static int bpfdrv_i2c_noclient(struct bpfdrv_dev *dev)
+{
+	return to_bpfdrv_device(dev)->i2c ? -EINVAL : -ENODEV;
+}
+
+/* The client of a block transfer of @size bytes the adapter can do. */
+static int bpfdrv_i2c_block_client(struct bpfdrv_dev *dev, u32 client,
+				   u32 size, u32 func, struct i2c_client **cl)
+{
+	*cl = bpfdrv_i2c_client(dev, client);
+	if (!*cl)
+		return bpfdrv_i2c_noclient(dev);
+	if (!size || size > BPFDRV_I2C_BLOCK_MAX)
+		return -EINVAL;
+	if (!i2c_check_functionality((*cl)->adapter, func))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_i2c_read_byte - SMBus receive byte
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ *
+ * Return: the byte (0-255), or -ENODEV (no I2C clients), -EINVAL (no such
+ * index), or the adapter's error (-ENXIO: no answer, the address NAKed).
+ */
+__bpf_kfunc int bpfdrv_i2c_read_byte(struct bpfdrv_dev *dev, u32 client)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_read_byte(cl) : bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_write_byte - SMBus send byte
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @value: the byte
+ *
+ * Return: 0, or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_write_byte(struct bpfdrv_dev *dev, u32 client,
+				      u8 value)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_write_byte(cl, value) : bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_read_byte_data - SMBus read byte from register @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ *
+ * Return: the byte (0-255), or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_read_byte_data(struct bpfdrv_dev *dev, u32 client,
+					  u8 reg)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_read_byte_data(cl, reg) : bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_write_byte_data - SMBus write byte to register @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ * @value: the byte
+ *
+ * Return: 0, or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_write_byte_data(struct bpfdrv_dev *dev, u32 client,
+					   u8 reg, u8 value)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_write_byte_data(cl, reg, value) :
+		    bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_read_word_data - SMBus read word (little-endian) from @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ *
+ * Return: the word (0-65535), or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_read_word_data(struct bpfdrv_dev *dev, u32 client,
+					  u8 reg)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_read_word_data(cl, reg) : bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_write_word_data - SMBus write word (little-endian) to @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ * @value: the word
+ *
+ * Return: 0, or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_write_word_data(struct bpfdrv_dev *dev, u32 client,
+					   u8 reg, u16 value)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+
+	return cl ? i2c_smbus_write_word_data(cl, reg, value) :
+		    bpfdrv_i2c_noclient(dev);
+}
+
+/**
+ * bpfdrv_i2c_read_block - I2C block read of @buf__sz bytes from @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ * @buf: program memory for the bytes
+ * @buf__sz: how many, 1..BPFDRV_I2C_BLOCK_MAX
+ *
+ * Return: the bytes read, -EINVAL for a size out of range, -EOPNOTSUPP if
+ * the adapter cannot do it, or errors as bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_read_block(struct bpfdrv_dev *dev, u32 client,
+				      u8 reg, void *buf, u32 buf__sz)
+{
+	struct i2c_client *cl;
+	int ret = bpfdrv_i2c_block_client(dev, client, buf__sz,
+					  I2C_FUNC_SMBUS_READ_I2C_BLOCK, &cl);
+
+	return ret ?: i2c_smbus_read_i2c_block_data(cl, reg, buf__sz, buf);
+}
+
+/**
+ * bpfdrv_i2c_write_block - I2C block write of @buf__sz bytes to @reg
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @reg: the command (register) byte
+ * @buf: the bytes
+ * @buf__sz: how many, 1..BPFDRV_I2C_BLOCK_MAX
+ *
+ * Return: 0, or errors as bpfdrv_i2c_read_block().
+ */
+__bpf_kfunc int bpfdrv_i2c_write_block(struct bpfdrv_dev *dev, u32 client,
+				       u8 reg, void *buf, u32 buf__sz)
+{
+	struct i2c_client *cl;
+	int ret = bpfdrv_i2c_block_client(dev, client, buf__sz,
+					  I2C_FUNC_SMBUS_WRITE_I2C_BLOCK, &cl);
+
+	return ret ?: i2c_smbus_write_i2c_block_data(cl, reg, buf__sz, buf);
+}
+
+/**
+ * bpfdrv_i2c_transfer - raw I2C: write the first @wlen bytes of @buf, then
+ *	read the rest of it after a repeated start (one transfer, as for an
+ *	EEPROM's address then its data)
+ * @dev: the device
+ * @client: index in chr_ext_ops.i2c_addrs
+ * @buf: program memory: the bytes to write, then room for those read
+ * @buf__sz: its size, 1..BPFDRV_I2C_MSG_MAX
+ * @wlen: bytes to write, 0..@buf__sz (0: only a read; @buf__sz: only a
+ *	write)
+ *
+ * Return: 0, -EINVAL for sizes out of range, -EOPNOTSUPP if the adapter
+ * does not do raw I2C (SMBus controllers), or errors as
+ * bpfdrv_i2c_read_byte().
+ */
+__bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
+				    void *buf, u32 buf__sz, u32 wlen)
+{
+	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_msg msgs[2];
+	u8 *bytes = buf;
+	int n = 0, ret;
+
+	if (!cl)
+		return bpfdrv_i2c_noclient(dev);
+	if (!buf__sz || buf__sz > BPFDRV_I2C_MSG_MAX || wlen > buf__sz)
+		return -EINVAL;
+	if (!i2c_check_functionality(cl->adapter, I2C_FUNC_I2C))
+		return -EOPNOTSUPP;
+	if (wlen)
+		msgs[n++] = (struct i2c_msg){ .addr = cl->addr, .len = wlen,
+					      .buf = bytes };
+	if (wlen < buf__sz)
+		msgs[n++] = (struct i2c_msg){ .addr = cl->addr, .flags = I2C_M_RD,
+					      .len = buf__sz - wlen,
+					      .buf = bytes + wlen };
+	ret = i2c_transfer(cl->adapter, msgs, n);
+	if (ret == n)
+		return 0;
+	return ret < 0 ? ret : -EIO;
+}
+
+__bpf_kfunc_end_defs();

@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# I2C: drivers on i2c-stub's emulated chips, checked through i2c-dev with
+# i2c-tools (i2cset, i2cget, i2cdetect) and, for the lm75 hwmon driver,
+# with sensors(1); the edid driver on QEMU's i2c-ddc EEPROM behind the q35
+# SMBus controller, checked with i2cdump and edid-decode. Ends with every
+# driver detached and i2c-stub removed.
+. "$(dirname "$0")/lib.sh"
+
+PROBE=/dev/bpfdrv/i2c_probe
+
+load_module || { nok "insmod bpfdrv.ko (for the I2C tests)"; exit 0; }
+for tool in i2cset i2cget i2cdetect sensors; do
+	if ! command -v $tool >/dev/null; then
+		echo "# skip: I2C tests ($tool is not installed)"
+		exit 0
+	fi
+done
+modprobe i2c-dev
+# chips at 0x48 (the lm75) and 0x50; nothing answers at 0x51
+if ! modprobe i2c-stub chip_addr=0x48,0x50 2>"$OUT/modprobe"; then
+	nok "modprobe i2c-stub"
+	sed 's/^/# /' "$OUT/modprobe"
+	exit 0
+fi
+BUS=""
+for d in /sys/bus/i2c/devices/i2c-*; do
+	[ "$(cat "$d/name")" = "SMBus stub driver" ] && BUS=${d##*-}
+done
+if [ -z "$BUS" ]; then
+	nok "i2c-stub's adapter 'SMBus stub driver' is there"
+	exit 0
+fi
+ok "i2c-stub's adapter 'SMBus stub driver' is i2c-$BUS"
+
+# probe OP CLIENT REG VALUE [BYTES...]: run one kfunc; prints its return
+# value and, with -d, the 8 data bytes
+probe() {
+	python3 -S -c '
+import os, struct, sys
+a = sys.argv[1:]
+dump = a[0] == "-d"
+a = a[1:] if dump else a
+data = bytes(int(x, 0) for x in a[5:]).ljust(8, b"\0")
+fd = os.open(a[0], os.O_RDWR)
+os.write(fd, struct.pack("<IIII", *(int(x, 0) for x in a[1:5])) + data)
+r = os.read(fd, 40)
+ret = struct.unpack("<i", r[:4])[0]
+print(" ".join(["%d" % ret] + (["0x%02x" % b for b in r[4:12]] if dump else [])))
+' "$@"
+}
+OP_READ_BYTE=1 OP_WRITE_BYTE=2 OP_READ_BYTE_DATA=3 OP_WRITE_BYTE_DATA=4
+OP_READ_WORD_DATA=5 OP_WRITE_WORD_DATA=6 OP_READ_BLOCK=7 OP_WRITE_BLOCK=8
+OP_READ_BLOCK_33=9 OP_TRANSFER=10
+ENXIO=-6 EINVAL=-22 EOPNOTSUPP=-95
+
+# --- the probe driver: each kfunc against i2c-tools ---
+i2cset -y $BUS 0x50 0x10 0xab
+i2cset -y $BUS 0x50 0x20 0x1234 w
+check "i2c: load i2c_probe (0x50 and 0x51 on SMBus stub driver)" \
+	$BPFDRV load --pin $TOBJ/i2c_probe.bpf.o
+check "i2cdetect: 0x50 and 0x51 are in use (UU)" \
+	eval 'i2cdetect -y $BUS 0x50 0x51 | grep -q "^50: UU UU"'
+check "i2c: read_byte_data of 0x10 is what i2cset wrote (0xab = 171)" \
+	test "$(probe $PROBE $OP_READ_BYTE_DATA 0 0x10 0)" = 171
+check "i2c: read_word_data of 0x20 is what i2cset wrote (0x1234 = 4660)" \
+	test "$(probe $PROBE $OP_READ_WORD_DATA 0 0x20 0)" = 4660
+check "i2c: write_byte_data 0x11 = 0xcd, i2cget -f reads 0xcd" \
+	eval '[ "$(probe $PROBE $OP_WRITE_BYTE_DATA 0 0x11 0xcd)" = 0 ] &&
+	      [ "$(i2cget -f -y $BUS 0x50 0x11)" = 0xcd ]'
+check "i2c: write_word_data 0x21 = 0xbeef, i2cget -f reads 0xbeef" \
+	eval '[ "$(probe $PROBE $OP_WRITE_WORD_DATA 0 0x21 0xbeef)" = 0 ] &&
+	      [ "$(i2cget -f -y $BUS 0x50 0x21 w)" = 0xbeef ]'
+check "i2c: write_byte 0x30 sets the stub's pointer, read_byte reads 0x30's byte" \
+	eval 'i2cset -f -y $BUS 0x50 0x30 0x5a &&
+	      [ "$(probe $PROBE $OP_WRITE_BYTE 0 0 0x30)" = 0 ] &&
+	      [ "$(probe $PROBE $OP_READ_BYTE 0 0 0)" = 90 ]'
+check "i2c: write_block of 8 bytes to 0x40, i2cget -f reads each" \
+	eval '[ "$(probe $PROBE $OP_WRITE_BLOCK 0 0x40 0 1 2 3 4 5 6 7 8)" = 0 ] &&
+	      [ "$(for r in 0x40 0x41 0x47; do i2cget -f -y $BUS 0x50 $r; done | tr "\n" " ")" = "0x01 0x02 0x08 " ]'
+check "i2c: read_block of 8 bytes from 0x40 returns 8 and the bytes" \
+	test "$(probe -d $PROBE $OP_READ_BLOCK 0 0x40 0)" = "8 0x01 0x02 0x03 0x04 0x05 0x06 0x07 0x08"
+check "i2c: a block of 33 bytes is refused (EINVAL)" \
+	test "$(probe $PROBE $OP_READ_BLOCK_33 0 0x40 0)" = $EINVAL
+check "i2c: raw transfer on an SMBus-only adapter: EOPNOTSUPP" \
+	test "$(probe $PROBE $OP_TRANSFER 0 0x40 0)" = $EOPNOTSUPP
+check "i2c: client 2 (not declared) is refused (EINVAL)" \
+	test "$(probe $PROBE $OP_READ_BYTE_DATA 2 0x10 0)" = $EINVAL
+r=$(probe $PROBE $OP_READ_BYTE_DATA 1 0x10 0)
+check "i2c: no chip at 0x51: the bus's error reaches the driver ($r)" test "$r" -lt 0
+klog=$(dmesg | wc -l)
+check "i2c: a second driver on 0x50 is refused: address in use" \
+	eval '! $BPFDRV load --pin --name i2c_probe2 $TOBJ/i2c_probe.bpf.o >$OUT/busy 2>&1 &&
+	      dmesg | tail -n +$((klog + 1)) |
+	      grep -q "cannot take I2C address 0x50 on .SMBus stub driver.: -16 (in use"'
+check "i2c: rmmod i2c_stub is refused while a driver uses it" \
+	eval '! rmmod i2c_stub 2>/dev/null && [ -d /sys/module/i2c_stub ]'
+check "i2c: unload i2c_probe" $BPFDRV unload i2c_probe
+check "i2cdetect: 0x50 answers again and 0x51 is free" \
+	eval 'i2cdetect -y $BUS 0x50 0x51 | grep -q "^50: 50 -- "'
+
+# --- lm75 in hwmon, through sensors(1) ---
+i2cset -y $BUS 0x48 0x01 0x00		# running
+i2cset -y $BUS 0x48 0x00 0x8019 w	# 25.5 degrees: 0x19 0x80, high byte first
+check "lm75: load" $BPFDRV load --pin $OBJ/lm75.bpf.o
+sensors lm75-virtual-0 >"$OUT/sensors" 2>&1
+sed 's/^/# /' "$OUT/sensors"
+check "lm75: sensors shows ambient: +25.5°C" grep -Eq '^ambient: +\+25\.5 ?(°)?C' "$OUT/sensors"
+HW=""
+for d in /sys/class/hwmon/hwmon*; do
+	[ "$(cat $d/name 2>/dev/null)" = lm75 ] && HW=$d
+done
+i2cset -f -y $BUS 0x48 0x00 0x80f5 w	# -10.5 degrees: 0xf5 0x80
+check "lm75: a negative temperature: temp1_input -10500" \
+	test "$(cat $HW/temp1_input 2>&1)" = -10500
+i2cset -f -y $BUS 0x48 0x01 0x01	# shut down
+expect_err "lm75: a shut-down chip gives ENODATA" "No data available" cat $HW/temp1_input
+i2cset -f -y $BUS 0x48 0x01 0x00
+check "lm75: unload" $BPFDRV unload lm75
+check "lm75: its hwmon device is gone" eval '[ -z "$HW" ] || [ ! -e "$HW" ]'
+
+# --- declarations and adapters the module refuses ---
+for case in "bad_i2c_addr:I2C address 0x3 is reserved or not 7-bit" \
+	    "bad_i2c_noadapter:an I2C adapter needs addresses, and addresses an adapter" \
+	    "bad_i2c_dup:I2C address 0x50 is declared twice" \
+	    "i2c_missing:no I2C adapter named 'no such adapter'"; do
+	expect_refused "i2c refused" "$TOBJ/${case%%:*}.bpf.o" "${case#*:}"
+done
+check "lm75 --i2c-addrs 0x49 (no chip there): init fails, nothing stays attached" \
+	eval '! $BPFDRV load --pin --i2c-addrs 0x49 $OBJ/lm75.bpf.o >$OUT/out 2>&1 &&
+	      node_gone lm75 && i2cdetect -y $BUS 0x49 0x49 | grep -q "^40: *--"'
+sed 's/^/# /' "$OUT/out"
+expect_err "bpfdrv load --i2c-addrs 0x80 is refused before loading" "invalid --i2c-addrs" \
+	$BPFDRV load --pin --i2c-addrs 0x80 $OBJ/lm75.bpf.o
+check "i2c: the refused drivers left no client (0x50 answers)" \
+	eval 'i2cdetect -y $BUS 0x50 0x50 | grep -q "^50: 50"'
+check "i2c: rmmod i2c_stub once no driver uses it" rmmod i2c_stub
+
+# --- edid: QEMU's i2c-ddc EEPROM on the q35 SMBus controller (i2c-i801) ---
+modprobe i2c-i801 2>/dev/null
+DDC=""
+for d in /sys/bus/i2c/devices/i2c-*; do
+	case "$(cat "$d/name")" in "SMBus I801 adapter"*) DDC=${d##*-};; esac
+done
+if [ -z "$DDC" ]; then
+	echo "# skip: edid (no i801 SMBus adapter: the q35 machine has one)"
+elif ! i2cget -y "$DDC" 0x58 0 >/dev/null 2>&1; then
+	echo "# skip: edid (nothing answers at 0x58: run QEMU with -device i2c-ddc,address=0x58)"
+else
+	ok "edid: i2c-ddc answers at 0x58 on i2c-$DDC ($(cat /sys/bus/i2c/devices/i2c-$DDC/name))"
+	# the raw EEPROM through i2c-dev, decoded by edid-decode
+	i2cdump -y "$DDC" 0x58 i 2>/dev/null |
+		awk '/^[0-7]0:/ { for (i = 2; i <= 17; i++) printf "%s", $i }' |
+		xxd -r -p >"$OUT/edid.bin"
+	check "edid: i2cdump read 128 bytes" test "$(stat -c %s "$OUT/edid.bin")" = 128
+	edid-decode "$OUT/edid.bin" >"$OUT/edid-decode" 2>&1
+	# q35's SPD EEPROMs hold 0x50-0x57: the DDC EEPROM is at 0x58 here
+	check "edid: load edid --i2c-addrs 0x58 (adapter 'SMBus I801 adapter*')" \
+		$BPFDRV load --pin --i2c-addrs 0x58 $OBJ/edid.bpf.o
+	cat /dev/bpfdrv/edid >"$OUT/edid.txt" 2>&1
+	sed 's/^/# /' "$OUT/edid.txt"
+	name=$(sed -n "s/^ *Display Product Name: '\(.*\)'$/\1/p" "$OUT/edid-decode")
+	check "edid: the name is edid-decode's ($name)" \
+		grep -qx "name=$name" "$OUT/edid.txt"
+	pref=$(sed -n 's/^ *DTD 1: *\([0-9]*x[0-9]*\) .*/\1/p' "$OUT/edid-decode" | head -1)
+	check "edid: the preferred mode is edid-decode's first DTD ($pref)" \
+		grep -qx "preferred=$pref" "$OUT/edid.txt"
+	est=$(sed -n '/Established Timings I & II:/,/Standard Timings:/p' "$OUT/edid-decode" |
+		grep -cE '[0-9]+x[0-9]+ +[0-9.]+ Hz')
+	check "edid: as many established modes as edid-decode lists ($est)" \
+		test "$(grep -c '^mode=' "$OUT/edid.txt")" = "$est"
+	sum=valid
+	grep -q "^Checksum: .*should be" "$OUT/edid-decode" && sum=invalid
+	check "edid: the checksum is $sum, as edid-decode says" \
+		grep -qx "checksum=$sum" "$OUT/edid.txt"
+	check "edid: unload" $BPFDRV unload edid
+fi

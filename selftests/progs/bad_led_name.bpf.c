@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Refused at attach: an LED name with a space. */
+#include <linux/input-event-codes.h>
+
+#include "bpfdrv.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+SEC("struct_ops/bad_led_set")
+int BPF_PROG(bad_led_set, struct bpfdrv_dev *dev, __u32 led, __u32 value)
+{
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops bad_led_name = {
+	.led_set = (void *)bad_led_set,
+	.name = "bad_led_name",
+	.abi_version = BPFDRV_ABI_VERSION,
+	.leds = { { .name = "a b" } },
+};
