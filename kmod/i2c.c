@@ -168,7 +168,7 @@ int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
 		}
 		c->clients[c->nr_clients++] = client;
 	}
-	snprintf(what, sizeof(what), "I2C adapter %s", ops->i2c_adapter);
+	snprintf(what, sizeof(what), "I2C adapter %s", c->adap->name);
 	bpfdrv_watch_start(bdev, &bdev->i2c_watch, c->adap->dev.parent, what);
 	bdev->i2c = c;
 	return 0;

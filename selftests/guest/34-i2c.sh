@@ -174,4 +174,20 @@ else
 	check "edid: the checksum is $sum, as edid-decode says" \
 		grep -qx "checksum=$sum" "$OUT/edid.txt"
 	check "edid: unload" $BPFDRV unload edid
+	# the controller goes while edid uses its adapter: edid goes first
+	check "edid: load it again" $BPFDRV load --pin --i2c-addrs 0x58 $OBJ/edid.bpf.o
+	# the adapter's parent: the controller's PCI function
+	SMB=$(basename "$(dirname "$(readlink -f /sys/bus/i2c/devices/i2c-$DDC)")")
+	SMBDRV=$(basename "$(readlink -f /sys/bus/pci/devices/$SMB/driver)")
+	check "edid: unbind the SMBus controller $SMB from $SMBDRV" \
+		sh -c "echo $SMB >/sys/bus/pci/drivers/$SMBDRV/unbind"
+	check "edid: ejected before its adapter went (node gone)" node_gone edid
+	$BPFDRV status edid >"$OUT/status" 2>&1
+	sed 's/^/# /' "$OUT/status"
+	check "edid: bpfdrv status: removed, edid lost I2C adapter SMBus I801 adapter at ..." \
+		grep -q "last exit: removed at .*edid lost I2C adapter SMBus I801 adapter at" "$OUT/status"
+	check "edid: the adapter is gone" test ! -e /sys/bus/i2c/devices/i2c-$DDC
+	check "edid: bind the controller again" \
+		sh -c "echo $SMB >/sys/bus/pci/drivers/$SMBDRV/bind"
+	$BPFDRV unload edid >/dev/null 2>&1	# if the unbind failed
 fi

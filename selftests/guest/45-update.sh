@@ -140,6 +140,9 @@ if insmod "$KMODS/gpio_loopback.ko" 2>/dev/null; then
 		grep -q 'consumer=bpfdrv:gpio_leds$' <(gpioinfo --unquoted -c "$CHIP" 0)
 	printf 0101 >/dev/bpfdrv/gpio_leds
 	check "gpio_leds: the new code drives them (0101)" test "$(levels 8 9 10 11)" = 0101
+	check "gpio_leds: its LED class devices stay, and the new code serves them (led2 on: 0111)" \
+		eval 'echo 1 >/sys/class/leds/gpio_leds:led2/brightness &&
+		      [ "$(levels 8 9 10 11)" = 0111 ]'
 	check "unload gpio_leds" $BPFDRV unload gpio_leds
 	rmmod gpio_loopback
 else
