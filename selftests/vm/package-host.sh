@@ -15,8 +15,9 @@ trap 'rm -rf "$tmp"' EXIT
 . /etc/os-release
 echo "# host: $PRETTY_NAME, glibc $(ldd --version | awk 'NR == 1 { print $NF }')"
 dpkg-deb -x "$deb" "$tmp"
+abi=$(awk '$2 == "BPFDRV_ABI_VERSION" { print $3 }' "$BPFDRV_TOP/include/bpfdrv_abi.h")
 if out=$("$tmp/usr/bin/bpfdrv" --version 2>&1) &&
-	[ "$out" = "bpfdrv $(dpkg-deb -f "$deb" Version) (driver ABI 1)" ]; then
+	[ "$out" = "bpfdrv $(dpkg-deb -f "$deb" Version) (driver ABI $abi)" ]; then
 	echo "ok - the packaged bpfdrv runs on the host ($out)"
 else
 	echo "not ok - the packaged bpfdrv runs on the host"
