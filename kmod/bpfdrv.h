@@ -176,6 +176,8 @@ struct bpfdrv_device {
 	struct bpfdrv_watch gpio_watch;	/* their chip's parent */
 	struct bpfdrv_watch i2c_watch;	/* the I2C adapter's parent */
 	struct bpfdrv_i2c *i2c;		/* adapter and clients; NULL if none */
+	struct bpfdrv_watch spi_watch;	/* the SPI controller's parent */
+	struct spi_device *spi;		/* its SPI device; NULL if none */
 	/* class devices; see classes.c */
 	struct bpfdrv_leds *leds;
 	struct bpfdrv_input *input;	/* under input_lock */
@@ -291,6 +293,10 @@ void bpfdrv_hwmon_del(struct bpfdrv_device *bdev);
 int bpfdrv_i2c_valid(const struct chr_ext_ops *ops);
 int bpfdrv_i2c_claim(struct bpfdrv_device *bdev);
 void bpfdrv_i2c_release(struct bpfdrv_device *bdev);
+
+int bpfdrv_spi_valid(const struct chr_ext_ops *ops);
+int bpfdrv_spi_claim(struct bpfdrv_device *bdev);
+void bpfdrv_spi_release(struct bpfdrv_device *bdev);
 
 int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev);

@@ -59,14 +59,15 @@ static struct bpfdrv_driver *bpfdrv_find_driver(const char *name)
  * A driver is kernel code: attaching one, or updating its code, takes
  * CAP_SYS_ADMIN in the initial user namespace, whatever BPF token the
  * loader holds; one that claims hardware (PCI functions, GPIO lines, I2C
- * addresses) also takes CAP_SYS_RAWIO, as raw device access from user
+ * addresses, a SPI chip select) also takes CAP_SYS_RAWIO, as raw device access from user
  * space does.
  */
 bool bpfdrv_driver_capable(const struct chr_ext_ops *ops)
 {
 	return capable(CAP_SYS_ADMIN) &&
 	       ((!bpfdrv_driver_is_pci(ops) && !ops->gpio_chip[0] &&
-		 !ops->i2c_adapter[0]) || capable(CAP_SYS_RAWIO));
+		 !ops->i2c_adapter[0] && !ops->spi_controller[0]) ||
+		capable(CAP_SYS_RAWIO));
 }
 
 /* Does @drv serve PCI function @fn? */
@@ -190,8 +191,9 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 }
 
 /*
- * Step two, without bpfdrv_lock: set up the function, the lines and the
- * I2C clients, run init, add the node and the class devices. Returns init's error, or the set-up's.
+ * Step two, without bpfdrv_lock: set up the function, the lines, the I2C
+ * clients and the SPI device, run init, add the node and the class
+ * devices. Returns init's error, or the set-up's.
  */
 static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 {
@@ -206,6 +208,8 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 	ret = bpfdrv_gpio_claim(bdev);
 	if (!ret)
 		ret = bpfdrv_i2c_claim(bdev);
+	if (!ret)
+		ret = bpfdrv_spi_claim(bdev);
 	if (ret)
 		return ret;
 
@@ -280,6 +284,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 
 	bpfdrv_gpio_release(bdev);
 	bpfdrv_i2c_release(bdev);
+	bpfdrv_spi_release(bdev);
 	if (bdev->pci)
 		bpfdrv_pci_instance_teardown(bdev);
 	if (fn) {

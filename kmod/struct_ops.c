@@ -163,7 +163,7 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		memcpy(kops->gpio_lines, uops->gpio_lines,
 		       sizeof(kops->gpio_lines));
 		return 1;
-	/* the class and I2C declarations: checked whole in validate */
+	/* the class, I2C and SPI declarations: checked whole in validate */
 	case offsetof(struct chr_ext_ops, leds):
 		memcpy(kops->leds, uops->leds, sizeof(kops->leds));
 		return 1;
@@ -186,6 +186,19 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	case offsetof(struct chr_ext_ops, i2c_addrs):
 		memcpy(kops->i2c_addrs, uops->i2c_addrs, sizeof(kops->i2c_addrs));
 		return 1;
+	case offsetof(struct chr_ext_ops, spi_controller):
+		memcpy(kops->spi_controller, uops->spi_controller,
+		       sizeof(kops->spi_controller));
+		return 1;
+	case offsetof(struct chr_ext_ops, spi_cs):
+		kops->spi_cs = uops->spi_cs;
+		return 1;
+	case offsetof(struct chr_ext_ops, spi_mode):
+		kops->spi_mode = uops->spi_mode;
+		return 1;
+	case offsetof(struct chr_ext_ops, spi_max_speed_hz):
+		kops->spi_max_speed_hz = uops->spi_max_speed_hz;
+		return 1;
 	}
 	return 0;
 }
@@ -204,7 +217,8 @@ static int bpfdrv_ops_validate(void *kdata)
 			ops->name, BPFDRV_PCI_NAME_MAX);
 		return -ENAMETOOLONG;
 	}
-	return bpfdrv_i2c_valid(ops) ?: bpfdrv_classes_valid(ops);
+	return bpfdrv_i2c_valid(ops) ?: bpfdrv_spi_valid(ops) ?:
+	       bpfdrv_classes_valid(ops);
 }
 
 /* Runs in the attaching process, which bpfdrv_driver_attach() checks. */
