@@ -16,8 +16,8 @@
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
  * and lines, I2C adapter and addresses, SPI device, class devices, and
  * whether it has the irq, gpio_edge, led_get and led_blink callbacks,
- * which decided its interrupts and LED operations) cannot change: such an update is refused and the old
- * code goes on. So is one that meets an instance starting or finishing.
+ * which decided its interrupts and LED operations) cannot change: such an
+ * update is refused and the old code goes on. So is one that meets an instance starting or finishing.
  * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -48,6 +48,7 @@
 #include "bpfdrv.h"
 #include "gpio.h"
 #include "i2c.h"
+#include "spi.h"
 #include "trace.h"
 
 #define PIN_DIR		"/sys/fs/bpf/bpfdrv"
@@ -392,7 +393,9 @@ static void usage_load(FILE *f)
 	fprintf(f,
 		"usage: bpfdrv load [-v] [--pin] [--name NAME] [--device BDF]\n"
 		"                   [--gpio-chip LABEL] [--gpio-lines N,N,...]\n"
-		"                   [--i2c-adapter NAME] [--i2c-addrs A,A,...] OBJ\n"
+		"                   [--i2c-adapter NAME] [--i2c-addrs A,A,...]\n"
+		"                   [--spi-controller NAME] [--spi-cs N] [--spi-mode M]\n"
+		"                   [--spi-speed HZ] OBJ\n"
 		"  Attach every chr_ext_ops map of the BPF object OBJ. A driver becomes\n"
 		"  /dev/bpfdrv/<name>; a PCI driver gets /dev/bpfdrv/<name><N> for each\n"
 		"  function it serves (unclaimed ones with its IDs are bound to bpfdrv).\n"
@@ -405,7 +408,13 @@ static void usage_load(FILE *f)
 		"  --gpio-lines N,N,...  these line offsets instead (as many as declared)\n"
 		"  --i2c-adapter NAME    use the I2C adapter of this name instead\n"
 		"                        (i2cdetect -l lists them)\n"
-		"  --i2c-addrs A,A,...   these I2C addresses instead (as many as declared)\n");
+		"  --i2c-addrs A,A,...   these I2C addresses instead (as many as declared)\n"
+		"  --spi-controller NAME use the SPI controller under this device instead\n"
+		"                        (ls -l /sys/class/spi_master shows them)\n"
+		"  --spi-cs N            this chip select instead\n"
+		"  --spi-mode M          this SPI mode instead (0-3, plus 4: chip select\n"
+		"                        active high, 8: LSB first)\n"
+		"  --spi-speed HZ        this clock instead (0: the controller's maximum)\n");
 }
 
 /* Read a small file (sysfs) into @buf, without its trailing newline. */
@@ -660,6 +669,18 @@ bool override_option(int opt, const char *arg, struct map_overrides *o)
 	case 'a':
 		o->i2c_addrs = arg;
 		return true;
+	case 'S':
+		o->spi_controller = arg;
+		return true;
+	case 'C':
+		o->spi_cs = arg;
+		return true;
+	case 'M':
+		o->spi_mode = arg;
+		return true;
+	case 'H':
+		o->spi_speed = arg;
+		return true;
 	}
 	return false;
 }
@@ -736,7 +757,7 @@ static int check_abi_version(const char *path, const char *name, __u32 want)
  */
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
-		       int *n_gpio, int *n_i2c)
+		       int *n_gpio, int *n_i2c, int *n_spi)
 {
 	const char *path = o->path, *new_name = o->name, *device = o->device;
 	const char *gpio_chip = o->gpio_chip, *gpio_lines = o->gpio_lines;
@@ -815,6 +836,13 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 			return -1;
 		*n_i2c += r;
 	}
+	if (spi_overridden(o)) {
+		int r = spi_override(btf, type_id, value, size, o);
+
+		if (r < 0)
+			return -1;
+		*n_spi += r;
+	}
 	if (*is_pci && strlen(name) > BPFDRV_PCI_NAME_MAX) {
 		err("%s: PCI driver name '%s' is too long: at most %d characters (instances append a number)",
 		    path, name, BPFDRV_PCI_NAME_MAX);
@@ -840,7 +868,7 @@ int cmd_load(int argc, char **argv)
 	struct bpf_object *obj;
 	const struct btf *btf;
 	struct bpf_map *map;
-	int i, n = 0, n_gpio = 0, n_i2c = 0, opt, ret = 1;
+	int i, n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0, opt, ret = 1;
 	const char *path;
 	bool pin = false;
 
@@ -890,7 +918,7 @@ int cmd_load(int argc, char **argv)
 			goto out;
 		}
 		if (prepare_driver_map(btf, map, &o, names[n], &is_pci[n], &n_gpio,
-				       &n_i2c))
+				       &n_i2c, &n_spi))
 			goto out;
 		maps[n++] = map;
 	}
@@ -902,6 +930,10 @@ int cmd_load(int argc, char **argv)
 	if ((o.i2c_adapter || o.i2c_addrs) && n && !n_i2c) {
 		err("%s: --i2c-adapter/--i2c-addrs: no driver in it declares I2C addresses",
 		    path);
+		goto out;
+	}
+	if (spi_overridden(&o) && n && !n_spi) {
+		err("%s: --spi-*: no driver in it declares a SPI device", path);
 		goto out;
 	}
 	if ((o.gpio_chip || o.gpio_lines) && n && !n_gpio) {
@@ -1302,6 +1334,7 @@ static void usage(FILE *f)
 		"  load OBJ [--pin] [--name NAME] [--device BDF]\n"
 		"       [--gpio-chip LABEL] [--gpio-lines N,...]\n"
 		"       [--i2c-adapter NAME] [--i2c-addrs A,...]\n"
+		"       [--spi-controller NAME] [--spi-cs N] [--spi-mode M] [--spi-speed HZ]\n"
 		"                                  attach the drivers in a BPF object\n"
 		"  unload NAME                     detach a driver\n"
 		"  update NAME OBJ                 replace a driver's code, files staying open\n"

@@ -34,6 +34,10 @@ struct map_overrides {
 	const char *gpio_lines;
 	const char *i2c_adapter;
 	const char *i2c_addrs;
+	const char *spi_controller;
+	const char *spi_cs;
+	const char *spi_mode;
+	const char *spi_speed;
 	bool bind;		/* hand the PCI functions it serves to bpfdrv */
 };
 
@@ -44,14 +48,18 @@ struct map_overrides {
 	{ "gpio-chip", required_argument, NULL, 'c' }, \
 	{ "gpio-lines", required_argument, NULL, 'l' }, \
 	{ "i2c-adapter", required_argument, NULL, 'A' }, \
-	{ "i2c-addrs", required_argument, NULL, 'a' }
+	{ "i2c-addrs", required_argument, NULL, 'a' }, \
+	{ "spi-controller", required_argument, NULL, 'S' }, \
+	{ "spi-cs", required_argument, NULL, 'C' }, \
+	{ "spi-mode", required_argument, NULL, 'M' }, \
+	{ "spi-speed", required_argument, NULL, 'H' }
 
 bool override_option(int opt, const char *arg, struct map_overrides *o);
 int check_overrides(const struct map_overrides *o);
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
-		       int *n_gpio, int *n_i2c);
+		       int *n_gpio, int *n_i2c, int *n_spi);
 int load_object(struct bpf_object *obj, const char *path);
 int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
 		 unsigned int *instances);

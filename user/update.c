@@ -397,7 +397,8 @@ int cmd_update(int argc, char **argv)
 	struct bpf_map *map, *found = NULL;
 	char mname[BPFDRV_NAME_MAX];
 	struct bpf_object *obj = NULL;
-	int opt, n = 0, n_gpio = 0, n_i2c = 0, nold, nmembers, ret = 1;
+	int opt, n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0, nold, nmembers;
+	int ret = 1;
 	__u32 old_ids[64];
 	int link_fd = -1, st_fd = -1;
 	const char *name, *path;
@@ -467,7 +468,7 @@ int cmd_update(int argc, char **argv)
 		if (!is_chr_ext_ops(bpf_object__btf(obj), map))
 			continue;
 		if (prepare_driver_map(bpf_object__btf(obj), map, &o, mname, &pci,
-				       &n_gpio, &n_i2c))
+				       &n_gpio, &n_i2c, &n_spi))
 			goto out;
 		if (!named && (!n || !strcmp(mname, name))) {
 			found = map;

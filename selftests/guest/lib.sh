@@ -113,14 +113,16 @@ hostile_corpus() {
 	echo "$old" >/proc/sys/kernel/core_pattern
 }
 
-# expect_refused LABEL OBJ MESSAGE: bpfdrv load OBJ fails and the kernel
+# expect_refused LABEL OBJ MESSAGE [OPTION...]: bpfdrv load [OPTION...] OBJ
+# fails and the kernel
 # log gains MESSAGE (the module's reason); nothing stays attached
 expect_refused() {
 	local label=$1 obj=$2 msg=$3 klog name
 
+	shift 3
 	name=$(basename "$obj" .bpf.o)
 	klog=$(dmesg | wc -l)
-	if $BPFDRV load --pin "$obj" >"$OUT/out" 2>&1; then
+	if $BPFDRV load --pin "$@" "$obj" >"$OUT/out" 2>&1; then
 		nok "$label: $name refused (it attached)"
 		$BPFDRV unload "$name" >/dev/null 2>&1
 	elif dmesg | tail -n +$((klog + 1)) | grep -q -- "$msg"; then

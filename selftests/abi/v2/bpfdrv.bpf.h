@@ -109,6 +109,19 @@ extern int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, __u32 client,
 			       void *buf, __u32 buf__sz, __u32 wlen) __ksym;
 
 /*
+ * SPI (ABI 2; docs/spi.md): the device of chr_ext_ops.spi_controller and
+ * spi_cs; sleepable programs. 1..BPFDRV_SPI_XFER_MAX bytes per buffer.
+ * bpfdrv_spi_transfer() is full duplex: it sends buf and fills it with what
+ * came back. bpfdrv_spi_write_then_read() sends tx, then reads rx, with
+ * chip select held active throughout (a command and its answer).
+ */
+extern int bpfdrv_spi_transfer(struct bpfdrv_dev *dev, void *buf,
+			       __u32 buf__sz) __ksym;
+extern int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
+				      __u32 tx__sz, void *rx,
+				      __u32 rx__sz) __ksym;
+
+/*
  * Report a fatal error, printf-style (bpf_snprintf() formats): the driver
  * is detached once the callback returns, and the message is kept as its
  * exit reason (bpfdrv status, /sys/kernel/bpfdrv/exits). The callback

@@ -19,7 +19,7 @@
  * ABI than its own, and keeps loading drivers built for older ones (0:
  * built before the member existed, version 1). Later versions only append
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
- * (LEDs, input keys, sensors) and I2C.
+ * (LEDs, input keys, sensors), I2C and SPI.
  */
 #define BPFDRV_ABI_VERSION	2
 
@@ -134,6 +134,26 @@ struct bpfdrv_sensor {
 #define BPFDRV_I2C_ADDR_LAST	0x77
 #define BPFDRV_I2C_BLOCK_MAX	32	/* SMBus block transfers */
 #define BPFDRV_I2C_MSG_MAX	256	/* raw I2C messages */
+
+/*
+ * SPI (ABI 2): the controller, by the name of its parent device (what
+ * ls -l /sys/class/spi_master shows before spi_master/spiN; a trailing '*'
+ * matches any name that starts as the rest), the chip select, the mode and
+ * the clock. bpfdrv registers a SPI device there while the instance lives;
+ * the bpfdrv_spi_* kfuncs talk to it (docs/spi.md). Words are 8 bits.
+ */
+#define BPFDRV_SPI_CONTROLLER_MAX 48
+#define BPFDRV_SPI_CPHA		0x01	/* the same bits as the kernel's SPI_* */
+#define BPFDRV_SPI_CPOL		0x02
+#define BPFDRV_SPI_MODE_0	0
+#define BPFDRV_SPI_MODE_1	BPFDRV_SPI_CPHA
+#define BPFDRV_SPI_MODE_2	BPFDRV_SPI_CPOL
+#define BPFDRV_SPI_MODE_3	(BPFDRV_SPI_CPOL | BPFDRV_SPI_CPHA)
+#define BPFDRV_SPI_CS_HIGH	0x04
+#define BPFDRV_SPI_LSB_FIRST	0x08
+#define BPFDRV_SPI_MODE_MASK	0x0f
+#define BPFDRV_SPI_CS_MAX	15
+#define BPFDRV_SPI_XFER_MAX	4096	/* bytes of one transfer */
 
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
@@ -269,6 +289,11 @@ struct chr_ext_ops {
 	/* ABI 2: I2C, above */
 	char i2c_adapter[BPFDRV_I2C_ADAPTER_MAX];
 	__u16 i2c_addrs[BPFDRV_MAX_I2C_CLIENTS];
+	/* ABI 2: SPI, above */
+	char spi_controller[BPFDRV_SPI_CONTROLLER_MAX];
+	__u32 spi_cs;			/* chip select */
+	__u32 spi_mode;			/* BPFDRV_SPI_* */
+	__u32 spi_max_speed_hz;		/* 0 => the controller's maximum */
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit
