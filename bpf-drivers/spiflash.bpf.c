@@ -5,7 +5,8 @@
  *
  * init reads the JEDEC ID (command 0x9f) and takes the size from its
  * capacity byte (2^n bytes); a chip select where nothing answers reads all
- * 1s or all 0s, and init fails. read gives the flash's bytes (command 0x03,
+ * 1s or all 0s, and init fails. After a live update, takeover reads them
+ * again: the new code's globals start empty. read gives the flash's bytes (command 0x03,
  * up to 4 KiB per call). write programs them (write enable, then page
  * program 0x02, one 256-byte page per call at most), which as on any NOR
  * flash only clears bits: erase first with SPIFLASH_IOC_ERASE (a 4 KiB
@@ -72,8 +73,8 @@ static void spiflash_addr(__u8 *cmd, __u8 op, __u32 addr)
 	cmd[3] = addr;
 }
 
-SEC("struct_ops.s/spiflash_init")
-int BPF_PROG(spiflash_init, struct bpfdrv_dev *dev)
+/* Read the JEDEC ID, and the size from it. */
+static int spiflash_identify(struct bpfdrv_dev *dev)
 {
 	__u8 cmd[1] = { CMD_RDID };
 	int err;
@@ -91,6 +92,19 @@ int BPF_PROG(spiflash_init, struct bpfdrv_dev *dev)
 		return -EOPNOTSUPP;
 	flash_size = 1U << jedec_id[2];
 	return 0;
+}
+
+SEC("struct_ops.s/spiflash_init")
+int BPF_PROG(spiflash_init, struct bpfdrv_dev *dev)
+{
+	return spiflash_identify(dev);
+}
+
+/* New code after a live update: what it knows of the chip, it asks the chip. */
+SEC("struct_ops.s/spiflash_takeover")
+int BPF_PROG(spiflash_takeover, struct bpfdrv_dev *dev)
+{
+	return spiflash_identify(dev);
 }
 
 SEC("struct_ops.s/spiflash_read")
@@ -180,6 +194,7 @@ struct chr_ext_ops spiflash_ops = {
 	.read = (void *)spiflash_read,
 	.write = (void *)spiflash_write,
 	.ioctl = (void *)spiflash_ioctl,
+	.takeover = (void *)spiflash_takeover,
 	.name = "spiflash",
 	.abi_version = BPFDRV_ABI_VERSION,
 	.flags = BPFDRV_F_SEEKABLE,
