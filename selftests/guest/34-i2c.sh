@@ -3,7 +3,8 @@
 # I2C: drivers on i2c-stub's emulated chips, checked through i2c-dev with
 # i2c-tools (i2cset, i2cget, i2cdetect) and, for the lm75 hwmon driver,
 # with sensors(1); the edid driver on QEMU's i2c-ddc EEPROM behind the q35
-# SMBus controller, checked with i2cdump and edid-decode. Ends with every
+# SMBus controller, checked with i2cdump and edid-decode; the probe driver
+# on QEMU's i2c-echo there, checked with i2cset and i2cget. Ends with every
 # driver detached and i2c-stub removed.
 . "$(dirname "$0")/lib.sh"
 
@@ -174,6 +175,34 @@ else
 	check "edid: the checksum is $sum, as edid-decode says" \
 		grep -qx "checksum=$sum" "$OUT/edid.txt"
 	check "edid: unload" $BPFDRV unload edid
+	# QEMU's i2c-echo at 0x5a keeps the last 3 bytes written to it and reads
+	# them back: the probe driver and i2cset/i2cget get the same answers
+	if i2cdetect -y "$DDC" 0x5a 0x5a | grep -q "^50: .*5a"; then
+		ECHO=/dev/bpfdrv/i2c_echo
+		check "i2c-echo: load i2c_probe as i2c_echo on 0x5a and 0x5b of 'SMBus I801 adapter*'" \
+			$BPFDRV load --pin --name i2c_echo --i2c-adapter "SMBus I801 adapter*" \
+			--i2c-addrs 0x5a,0x5b $TOBJ/i2c_probe.bpf.o
+		check "i2cdetect: 0x5a and 0x5b are in use (UU)" \
+			eval 'i2cdetect -y $DDC 0x5a 0x5b | grep -q "^50: .*UU UU"'
+		check "i2c-echo: write_byte_data 0x10 = 0x42, then read_byte echoes 0x10 (16)" \
+			eval '[ "$(probe $ECHO $OP_WRITE_BYTE_DATA 0 0x10 0x42)" = 0 ] &&
+			      [ "$(probe $ECHO $OP_READ_BYTE 0 0 0)" = 16 ]'
+		check "i2c-echo: read_byte_data of 0x11 echoes 0x11 (17)" \
+			test "$(probe $ECHO $OP_READ_BYTE_DATA 0 0x11 0)" = 17
+		check "i2c-echo: read_word_data of 0x12 is 0x12, then the 0x42 kept (0x4212 = 16914)" \
+			test "$(probe $ECHO $OP_READ_WORD_DATA 0 0x12 0)" = 16914
+		r=$(probe $ECHO $OP_READ_BYTE_DATA 1 0x10 0)
+		check "i2c-echo: nothing answers at 0x5b on i801: the error reaches the driver ($r)" \
+			test "$r" -lt 0
+		check "i2c-echo: unload i2c_echo" $BPFDRV unload i2c_echo
+		check "i2c-echo: i2cset and i2cget -f get the same: 0x10, 0x11, 0x4212" \
+			eval 'i2cset -f -y $DDC 0x5a 0x10 0x42 &&
+			      [ "$(i2cget -f -y $DDC 0x5a)" = 0x10 ] &&
+			      [ "$(i2cget -f -y $DDC 0x5a 0x11)" = 0x11 ] &&
+			      [ "$(i2cget -f -y $DDC 0x5a 0x12 w)" = 0x4212 ]'
+	else
+		echo "# skip: i2c-echo (QEMU's i2c-echo does not answer at 0x5a)"
+	fi
 	# the controller goes while edid uses its adapter: edid goes first
 	check "edid: load it again" $BPFDRV load --pin --i2c-addrs 0x58 $OBJ/edid.bpf.o
 	# the adapter's parent: the controller's PCI function

@@ -105,9 +105,10 @@ accel=$(accel_flags)
 
 # The guest's devices: two edu devices (two driver instances), a PCI
 # function that is not edu (wrong-device tests) and a virtio GPU (DRM).
-# i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs
+# i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs.
+# i2c-echo: a chip that returns the bytes last written to it.
 QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci \
--device i2c-ddc,address=0x58"
+-device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a"
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
 # (read-only) and run CMD in it.
