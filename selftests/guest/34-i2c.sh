@@ -4,7 +4,9 @@
 # i2c-tools (i2cset, i2cget, i2cdetect) and, for the lm75 hwmon driver,
 # with sensors(1); the edid driver on QEMU's i2c-ddc EEPROM behind the q35
 # SMBus controller, checked with i2cdump and edid-decode; the probe driver
-# on QEMU's i2c-echo there, checked with i2cset and i2cget. Ends with every
+# on QEMU's i2c-echo there, checked with i2cset and i2cget; raw I2C
+# transfers on the EEPROM of selftests/kmods/i2c_eeprom_sim.c, checked with
+# i2ctransfer. Ends with every
 # driver detached and i2c-stub removed.
 . "$(dirname "$0")/lib.sh"
 
@@ -136,6 +138,33 @@ expect_err "bpfdrv load --i2c-addrs 0x80 is refused before loading" "invalid --i
 check "i2c: the refused drivers left no client (0x50 answers)" \
 	eval 'i2cdetect -y $BUS 0x50 0x50 | grep -q "^50: 50"'
 check "i2c: rmmod i2c_stub once no driver uses it" rmmod i2c_stub
+
+# --- raw I2C: the EEPROM of i2c_eeprom_sim, checked with i2ctransfer ---
+if insmod "$KMODS/i2c_eeprom_sim.ko" 2>"$OUT/insmod"; then
+	RAW=""
+	for d in /sys/bus/i2c/devices/i2c-*; do
+		[ "$(cat "$d/name")" = bpfdrv-i2c-sim ] && RAW=${d##*-}
+	done
+	i2ctransfer -y "$RAW" w5@0x50 0x40 0x11 0x22 0x33 0x44
+	PRAW=/dev/bpfdrv/i2c_raw
+	check "raw i2c: load i2c_probe as i2c_raw on bpfdrv-i2c-sim (0x50 and 0x51)" \
+		$BPFDRV load --pin --name i2c_raw --i2c-adapter bpfdrv-i2c-sim \
+		--i2c-addrs 0x50,0x51 $TOBJ/i2c_probe.bpf.o
+	r=$(probe -d $PRAW $OP_TRANSFER 0 0x40 0)
+	check "raw i2c: bpfdrv_i2c_transfer (write 0x40, read) gets what i2ctransfer wrote ($r)" \
+		test "$r" = "0 0x40 0x11 0x22 0x33 0x44 0xff 0xff 0xff"
+	check "raw i2c: write_block of 8 bytes to 0x60 (SMBus over raw I2C), i2ctransfer reads them" \
+		eval '[ "$(probe $PRAW $OP_WRITE_BLOCK 0 0x60 0 1 2 3 4 5 6 7 8)" = 0 ] &&
+		      [ "$(i2ctransfer -f -y $RAW w1@0x50 0x60 r8)" = "0x01 0x02 0x03 0x04 0x05 0x06 0x07 0x08" ]'
+	r=$(probe $PRAW $OP_TRANSFER 1 0x40 0)
+	check "raw i2c: bpfdrv_i2c_transfer to 0x51, where nothing answers: ENXIO ($r)" \
+		test "$r" = $ENXIO
+	check "raw i2c: unload i2c_raw" $BPFDRV unload i2c_raw
+	check "raw i2c: rmmod i2c_eeprom_sim" rmmod i2c_eeprom_sim
+else
+	nok "insmod i2c_eeprom_sim.ko"
+	sed 's/^/# /' "$OUT/insmod"
+fi
 
 # --- edid: QEMU's i2c-ddc EEPROM on the q35 SMBus controller (i2c-i801) ---
 modprobe i2c-i801 2>/dev/null
