@@ -290,6 +290,16 @@ int bpfdrv_sensors_valid(const struct chr_ext_ops *ops);
 int bpfdrv_hwmon_add(struct bpfdrv_device *bdev);
 void bpfdrv_hwmon_del(struct bpfdrv_device *bdev);
 
+/* @name, or, if @pattern ends with '*', whatever starts as it does. */
+static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
+{
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return !strncmp(name, pattern, len - 1);
+	return !strcmp(name, pattern);
+}
+
 int bpfdrv_i2c_valid(const struct chr_ext_ops *ops);
 int bpfdrv_i2c_claim(struct bpfdrv_device *bdev);
 void bpfdrv_i2c_release(struct bpfdrv_device *bdev);

@@ -79,22 +79,12 @@ struct bpfdrv_i2c_match {
 	int nr;			/* the first adapter of that name, or -1 */
 };
 
-/* @name, or, if @pattern ends with '*', whatever starts as it does. */
-static bool bpfdrv_i2c_name_matches(const char *name, const char *pattern)
-{
-	size_t len = strlen(pattern);
-
-	if (len && pattern[len - 1] == '*')
-		return !strncmp(name, pattern, len - 1);
-	return !strcmp(name, pattern);
-}
-
 static int bpfdrv_i2c_match(struct device *dev, void *data)
 {
 	struct i2c_adapter *adap = i2c_verify_adapter(dev);
 	struct bpfdrv_i2c_match *match = data;
 
-	if (!adap || !bpfdrv_i2c_name_matches(adap->name, match->name))
+	if (!adap || !bpfdrv_name_matches(adap->name, match->name))
 		return 0;
 	match->nr = adap->nr;
 	return 1;
@@ -112,7 +102,7 @@ static struct i2c_adapter *bpfdrv_i2c_find(const char *name)
 		return NULL;
 	adap = i2c_get_adapter(match.nr);
 	/* it went, and another took its number, between the two */
-	if (adap && !bpfdrv_i2c_name_matches(adap->name, name)) {
+	if (adap && !bpfdrv_name_matches(adap->name, name)) {
 		i2c_put_adapter(adap);
 		adap = NULL;
 	}

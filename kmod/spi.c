@@ -61,16 +61,6 @@ int bpfdrv_spi_valid(const struct chr_ext_ops *ops)
 	return 0;
 }
 
-/* @name, or, if @pattern ends with '*', whatever starts as it does. */
-static bool bpfdrv_spi_name_matches(const char *name, const char *pattern)
-{
-	size_t len = strlen(pattern);
-
-	if (len && pattern[len - 1] == '*')
-		return !strncmp(name, pattern, len - 1);
-	return !strcmp(name, pattern);
-}
-
 static int bpfdrv_spi_is_host(struct device *dev, void *data)
 {
 	struct device **host = data;
@@ -94,7 +84,7 @@ static int bpfdrv_spi_parent_matches(struct device *dev, const void *pattern)
 {
 	struct spi_controller *ctlr;
 
-	if (!bpfdrv_spi_name_matches(dev_name(dev), pattern))
+	if (!bpfdrv_name_matches(dev_name(dev), pattern))
 		return 0;
 	ctlr = bpfdrv_spi_host_of(dev);
 	if (!ctlr)
