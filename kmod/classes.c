@@ -30,24 +30,28 @@ int bpfdrv_classes_valid(const struct chr_ext_ops *ops)
 	return ret;
 }
 
+/*
+ * LEDs last: a taken LED name is the failure user space can cause, and
+ * then the input and hwmon devices are undone too.
+ */
 int bpfdrv_classes_add(struct bpfdrv_device *bdev)
 {
 	int ret;
 
-	ret = bpfdrv_leds_add(bdev);
+	ret = bpfdrv_hwmon_add(bdev);
 	if (!ret)
 		ret = bpfdrv_input_add(bdev);
 	if (!ret)
-		ret = bpfdrv_hwmon_add(bdev);
+		ret = bpfdrv_leds_add(bdev);
 	return ret;
 }
 
 /* Also for an instance whose classes were added only in part, or not. */
 void bpfdrv_classes_del(struct bpfdrv_device *bdev)
 {
-	bpfdrv_hwmon_del(bdev);
-	bpfdrv_input_del(bdev);
 	bpfdrv_leds_del(bdev);
+	bpfdrv_input_del(bdev);
+	bpfdrv_hwmon_del(bdev);
 }
 
 /**

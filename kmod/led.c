@@ -6,6 +6,10 @@
  * last two only if it has them). Being blocking, they run in process
  * context: the core defers calls from atomic context (triggers) to its
  * workqueue.
+ *
+ * A name another LED holds fails the attach: the core would otherwise
+ * rename ours (<name>_1), and user space would find another LED, or none,
+ * where it looks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -176,7 +180,13 @@ int bpfdrv_leds_add(struct bpfdrv_device *bdev)
 			led->cdev.brightness_get = bpfdrv_led_get;
 		if (ops->led_blink)
 			led->cdev.blink_set = bpfdrv_led_blink;
+		led->cdev.flags = LED_REJECT_NAME_CONFLICT;
 		ret = led_classdev_register(&bdev->dev, &led->cdev);
+		if (ret == -EEXIST) {
+			dev_info(&bdev->dev, "LED name %s is taken by another LED\n",
+				 led->name);
+			return ret;
+		}
 		if (ret) {
 			dev_info(&bdev->dev, "cannot register LED %s: %d\n",
 				 led->name, ret);

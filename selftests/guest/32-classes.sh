@@ -260,6 +260,43 @@ check "classes: the hwmon reader ends by itself" wait_for 5 gone $READER
 kill $EVTEST $READER 2>/dev/null
 wait 2>/dev/null
 
+# ---------------- a class device that cannot be registered ----------------
+# led_taker holds classes:b, so the attach fails at that LED, after the
+# hwmon and input devices and LED classes:a were registered: all go again.
+# uevents show that they came and went.
+uevents() { grep -c "KERNEL.* $1 .*($2)\$" "$OUT/uevents"; }
+if ! insmod "$KMODS/led_taker.ko" name=classes:b 2>"$OUT/insmod"; then
+	nok "taken LED: insmod led_taker.ko name=classes:b"
+	sed 's/^/# /' "$OUT/insmod"
+else
+	udevadm monitor --kernel --subsystem-match=hwmon \
+		--subsystem-match=input --subsystem-match=leds >"$OUT/uevents" 2>&1 &
+	MON=$!
+	sleep 1
+	expect_refused "taken LED" $TOBJ/classes.bpf.o \
+		"LED name classes:b is taken by another LED"
+	sleep 1
+	kill $MON
+	wait $MON 2>/dev/null
+	check "taken LED: the hwmon device came and went ($(uevents add hwmon) add, $(uevents remove hwmon) remove)" \
+		test "$(uevents add hwmon) $(uevents remove hwmon)" = "1 1"
+	check "taken LED: the input device and its evdev node came and went ($(uevents add input) add, $(uevents remove input) remove)" \
+		test "$(uevents add input) $(uevents remove input)" = "2 2"
+	check "taken LED: LED classes:a came and went" \
+		eval 'grep -q "add .*/classes:a (leds)" $OUT/uevents &&
+		      grep -q "remove .*/classes:a (leds)" $OUT/uevents ||
+		      { cat $OUT/uevents; false; }'
+	check "taken LED: nothing of classes is left (LED, hwmon, input, node)" \
+		eval '[ ! -e $A ] && [ ! -e $CLASSES ] && [ ! -e /sys/class/bpfdrv/classes ] &&
+		      ! grep -qx classes /sys/class/hwmon/*/name && ! input_node "bpfdrv classes"'
+	check "taken LED: classes:b is led_taker's, and no classes:b_1 appeared" \
+		eval '[ -e $B ] && [ ! -e $B/device ] && [ ! -e ${B}_1 ]'
+	rmmod led_taker
+	check "taken LED: classes loads once the name is free" \
+		eval '$BPFDRV load --pin $TOBJ/classes.bpf.o && [ -e $B ] && [ -e $A ]'
+	check "taken LED: and unloads" $BPFDRV unload classes
+fi
+
 # ---------------- declarations the module refuses ----------------
 for case in "led_name:invalid name for LED 0" \
 	    "led_noset:declares LEDs but has no led_set callback" \
