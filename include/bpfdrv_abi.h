@@ -19,9 +19,9 @@
  * ABI than its own, and keeps loading drivers built for older ones (0:
  * built before the member existed, version 1). Later versions only append
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
- * (LEDs, input keys, sensors), I2C and SPI.
+ * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows.
  */
-#define BPFDRV_ABI_VERSION	2
+#define BPFDRV_ABI_VERSION	3
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -154,6 +154,31 @@ struct bpfdrv_sensor {
 #define BPFDRV_SPI_MODE_MASK	0x0f
 #define BPFDRV_SPI_CS_MAX	15
 #define BPFDRV_SPI_XFER_MAX	4096	/* bytes of one transfer */
+
+/*
+ * mmap (ABI 3): windows of a PCI instance's node that map a memory BAR or
+ * a DMA buffer into processes (docs/pci.md). chr_ext_ops.mmaps, in
+ * increasing offset order, ended by an entry with prot 0. A window shows
+ * [region_offset, region_offset + len) of its region at node offsets
+ * [offset, offset + len); len 0 reaches the region's end (or the next
+ * window). One mmap() falls inside one window. offset, region_offset and
+ * len are multiples of the page size (4096 on x86-64). bpfdrv checks every
+ * mmap() against the window and the region as it is then; BARs are mapped
+ * uncached, and no mapping ever covers a BAR's MSI-X table or PBA.
+ */
+#define BPFDRV_MAX_MMAPS	8
+#define BPFDRV_REGION_BAR(n)	(n)		/* memory BAR n, 0-5 */
+#define BPFDRV_REGION_DMA(n)	(16 + (n))	/* DMA buffer n */
+#define BPFDRV_MAX_DMA_BUFS	1		/* 0: bpfdrv_dma_alloc()'s */
+#define BPFDRV_MAP_READ		(1U << 0)
+#define BPFDRV_MAP_WRITE	(1U << 1)	/* with READ: shared, writable */
+struct bpfdrv_mmap_window {
+	__u32 region;		/* BPFDRV_REGION_* */
+	__u32 prot;		/* BPFDRV_MAP_*; 0 ends the list */
+	__u64 offset;		/* in the node: mmap()'s offset */
+	__u64 region_offset;	/* in the region */
+	__u64 len;		/* bytes; 0: up to the region's end */
+};
 
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
@@ -294,6 +319,8 @@ struct chr_ext_ops {
 	__u32 spi_cs;			/* chip select */
 	__u32 spi_mode;			/* BPFDRV_SPI_* */
 	__u32 spi_max_speed_hz;		/* 0 => the controller's maximum */
+	/* ABI 3: mmap windows, above */
+	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

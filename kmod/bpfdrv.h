@@ -116,7 +116,7 @@ struct bpfdrv_pci_fn {
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
-	void *dma_cpu;			/* the instance's DMA buffer */
+	void *dma_cpu;			/* the instance's DMA buffer; set last */
 	dma_addr_t dma_addr;
 	size_t dma_size;
 };
@@ -183,6 +183,9 @@ struct bpfdrv_device {
 	struct bpfdrv_input *input;	/* under input_lock */
 	spinlock_t input_lock;
 	struct bpfdrv_hwmon *hwmon;
+	/* mmap windows (ops->mmaps, which no update changes); see mmap.c */
+	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
+	struct inode *map_inode;	/* NULL if the driver has none */
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
@@ -307,6 +310,13 @@ void bpfdrv_i2c_release(struct bpfdrv_device *bdev);
 int bpfdrv_spi_valid(const struct chr_ext_ops *ops);
 int bpfdrv_spi_claim(struct bpfdrv_device *bdev);
 void bpfdrv_spi_release(struct bpfdrv_device *bdev);
+
+int bpfdrv_mmaps_valid(const struct chr_ext_ops *ops);
+int bpfdrv_mmap_setup(struct bpfdrv_device *bdev);
+void bpfdrv_mmap_free(struct bpfdrv_device *bdev);
+void bpfdrv_mmap_open(struct bpfdrv_device *bdev, struct file *filp);
+void bpfdrv_mmap_revoke(struct bpfdrv_device *bdev);
+int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma);
 
 int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev);

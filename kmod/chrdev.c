@@ -182,6 +182,7 @@ static int bpfdrv_open(struct inode *inode, struct file *filp)
 
 	get_device(&bdev->dev);
 	filp->private_data = f;
+	bpfdrv_mmap_open(bdev, filp);
 	if (seekable)
 		return 0;
 	return stream_open(inode, filp);
@@ -515,6 +516,7 @@ static const struct file_operations bpfdrv_fops = {
 	.unlocked_ioctl = bpfdrv_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.poll = bpfdrv_poll,
+	.mmap = bpfdrv_mmap,
 	.llseek = no_seek_end_llseek,
 };
 
@@ -532,6 +534,7 @@ static void bpfdrv_device_release(struct device *dev)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
 	put_device(bdev->gpio_watch.parent);
 	put_device(bdev->i2c_watch.parent);
+	bpfdrv_mmap_free(bdev);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);
 	kfree(bdev);

@@ -200,6 +200,9 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 	struct chr_ext_ops *ops = bdev->ops;
 	int ret;
 
+	ret = bpfdrv_mmap_setup(bdev);
+	if (ret)
+		return ret;
 	if (bdev->fn) {
 		ret = bpfdrv_pci_instance_setup(bdev, bdev->fn);
 		if (ret)
@@ -273,6 +276,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	WRITE_ONCE(bdev->dead, true);
 	bpfdrv_device_wake(bdev);
 	bpfdrv_drain(bdev);
+	bpfdrv_mmap_revoke(bdev);	/* before exit quiesces the device */
 	if (bdev->inited) {
 		mutex_lock(&bdev->lock);	/* uncontended: drained */
 		if (bdev->ops->exit) {

@@ -539,6 +539,7 @@ __bpf_kfunc s64 bpfdrv_dma_alloc(struct bpfdrv_dev *dev, u32 size,
 				 u32 mask_bits)
 {
 	struct bpfdrv_pci_fn *fn;
+	void *cpu;
 	int err;
 
 	fn = bpfdrv_pci_fn(dev, &err);
@@ -550,11 +551,12 @@ __bpf_kfunc s64 bpfdrv_dma_alloc(struct bpfdrv_dev *dev, u32 size,
 		return -EINVAL;
 	if (dma_set_mask_and_coherent(&fn->pdev->dev, DMA_BIT_MASK(mask_bits)))
 		return -EIO;
-	fn->dma_cpu = dma_alloc_coherent(&fn->pdev->dev, size, &fn->dma_addr,
-					 GFP_KERNEL);
-	if (!fn->dma_cpu)
+	cpu = dma_alloc_coherent(&fn->pdev->dev, size, &fn->dma_addr, GFP_KERNEL);
+	if (!cpu)
 		return -ENOMEM;
 	fn->dma_size = size;
+	/* mmap() reads it without the callback mutex */
+	smp_store_release(&fn->dma_cpu, cpu);
 	pci_set_master(fn->pdev);
 	return fn->dma_addr;
 }

@@ -199,6 +199,9 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	case offsetof(struct chr_ext_ops, spi_max_speed_hz):
 		kops->spi_max_speed_hz = uops->spi_max_speed_hz;
 		return 1;
+	case offsetof(struct chr_ext_ops, mmaps):
+		memcpy(kops->mmaps, uops->mmaps, sizeof(kops->mmaps));
+		return 1;
 	}
 	return 0;
 }
@@ -218,7 +221,7 @@ static int bpfdrv_ops_validate(void *kdata)
 		return -ENAMETOOLONG;
 	}
 	return bpfdrv_i2c_valid(ops) ?: bpfdrv_spi_valid(ops) ?:
-	       bpfdrv_classes_valid(ops);
+	       bpfdrv_mmaps_valid(ops) ?: bpfdrv_classes_valid(ops);
 }
 
 /* Runs in the attaching process, which bpfdrv_driver_attach() checks. */

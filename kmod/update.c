@@ -14,10 +14,11 @@
  * old code runs, so the kernel may free the old map at once.
  *
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
- * and lines, I2C adapter and addresses, SPI device, class devices, and
- * whether it has the irq, gpio_edge, led_get and led_blink callbacks,
- * which decided its interrupts and LED operations) cannot change: such an
- * update is refused and the old code goes on. So is one that meets an instance starting or finishing.
+ * and lines, I2C adapter and addresses, SPI device, class devices, mmap
+ * windows, and whether it has the irq, gpio_edge, led_get and led_blink
+ * callbacks, which decided its interrupts and LED operations) cannot
+ * change: such an update is refused and the old code goes on. So is one
+ * that meets an instance starting or finishing.
  * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -102,6 +103,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 	    new->spi_cs != old->spi_cs || new->spi_mode != old->spi_mode ||
 	    new->spi_max_speed_hz != old->spi_max_speed_hz)
 		return "its SPI device";
+	if (memcmp(new->mmaps, old->mmaps, sizeof(new->mmaps)))
+		return "its mmap windows";
 	return NULL;
 }
 
