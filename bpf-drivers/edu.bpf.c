@@ -18,6 +18,9 @@
  *   (bpfdrv update edu edu.bpf.o) keeps, as it keeps the function, the
  *   interrupt and the DMA buffer: factorials in flight complete on the new
  *   code. EDU_IOC_VERSION gives the version of the code.
+ * - Two mmap windows let a process drive the device itself, as with
+ *   uio_pci_generic: the register BAR and the DMA buffer. bpfdrv checks
+ *   and maps them, and revokes them when the instance goes.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
@@ -380,4 +383,10 @@ struct chr_ext_ops edu = {
 	.abi_version = BPFDRV_ABI_VERSION,
 	.mode = 0600,
 	.pci_ids = { BPFDRV_PCI_ID(EDU_VENDOR, EDU_DEVICE) },
+	.mmaps = {
+		{ .region = BPFDRV_REGION_BAR(0), .offset = EDU_MMAP_BAR,
+		  .prot = BPFDRV_MAP_READ | BPFDRV_MAP_WRITE },
+		{ .region = BPFDRV_REGION_DMA(0), .offset = EDU_MMAP_DMA,
+		  .prot = BPFDRV_MAP_READ | BPFDRV_MAP_WRITE },
+	},
 };

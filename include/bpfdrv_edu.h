@@ -48,6 +48,15 @@
 #define EDU_DMA_SIZE		4096
 #define EDU_DMA_MASK_BITS	28
 
+/*
+ * mmap of the node (ABI 3): the register BAR at offset EDU_MMAP_BAR, the
+ * DMA buffer (2 * EDU_DMA_SIZE; its bus address is edu_info.dma_addr) at
+ * EDU_MMAP_DMA, both read-write and shared. A process that drives the
+ * device through them shares it with the driver's own read and write.
+ */
+#define EDU_MMAP_BAR		0
+#define EDU_MMAP_DMA		0x100000
+
 #define EDU_MODE_FACT		0
 #define EDU_MODE_DMA		1
 

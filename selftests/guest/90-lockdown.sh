@@ -22,6 +22,8 @@ check "edu attached before lockdown" $BPFDRV load --pin --device "${edus[0]}" $O
 check "lock the kernel down (integrity)" eval "echo integrity >/sys/kernel/security/lockdown"
 expect_err "locked down: MMIO from an attached driver fails with EPERM" "EPERM" \
 	$EDU liveness /dev/bpfdrv/edu0 1
+expect_err "locked down: mapping edu0's registers fails with EPERM" "error: EPERM: mmap" \
+	$B/selftests/test_mmap map /dev/bpfdrv/edu0 0 4096 rw
 expect_err "locked down: attaching a PCI driver is refused" "locked down" \
 	$BPFDRV load --pin --name edu_ld --device "${edus[0]}" $OBJ/edu.bpf.o
 check "locked down: a driver without hardware still attaches" \

@@ -107,7 +107,7 @@ accel=$(accel_flags)
 # function that is not edu (wrong-device tests) and a virtio GPU (DRM).
 # i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs.
 # i2c-echo: a chip that returns the bytes last written to it.
-QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci \
+QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci -device virtio-rng-pci \
 -device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a"
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
@@ -267,7 +267,7 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12 runs the rest of the same source.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci gpio classes i2c spi eject abi lockdown}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap gpio classes i2c spi eject abi lockdown}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		parts=$main_parts

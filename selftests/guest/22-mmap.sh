@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mmap (ABI 3): edu driven from user space through the edu driver's windows
+# (factorials and DMA), beside the driver's own interface; mmap_probe's
+# windows, each meeting one check (bounds, read-only, I/O ports, MSI-X,
+# private mappings); and revocation: a process (and its forked child) that
+# keeps a mapping gets SIGBUS after detach, unbind, ejection and hot-remove.
+. "$(dirname "$0")/lib.sh"
+
+MAP=$B/selftests/test_mmap
+EDU=$B/selftests/test_edu
+MiB=$((1 << 20))
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+testdev=$(lspci -Dn -d 1b36:0005 | awk '{ print $1; exit }')
+rng=$(lspci -Dn -d 1af4:1005 | awk '{ print $1; exit }')
+if [ ${#edus[@]} -lt 2 ] || [ -z "$testdev" ] || [ -z "$rng" ]; then
+	echo "# skip: mmap tests (want two edu devices, pci-testdev and virtio-rng-pci)"
+	exit 0
+fi
+load_module || { nok "insmod bpfdrv.ko for the mmap tests"; exit 0; }
+
+driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
+# node_of BDF: the node of the instance that serves BDF
+node_of() {
+	local d
+
+	for d in /sys/class/bpfdrv/*; do
+		[ "$(basename "$(readlink "$d/device")")" = "$1" ] && echo "/dev/bpfdrv/${d##*/}"
+	done
+}
+# mapping NODE OFF LEN HOW ERRNO DESCRIPTION: test_mmap map fails with ERRNO
+refused() {
+	expect_err "$6" "error: $5: mmap" $MAP map "$1" "$2" "$3" "$4"
+}
+# hold_start NODE OFF [fork]: a process (and child) holding a mapped page
+hold_start() {
+	rm -rf "$OUT/hold"
+	mkdir "$OUT/hold"
+	timeout 60 $MAP hold "$1" "$2" "$OUT/hold" ${3:-} >"$OUT/hold/out" 2>&1 &
+	HOLDER=$!
+	wait_for 10 test -e "$OUT/hold/ready"
+}
+# hold_end: let the holder read again; it must die of SIGBUS (7)
+hold_end() {
+	local rc
+
+	touch "$OUT/hold/go"
+	wait $HOLDER
+	rc=$?
+	sed 's/^/# /' "$OUT/hold/out"
+	[ $rc = $((128 + 7)) ] && ! grep -q "after the revoke" "$OUT/hold/out"
+}
+
+# ---------------- edu through its windows ----------------
+check "edu: load" $BPFDRV load --pin $OBJ/edu.bpf.o
+E0=/dev/bpfdrv/edu0
+known_facts >"$OUT/known"
+$MAP edu-facts $E0 >"$OUT/mfacts" 2>&1
+check "edu0: factorials 0..12 polled through the mapped registers equal the known values" \
+	cmp "$OUT/known" "$OUT/mfacts"
+check "edu0: the driver's own factorials, by interrupt, still work beside them" \
+	eval '$EDU facts $E0 | cmp -s - "$OUT/known"'
+check "edu0: 4 KiB by DMA to the device and back, from and into the mapped buffer" \
+	eval '$MAP edu-dma $E0 | grep -q "^ok 4096"'
+check "edu0: the driver's own DMA still works beside it" $EDU dma $E0
+check "edu0: the whole register BAR (1 MiB) maps" \
+	eval '$MAP map $E0 0 $MiB rw | grep -q "^ok 0x10000ed"'
+
+# bounds of edu's windows: BAR 0 (1 MiB) at 0, the DMA buffer (8 KiB) at 1 MiB
+refused $E0 0 $((MiB + 4096)) rw EINVAL "edu0: a mapping past the end of the BAR window is refused"
+refused $E0 $MiB $((3 * 4096)) rw EINVAL "edu0: a mapping past the end of the DMA buffer is refused"
+refused $E0 $((MiB + 8192)) 4096 rw EINVAL "edu0: a mapping that starts past the DMA buffer is refused"
+refused $E0 $((1 << 40)) 4096 rw EINVAL "edu0: an offset far past every window is refused"
+refused $E0 0 4096 private EINVAL "edu0: a private mapping is refused"
+check "edu0: the DMA buffer (8 KiB) maps whole" $MAP map $E0 $MiB 8192 rw
+
+# ---------------- revocation ----------------
+hold_start $E0 0 fork
+check "revoke: a process and its forked child read edu0's ID register through the mapping" \
+	grep -q "child: read 0x10000ed" "$OUT/hold/out"
+check "revoke: unload edu while they hold the mapping" $BPFDRV unload edu
+check "revoke: after detach, the child dies of SIGBUS at its next access, then the parent" \
+	eval 'hold_end && grep -q "child: killed by signal 7" "$OUT/hold/out"'
+
+check "revoke: load edu again" $BPFDRV load --pin $OBJ/edu.bpf.o
+hold_start /dev/bpfdrv/edu0 $MiB
+check "revoke: unbind edu0 while a process holds its DMA buffer mapped" \
+	$BPFDRV unbind "${edus[0]}"
+check "revoke: after unbind, its next access gets SIGBUS" hold_end
+check "revoke: bind edu0 again" \
+	eval "$BPFDRV bind ${edus[0]} && wait_for 5 test -c /dev/bpfdrv/edu0"
+
+hold_start /dev/bpfdrv/edu1 0
+echo 1 >"/sys/bus/pci/devices/${edus[1]}/remove"
+check "revoke: hot-remove of edu1 while a process holds its registers mapped" \
+	wait_for 5 node_gone edu1
+check "revoke: after hot-remove, its next access gets SIGBUS" hold_end
+echo 1 >/sys/bus/pci/rescan
+check "revoke: the rescanned edu1 is served again, and maps" \
+	eval "wait_for 5 test -e /sys/bus/pci/devices/${edus[1]} && $BPFDRV bind ${edus[1]} &&
+	      wait_for 5 test -c /dev/bpfdrv/edu1 && $MAP map /dev/bpfdrv/edu1 0 4096 ro | grep -q '^ok 0x10000ed'"
+check "revoke: unload edu" $BPFDRV unload edu
+for bdf in "${edus[@]}"; do $BPFDRV unbind "$bdf" >/dev/null; done
+
+# ---------------- mmap_probe: each check ----------------
+check "probe: bind virtio-rng-pci ($rng) to bpfdrv" $BPFDRV bind "$rng"
+check "probe: load mmap_probe (pci-testdev and virtio-rng-pci)" \
+	$BPFDRV load --pin $TOBJ/mmap_probe.bpf.o
+T=$(node_of "$testdev") R=$(node_of "$rng")
+lspci -vs "$rng" | grep -E "Memory at|I/O ports at|MSI-X" | sed 's/^/# /'
+check "probe: pci-testdev's read-only BAR 0 maps read-only" $MAP map "$T" 0 4096 ro
+refused "$T" 0 4096 rw EACCES "probe: a writable mapping of a read-only window is refused"
+expect_err "probe: mprotect cannot make the read-only mapping writable" \
+	"error: EACCES: mprotect" $MAP mprotect "$T" 0 4096
+refused "$T" $MiB 4096 rw ENXIO "probe: an I/O-port BAR (pci-testdev's BAR 1) is refused"
+refused "$T" $((2 * MiB)) 4096 rw ENXIO "probe: an absent BAR (pci-testdev's BAR 4) is refused"
+refused "$T" $((3 * MiB)) 4096 rw EINVAL "probe: a window that starts at the end of its BAR maps nothing"
+check "probe: the DMA buffer (5000 bytes: 2 pages) maps whole" $MAP map "$T" $((4 * MiB)) 8192 rw
+refused "$T" $((4 * MiB)) 12288 rw EINVAL "probe: a third page past the DMA buffer is refused"
+check "probe: a window on the DMA buffer's second page maps it" $MAP map "$T" $((5 * MiB)) 4096 rw
+refused "$T" $((5 * MiB)) 8192 rw EINVAL "probe: a mapping longer than its window (len 4096) is refused"
+refused "$T" $((5 * MiB + 4096)) 4096 rw EINVAL "probe: an offset between windows is refused"
+refused "$R" $MiB 4096 rw EPERM "probe: virtio-rng's MSI-X table page (BAR 1) is refused"
+check "probe: virtio-rng's memory BAR 4 maps" $MAP map "$R" $((2 * MiB)) 4096 rw
+
+# ejection revokes too: the driver ejects itself (ioctl 0x4d01)
+hold_start "$T" $((4 * MiB))
+python3 -S -c '
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.ioctl(fd, 0x4d01)
+except OSError:
+    pass
+' "$T"
+check "revoke: mmap_probe ejected itself" wait_for 5 eval '! ls /dev/bpfdrv | grep -q mmap_probe'
+check "revoke: after the ejection, the holder of its DMA buffer gets SIGBUS" hold_end
+$BPFDRV unload mmap_probe >/dev/null 2>&1
+$BPFDRV unbind "$testdev" >/dev/null
+check "probe: give virtio-rng-pci back to virtio-pci" \
+	eval "$BPFDRV unbind $rng && echo >/sys/bus/pci/devices/$rng/driver_override &&
+	      echo $rng >/sys/bus/pci/drivers_probe && [ \"\$(driver_of $rng)\" = virtio-pci ]"
+
+# ---------------- declarations the module refuses ----------------
+for case in "nopci:mmap windows need a PCI driver" \
+	    "prot:mmap window 0: prot 0x2 (want READ or READ|WRITE)" \
+	    "region:mmap window 0: unknown region 6" \
+	    "align:mmap window 0: offset, region_offset and len must be multiples of 4096" \
+	    "overlap:mmap window 1 overlaps the one before" \
+	    "gap:mmap window 2 follows the end of its mmaps"; do
+	expect_refused refused "$TOBJ/bad_mmap_${case%%:*}.bpf.o" "${case#*:}"
+done
+check "refused: no node left by the refused drivers" \
+	eval '! ls /dev/bpfdrv 2>/dev/null | grep -q "bad_mmap"'
+$BPFDRV unbind "$testdev" >/dev/null 2>&1

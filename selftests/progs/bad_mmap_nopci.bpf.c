@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Refused at attach: mmap windows on a driver without PCI functions. */
+#include "bpfdrv.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+SEC("struct_ops/bad_mmap_open")
+int BPF_PROG(bad_mmap_open, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
+{
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops bad_mmap_nopci = {
+	.open = (void *)bad_mmap_open,
+	.name = "bad_mmap_nopci",
+	.abi_version = BPFDRV_ABI_VERSION,
+	.mmaps = {
+		{ BPFDRV_REGION_BAR(0), BPFDRV_MAP_READ, 0, 0, 0 },
+	},
+};
