@@ -3,8 +3,9 @@
  * mmap of a PCI instance's node (ABI 3): the windows a driver declares in
  * chr_ext_ops.mmaps map its memory BARs (uncached) and its DMA buffer into
  * processes, as uio_pci_generic and vfio-pci do. Bounds, permissions, the
- * MSI-X table and lockdown are checked here on each mmap(), never left to
- * the driver, and no BPF runs under the caller's mmap lock.
+ * MSI-X table, CAP_SYS_RAWIO for BARs and lockdown are checked here on each
+ * mmap(), never left to the driver, and no BPF runs under the caller's mmap
+ * lock.
  *
  * Mappings are revocable. All files of an instance share one address_space,
  * an inode of a pseudo filesystem (as DRM and vfio have), whatever device
@@ -15,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -219,7 +221,8 @@ static int bpfdrv_mmap_bar(struct bpfdrv_device *bdev,
 	resource_size_t start = pci_resource_start(pdev, bar);
 	u64 end;
 
-	if (bpfdrv_pci_locked_down())
+	/* registers usually reach the device's DMA: as /dev/mem and vfio */
+	if (!capable(CAP_SYS_RAWIO) || bpfdrv_pci_locked_down())
 		return -EPERM;
 	if (!fn->bar[bar] || test_bit(bar, &fn->bar_io))
 		return -ENXIO;	/* absent, or I/O ports */

@@ -72,6 +72,10 @@ refused $E0 $MiB $((3 * 4096)) rw EINVAL "edu0: a mapping past the end of the DM
 refused $E0 $((MiB + 8192)) 4096 rw EINVAL "edu0: a mapping that starts past the DMA buffer is refused"
 refused $E0 $((1 << 40)) 4096 rw EINVAL "edu0: an offset far past every window is refused"
 refused $E0 0 4096 private EINVAL "edu0: a private mapping is refused"
+NORAWIO="setpriv --bounding-set=-sys_rawio --inh-caps=-sys_rawio"
+expect_err "edu0: mapping the register BAR needs CAP_SYS_RAWIO (EPERM without it)" \
+	"error: EPERM: mmap" $NORAWIO $MAP map $E0 0 4096 rw
+check "edu0: the DMA buffer maps without CAP_SYS_RAWIO" $NORAWIO $MAP map $E0 $MiB 4096 rw
 check "edu0: the DMA buffer (8 KiB) maps whole" $MAP map $E0 $MiB 8192 rw
 
 # ---------------- revocation ----------------
