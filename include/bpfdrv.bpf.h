@@ -64,6 +64,17 @@ extern int bpfdrv_io_to_dma(struct bpfdrv_io *io, __u32 io_off,
 extern int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, __u32 dma_off,
 			    struct bpfdrv_io *io, __u32 io_off,
 			    __u32 len) __ksym;
+/* ABI 3: up to BPFDRV_MAX_DMA_BUFS buffers; nr 0 is bpfdrv_dma_alloc()'s. */
+extern __s64 bpfdrv_dma_buf_alloc(struct bpfdrv_dev *dev, __u32 nr,
+				  __u32 size, __u32 mask_bits) __ksym;
+extern int bpfdrv_dma_buf_free(struct bpfdrv_dev *dev, __u32 nr) __ksym;
+/* pos: BPFDRV_DMA_POS(nr, offset), since a kfunc takes five arguments */
+extern int bpfdrv_io_to_dma_buf(struct bpfdrv_io *io, __u32 io_off,
+				struct bpfdrv_dev *dev, __u64 pos,
+				__u32 len) __ksym;
+extern int bpfdrv_dma_buf_to_io(struct bpfdrv_dev *dev, __u64 pos,
+				struct bpfdrv_io *io, __u32 io_off,
+				__u32 len) __ksym;
 
 /* GPIO: line is an index into chr_ext_ops.gpio_lines; sleepable programs. */
 extern int bpfdrv_gpio_get(struct bpfdrv_dev *dev, __u32 line) __ksym;

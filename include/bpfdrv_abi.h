@@ -156,6 +156,17 @@ struct bpfdrv_sensor {
 #define BPFDRV_SPI_XFER_MAX	4096	/* bytes of one transfer */
 
 /*
+ * DMA buffers of a PCI instance (ABI 3): bpfdrv_dma_buf_alloc() numbers
+ * them; buffer 0 is the one bpfdrv_dma_alloc() gives. Freed buffers keep
+ * their memory until the instance goes and count against the total.
+ */
+#define BPFDRV_MAX_DMA_BUFS	8
+#define BPFDRV_DMA_BUF_MAX	(1U << 20)	/* bytes of one buffer */
+#define BPFDRV_DMA_TOTAL_MAX	(4U << 20)	/* of an instance, freed included */
+/* a place in buffer nr, for bpfdrv_io_to_dma_buf()/bpfdrv_dma_buf_to_io() */
+#define BPFDRV_DMA_POS(nr, offset) (((__u64)(nr) << 32) | (__u32)(offset))
+
+/*
  * mmap (ABI 3): windows of a PCI instance's node that map a memory BAR or
  * a DMA buffer into processes (docs/pci.md). chr_ext_ops.mmaps, in
  * increasing offset order, ended by an entry with prot 0. A window shows
@@ -169,7 +180,6 @@ struct bpfdrv_sensor {
 #define BPFDRV_MAX_MMAPS	8
 #define BPFDRV_REGION_BAR(n)	(n)		/* memory BAR n, 0-5 */
 #define BPFDRV_REGION_DMA(n)	(16 + (n))	/* DMA buffer n */
-#define BPFDRV_MAX_DMA_BUFS	1		/* 0: bpfdrv_dma_alloc()'s */
 #define BPFDRV_MAP_READ		(1U << 0)
 #define BPFDRV_MAP_WRITE	(1U << 1)	/* with READ: shared, writable */
 struct bpfdrv_mmap_window {

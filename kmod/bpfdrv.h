@@ -102,6 +102,14 @@ enum bpfdrv_start_state {
 	BPFDRV_START_ASYNC,		/* attach returned: errors eject */
 };
 
+/* A coherent DMA buffer of an instance; no buffer while cpu is NULL. */
+struct bpfdrv_dma_buf {
+	void *cpu;
+	dma_addr_t addr;
+	size_t size;
+	struct list_head node;		/* in dma_freed, once freed */
+};
+
 /*
  * A PCI function bound to bpfdrv's pci_driver: its BARs are mapped while it
  * is bound; an attached driver that serves it makes it an instance.
@@ -116,9 +124,10 @@ struct bpfdrv_pci_fn {
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
-	void *dma_cpu;			/* the instance's DMA buffer; set last */
-	dma_addr_t dma_addr;
-	size_t dma_size;
+	struct bpfdrv_dma_buf dma[BPFDRV_MAX_DMA_BUFS];	/* the instance's */
+	struct list_head dma_freed;	/* freed by the driver, kept to teardown */
+	size_t dma_total;		/* bytes of dma[] and dma_freed */
+	struct mutex dma_lock;		/* dma[] for mmap and faults */
 };
 
 /* A device an instance depends on, watched for removal (watch.c). */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mmap of a PCI instance's node (ABI 3): the windows a driver declares in
- * chr_ext_ops.mmaps map its memory BARs (uncached) and its DMA buffer into
+ * chr_ext_ops.mmaps map its memory BARs (uncached) and DMA buffers into
  * processes, as uio_pci_generic and vfio-pci do. Bounds, permissions, the
  * MSI-X table, CAP_SYS_RAWIO for BARs and lockdown are checked here on each
  * mmap(), never left to the driver, and no BPF runs under the caller's mmap
@@ -9,10 +9,11 @@
  *
  * Mappings are revocable. All files of an instance share one address_space,
  * an inode of a pseudo filesystem (as DRM and vfio have), whatever device
- * node they were opened through. Teardown zaps every mapping of it in every
- * process once no mmap() is in flight, before exit quiesces the device and
- * the BARs or buffer go; an access after that faults, and the fault handler
- * gives SIGBUS, never stale hardware or freed pages.
+ * node they were opened through. Pages are inserted by the fault handler,
+ * as vfio-pci does, only while the instance is live; teardown waits for
+ * faults in flight, then zaps every mapping of it in every process, before
+ * exit quiesces the device and the BARs or buffer go. An access after that
+ * gets SIGBUS, never stale hardware or freed pages.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -146,22 +147,17 @@ void bpfdrv_mmap_open(struct bpfdrv_device *bdev, struct file *filp)
 		filp->f_mapping = bdev->map_inode->i_mapping;
 }
 
-/* In teardown, after the drain: no mmap() in flight, none starts. */
+/*
+ * Zap every mapping of the instance. In teardown, after the drain: no
+ * fault is in flight, and later ones see the instance dead. When a DMA
+ * buffer is freed: later faults find it gone, and the pages of what is
+ * still there fault back in.
+ */
 void bpfdrv_mmap_revoke(struct bpfdrv_device *bdev)
 {
 	if (bdev->map_inode)
 		unmap_mapping_range(bdev->map_inode->i_mapping, 0, 0, 1);
 }
-
-/* Only after a revoke: the pages are gone. */
-static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
-{
-	return VM_FAULT_SIGBUS;
-}
-
-static const struct vm_operations_struct bpfdrv_vm_ops = {
-	.fault = bpfdrv_vm_fault,
-};
 
 /* The window holding node offset @off, and where it ends; NULL if none. */
 static const struct bpfdrv_mmap_window *
@@ -212,53 +208,82 @@ static bool bpfdrv_mmap_hits_msix(struct pci_dev *pdev, int bar, u64 start,
 	return false;
 }
 
-static int bpfdrv_mmap_bar(struct bpfdrv_device *bdev,
-			   struct vm_area_struct *vma, int bar, u64 roff,
-			   u64 len)
+/*
+ * Check [@roff, @roff + @len) of @region as it is now and give the pfn of
+ * its first page; under the instance's srcu, while it is live, and under
+ * fn->dma_lock, which DMA buffers change under.
+ */
+static int bpfdrv_region_pfn(struct bpfdrv_device *bdev, u32 region, u64 roff,
+			     u64 len, unsigned long *pfn)
 {
 	struct bpfdrv_pci_fn *fn = bdev->pci;
-	struct pci_dev *pdev = fn->pdev;
-	resource_size_t start = pci_resource_start(pdev, bar);
 	u64 end;
 
-	/* registers usually reach the device's DMA: as /dev/mem and vfio */
-	if (!capable(CAP_SYS_RAWIO) || bpfdrv_pci_locked_down())
-		return -EPERM;
-	if (!fn->bar[bar] || test_bit(bar, &fn->bar_io))
-		return -ENXIO;	/* absent, or I/O ports */
-	/* a smaller BAR shares its page with others' registers */
-	if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(fn->bar_len[bar]))
-		return -ENXIO;
-	if (check_add_overflow(roff, len, &end) || end > fn->bar_len[bar])
+	if (check_add_overflow(roff, len, &end))
 		return -EINVAL;
-	if (bpfdrv_mmap_hits_msix(pdev, bar, roff, end))
-		return -EPERM;
-	vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-	return io_remap_pfn_range(vma, vma->vm_start, (start + roff) >> PAGE_SHIFT,
-				  len, vma->vm_page_prot);
+	if (region < PCI_STD_NUM_BARS) {
+		resource_size_t start = pci_resource_start(fn->pdev, region);
+
+		if (!fn->bar[region] || test_bit(region, &fn->bar_io))
+			return -ENXIO;	/* absent, or I/O ports */
+		/* a smaller BAR shares its page with others' registers */
+		if (!PAGE_ALIGNED(start) || !PAGE_ALIGNED(fn->bar_len[region]))
+			return -ENXIO;
+		if (end > fn->bar_len[region])
+			return -EINVAL;
+		if (bpfdrv_mmap_hits_msix(fn->pdev, region, roff, end))
+			return -EPERM;
+		*pfn = (start + roff) >> PAGE_SHIFT;
+	} else {
+		struct bpfdrv_dma_buf *buf = &fn->dma[region - BPFDRV_REGION_DMA(0)];
+		void *cpu = buf->cpu;
+
+		lockdep_assert_held(&fn->dma_lock);
+		if (!cpu)
+			return -ENXIO;
+		if (end > PAGE_ALIGN(buf->size))
+			return -EINVAL;
+		cpu += roff;
+		*pfn = is_vmalloc_addr(cpu) ? vmalloc_to_pfn(cpu) : PHYS_PFN(virt_to_phys(cpu));
+	}
+	return 0;
 }
 
-static int bpfdrv_mmap_dma(struct bpfdrv_device *bdev,
-			   struct vm_area_struct *vma, u64 roff, u64 len)
+/*
+ * Pages are inserted on first access, under the instance's srcu: a fault
+ * after the teardown's drain sees it dead and gets SIGBUS, so no page is
+ * mapped behind the revoke's back (mmap() itself maps nothing, because the
+ * new mapping is only linked, and reachable by the revoke, after it).
+ */
+static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
-	unsigned long pgoff = vma->vm_pgoff;
-	/* pairs with bpfdrv_dma_alloc(): the size is set before the buffer */
-	void *cpu = smp_load_acquire(&fn->dma_cpu);
+	struct vm_area_struct *vma = vmf->vma;
+	struct bpfdrv_file_kern *f = vma->vm_file->private_data;
+	struct bpfdrv_device *bdev = f->bdev;
+	u64 off = (u64)vmf->pgoff << PAGE_SHIFT;
+	const struct bpfdrv_mmap_window *w;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	unsigned long pfn;
 	u64 end;
-	int ret;
+	int idx;
 
-	if (!cpu)
-		return -ENXIO;
-	if (check_add_overflow(roff, len, &end) || end > PAGE_ALIGN(fn->dma_size))
-		return -EINVAL;
-	/* dma_mmap_coherent() maps from the buffer's page vm_pgoff */
-	vma->vm_pgoff = roff >> PAGE_SHIFT;
-	ret = dma_mmap_coherent(&fn->pdev->dev, vma, cpu, fn->dma_addr,
-				fn->dma_size);
-	vma->vm_pgoff = pgoff;
+	idx = srcu_read_lock(&bdev->srcu);
+	w = bpfdrv_mmap_window(bdev, off, &end);
+	if (w && READ_ONCE(bdev->live) && bdev->pci) {
+		mutex_lock(&bdev->pci->dma_lock);
+		if (!bpfdrv_region_pfn(bdev, w->region,
+				       w->region_offset + (off - w->offset),
+				       PAGE_SIZE, &pfn))
+			ret = vmf_insert_pfn(vma, vmf->address, pfn);
+		mutex_unlock(&bdev->pci->dma_lock);
+	}
+	srcu_read_unlock(&bdev->srcu, idx);
 	return ret;
 }
+
+static const struct vm_operations_struct bpfdrv_vm_ops = {
+	.fault = bpfdrv_vm_fault,
+};
 
 int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 {
@@ -266,7 +291,8 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	struct bpfdrv_device *bdev = f->bdev;
 	u64 len = vma->vm_end - vma->vm_start;
 	const struct bpfdrv_mmap_window *w;
-	u64 off, end, roff;
+	unsigned long pfn;
+	u64 off, end;
 	int ret, idx;
 
 	if (!bdev->map_inode)
@@ -285,21 +311,29 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EINVAL;
 	if ((vma->vm_flags & VM_WRITE) && !(w->prot & BPFDRV_MAP_WRITE))
 		return -EACCES;
-	roff = w->region_offset + (off - w->offset);
+	/* registers usually reach the device's DMA: as /dev/mem and vfio */
+	if (w->region < PCI_STD_NUM_BARS &&
+	    (!capable(CAP_SYS_RAWIO) || bpfdrv_pci_locked_down()))
+		return -EPERM;
+
+	idx = srcu_read_lock(&bdev->srcu);
+	ret = -ENODEV;
+	if (READ_ONCE(bdev->live) && bdev->pci) {
+		mutex_lock(&bdev->pci->dma_lock);
+		ret = bpfdrv_region_pfn(bdev, w->region,
+					w->region_offset + (off - w->offset), len, &pfn);
+		mutex_unlock(&bdev->pci->dma_lock);
+	}
+	srcu_read_unlock(&bdev->srcu, idx);
+	if (ret)
+		return ret;
 
 	vm_flags_clear(vma, VM_MAYEXEC);
 	if (!(w->prot & BPFDRV_MAP_WRITE))
 		vm_flags_clear(vma, VM_MAYWRITE);	/* nor by mprotect() */
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	if (w->region < PCI_STD_NUM_BARS)
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_ops = &bpfdrv_vm_ops;
-
-	idx = srcu_read_lock(&bdev->srcu);
-	if (!READ_ONCE(bdev->live) || !bdev->pci)
-		ret = -ENODEV;
-	else if (w->region < PCI_STD_NUM_BARS)
-		ret = bpfdrv_mmap_bar(bdev, vma, w->region, roff, len);
-	else
-		ret = bpfdrv_mmap_dma(bdev, vma, roff, len);
-	srcu_read_unlock(&bdev->srcu, idx);
-	return ret;
+	return 0;
 }

@@ -9,11 +9,19 @@
  *   IMPL: NAME:echo:PATH            an echo device
  *         NAME:floor:RPATH:WPATH    reads from RPATH, the rest on WPATH
  *         NAME:edu:PATH             an edu device (include/bpfdrv_edu.h)
+ *         NAME:mmio:PATH            edu's registers mapped from PATH (a
+ *                                   bpfdrv node's window, or a function's
+ *                                   sysfs resource0 under uio_pci_generic)
+ *         NAME:uio:PATH:UIODEV      as mmio, with interrupts by read() of
+ *                                   UIODEV (/dev/uioN), as UIO users do
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
  * (EDU_IOC_LIVENESS: an MMIO write and read) and a factorial (write n, read
- * n! once the device's interrupt came). Echo workloads run with one and
+ * n! once the device's interrupt came); mmio and uio do the register round
+ * trip through the mapping, and uio the factorial with its interrupt read
+ * from /dev/uioN (acknowledged at the device, INTx unmasked by a write to
+ * it). Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
  * per device, so concurrent users would only measure waiting). One run takes
@@ -43,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,14 +64,47 @@
 #define IO_BIG		4096
 #define BATCH		16	/* ops per throughput sample */
 
-enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU };
+enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU, KIND_MMIO, KIND_UIO };
 
 struct impl {
 	const char *name;
 	enum impl_kind kind;
-	const char *rpath;	/* reads */
-	const char *wpath;	/* writes, ioctl, open+close */
+	const char *rpath;	/* reads; mmio and uio: the registers */
+	const char *wpath;	/* writes, ioctl, open+close; uio: /dev/uioN */
 };
+
+static bool edu_kind(enum impl_kind kind)
+{
+	return kind == KIND_EDU || kind == KIND_MMIO || kind == KIND_UIO;
+}
+
+/* Liveness register round trip through the mapping @r; 0 or -1. */
+static long mmio_reg(volatile uint32_t *r, uint32_t v)
+{
+	r[EDU_REG_LIVENESS / 4] = v;
+	if (r[EDU_REG_LIVENESS / 4] == ~v)
+		return 0;
+	errno = EIO;
+	return -1;
+}
+
+/* 10! by interrupt, as a UIO driver in user space computes it. */
+static long uio_fact(volatile uint32_t *r, int uio)
+{
+	uint32_t count, one = 1;
+
+	r[EDU_REG_STATUS / 4] = EDU_STATUS_IRQ_FACT;
+	r[EDU_REG_FACT / 4] = 10;
+	if (read(uio, &count, sizeof(count)) != sizeof(count))
+		return -1;
+	r[EDU_REG_IRQ_ACK / 4] = EDU_IRQ_FACT;
+	if (write(uio, &one, sizeof(one)) != sizeof(one))
+		return -1;
+	if (r[EDU_REG_FACT / 4] == 3628800)
+		return 0;
+	errno = EIO;
+	return -1;
+}
 
 enum workload { WL_READ1, WL_READ4K, WL_WRITE1, WL_WRITE4K, WL_IOCTL,
 		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_NR };
@@ -174,11 +216,12 @@ static void *worker_run(void *arg)
 	bool rd = w->wl == WL_READ1 || w->wl == WL_READ4K;
 	const char *path = rd ? im->rpath : im->wpath;
 	size_t size = wl_size(w->wl);
+	volatile uint32_t *regs = NULL;
 	struct echo_info info;
 	char buf[IO_BIG];
 	__u32 val;
 	uint64_t end, t0, t1, d;
-	int fd = -1;
+	int fd = -1, regs_fd = -1;
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
@@ -189,7 +232,19 @@ static void *worker_run(void *arg)
 		CPU_SET(w->cpu, &set);
 		sched_setaffinity(0, sizeof(set), &set);
 	}
-	if (w->wl != WL_OPENCLOSE) {
+	if (im->kind == KIND_MMIO || im->kind == KIND_UIO) {
+		regs_fd = open(im->rpath, O_RDWR | O_SYNC);
+		if (regs_fd >= 0)
+			regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				    regs_fd, 0);
+		if (regs_fd < 0 || regs == MAP_FAILED) {
+			w->err = errno;
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
+		path = im->kind == KIND_UIO ? im->wpath : NULL;
+	}
+	if (w->wl != WL_OPENCLOSE && path) {
 		fd = open(path, O_RDWR);
 		if (fd < 0) {
 			w->err = errno;
@@ -224,6 +279,10 @@ static void *worker_run(void *arg)
 				r = close(r);
 			break;
 		case WL_EDU_REG:
+			if (regs) {
+				r = mmio_reg(regs, (uint32_t)t0);
+				break;
+			}
 			val = (__u32)t0;
 			r = ioctl(fd, EDU_IOC_LIVENESS, &val);
 			if (!r && val != ~(__u32)t0) {
@@ -232,6 +291,10 @@ static void *worker_run(void *arg)
 			}
 			break;
 		default:
+			if (regs) {
+				r = uio_fact(regs, fd);
+				break;
+			}
 			r = write(fd, EDU_FACT_N, strlen(EDU_FACT_N));
 			if (r == (long)strlen(EDU_FACT_N))
 				r = read(fd, buf, sizeof(buf));
@@ -265,6 +328,10 @@ static void *worker_run(void *arg)
 	}
 	if (fd >= 0)
 		close(fd);
+	if (regs)
+		munmap((void *)regs, 4096);
+	if (regs_fd >= 0)
+		close(regs_fd);
 	return NULL;
 }
 
@@ -298,6 +365,9 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 	uint64_t ops = 0, n = 0;
 	int i;
 
+	/* a bpfdrv window gives no interrupts to user space */
+	if (im->kind == KIND_MMIO && wl == WL_EDU_FACT)
+		return 0;
 	if (!all)
 		all = malloc(sizeof(*all) * MAX_SAMPLES * MAX_THREADS);
 	if (!all)
@@ -348,7 +418,7 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 	       "\"threads\": %d, \"rep\": %d, \"ops\": %llu, "
 	       "\"ops_per_s\": %.1f, \"mean_ops_per_s\": %.1f, "
 	       "\"p50_ns\": %u, \"p99_ns\": %u}\n",
-	       im->kind == KIND_EDU ? "edu" : "echo", im->name, wl_names[wl],
+	       edu_kind(im->kind) ? "edu" : "echo", im->name, wl_names[wl],
 	       threads, rep, (unsigned long long)ops,
 	       ops_per_s, mean_ops_per_s, all[n / 2], all[n * 99 / 100]);
 	fflush(stdout);
@@ -373,6 +443,17 @@ static int parse_impl(char *arg, struct impl *im)
 		im->rpath = im->wpath = arg;
 		return strchr(arg, ':') ? -1 : 0;
 	}
+	if (!strcmp(kind, "mmio")) {
+		im->kind = KIND_MMIO;
+		im->rpath = im->wpath = arg;
+		return strchr(arg, ':') ? -1 : 0;
+	}
+	if (!strcmp(kind, "uio")) {
+		im->kind = KIND_UIO;
+		im->rpath = strsep(&arg, ":");
+		im->wpath = arg;
+		return arg && *arg ? 0 : -1;
+	}
 	if (!strcmp(kind, "floor")) {
 		im->kind = KIND_FLOOR;
 		im->rpath = strsep(&arg, ":");
@@ -385,7 +466,8 @@ static int parse_impl(char *arg, struct impl *im)
 static void usage(void)
 {
 	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] [-p] "
-		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ... | NAME:edu:PATH ...\n");
+		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ... | "
+		"NAME:edu:PATH|NAME:mmio:PATH|NAME:uio:PATH:UIODEV ...\n");
 	exit(2);
 }
 
@@ -424,14 +506,14 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 1; i < nimpl; i++) {
-		if ((impls[i].kind == KIND_EDU) != (impls[0].kind == KIND_EDU)) {
+		if (edu_kind(impls[i].kind) != edu_kind(impls[0].kind)) {
 			fprintf(stderr, "echobench: edu and echo implementations run separately\n");
 			usage();
 		}
 	}
-	max_threads = impls[0].kind == KIND_EDU ? 1 : MAX_THREADS;
-	first_wl = impls[0].kind == KIND_EDU ? WL_EDU_REG : WL_READ1;
-	end_wl = impls[0].kind == KIND_EDU ? WL_NR : WL_EDU_REG;
+	max_threads = edu_kind(impls[0].kind) ? 1 : MAX_THREADS;
+	first_wl = edu_kind(impls[0].kind) ? WL_EDU_REG : WL_READ1;
+	end_wl = edu_kind(impls[0].kind) ? WL_NR : WL_EDU_REG;
 	for (t = 0; t < MAX_THREADS; t++) {
 		workers[t].samples = malloc(sizeof(uint32_t) * MAX_SAMPLES);
 		if (!workers[t].samples)

@@ -3,7 +3,8 @@
 # make bench, inside the VM: bring up the bpfdrv, native and CUSE echo
 # devices, run echobench over them and the /dev/zero, /dev/null floor
 # (interleaved, REPS repetitions of SECONDS per cell), then over the bpfdrv
-# edu driver and the edu_ref module on the two edu functions, then the
+# edu driver and the edu_ref module on the two edu functions, then over
+# edu driven through mappings (bpfdrv's window, uio_pci_generic), then the
 # memory figures, then the cost of tracing (tracing.sh). Results are JSON
 # lines on stdout; the host collects them.
 #
@@ -69,8 +70,25 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 		bpfdrv:edu:/dev/bpfdrv/edu0 native:edu:/dev/edu_ref0 ||
 		echo "# error: echobench (edu) failed"
 	echo "${edus[1]}" >/sys/bus/pci/drivers/edu_ref/unbind
-	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
 	rmmod edu_ref
+	# what users would pick instead: the second function under
+	# uio_pci_generic, driven through its sysfs BAR mapping and
+	# /dev/uioN, beside edu0 driven through the bpfdrv window
+	if modprobe uio_pci_generic &&
+		echo uio_pci_generic >"/sys/bus/pci/devices/${edus[1]}/driver_override" &&
+		echo "${edus[1]}" >/sys/bus/pci/drivers_probe &&
+		uio=$(ls "/sys/bus/pci/devices/${edus[1]}/uio" 2>/dev/null) && [ -n "$uio" ]; then
+		irqs_to_cpu0 "${edus[@]}"
+		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
+			mmap:mmio:/dev/bpfdrv/edu0 \
+			uio:uio:/sys/bus/pci/devices/${edus[1]}/resource0:/dev/$uio ||
+			echo "# error: echobench (edu through mappings) failed"
+		echo "${edus[1]}" >/sys/bus/pci/drivers/uio_pci_generic/unbind
+	else
+		echo "# error: binding uio_pci_generic to ${edus[1]} failed"
+	fi
+	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
+	rmmod uio_pci_generic 2>/dev/null
 	$BPFDRV unload edu >/dev/null
 else
 	echo "# error: setting up the edu drivers failed"

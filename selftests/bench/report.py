@@ -19,6 +19,8 @@ RATIOS = [
 	("echo", "bpfdrv", "cuse"),
 	("echo", "native", "floor"),
 	("edu", "bpfdrv", "native"),
+	("edu", "mmap", "uio"),
+	("edu", "mmap", "native"),
 ]
 
 # Targets to report against (never asserted): bpfdrv/native per size,
@@ -228,18 +230,28 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 				     " | ".join(cols) + " |")
 	edu = sorted(k for k in summary if k[0] == "edu")
 	if edu:
-		lines += ["", "| edu workload | threads | bpfdrv ops/s | native ops/s"
-			  " | bpfdrv/native | bpfdrv p50 / p99 µs | native p50 / p99 µs |",
-			  "|---|---|---|---|---|---|---|"]
+		impls = ("bpfdrv", "native", "mmap", "uio")
+		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface,"
+			  " native = edu_ref.ko, mmap = registers through the edu"
+			  " driver's mmap window, uio = uio_pci_generic (sysfs BAR"
+			  " mapping, interrupts by read() of /dev/uioN); a bpfdrv"
+			  " window gives no interrupts to user space, so mmap has"
+			  " no factorial.", "",
+			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
+			  " | bpfdrv/native | mmap/uio | mmap/native | " +
+			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
+			  "|---|" + "---|" * (2 * len(impls) + 3)]
 		for key in edu:
 			fig = summary[key]
-			rn = ratio(fig, "bpfdrv", "native")
+			rs = [ratio(fig, a, b) for a, b in
+			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "native"))]
+			ops = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-" for i in impls]
 			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
-			       if i in fig else "-" for i in ("bpfdrv", "native")]
-			lines.append(f"| {WORKLOAD_TEXT.get(key[1], key[1])} | {key[2]} | "
-				     f"{fmt_ops(fig['bpfdrv']['ops_per_s']) if 'bpfdrv' in fig else '-'} | "
-				     f"{fmt_ops(fig['native']['ops_per_s']) if 'native' in fig else '-'} | "
-				     f"{'-' if rn is None else f'{rn:.2f}'} | {lat[0]} | {lat[1]} |")
+			       if i in fig else "-" for i in impls]
+			lines.append(f"| {WORKLOAD_TEXT.get(key[1], key[1])} | " +
+				     " | ".join(ops) + " | " +
+				     " | ".join("-" if r is None else f"{r:.2f}" for r in rs) +
+				     " | " + " | ".join(lat) + " |")
 	if tsum:
 		lines += trace_table(tsum)
 	if memory:

@@ -4,7 +4,9 @@
 # (factorials and DMA), beside the driver's own interface; mmap_probe's
 # windows, each meeting one check (bounds, read-only, I/O ports, MSI-X,
 # private mappings); and revocation: a process (and its forked child) that
-# keeps a mapping gets SIGBUS after detach, unbind, ejection and hot-remove.
+# keeps a mapping gets SIGBUS after detach, unbind, ejection and hot-remove;
+# and dma_bufs' DMA buffers: eight at once, through the copy kfuncs and
+# their windows, freed with their mappings revoked, the 4 MiB limit.
 . "$(dirname "$0")/lib.sh"
 
 MAP=$B/selftests/test_mmap
@@ -156,4 +158,73 @@ for case in "nopci:mmap windows need a PCI driver" \
 done
 check "refused: no node left by the refused drivers" \
 	eval '! ls /dev/bpfdrv 2>/dev/null | grep -q "bad_mmap"'
+$BPFDRV unbind "$testdev" >/dev/null 2>&1
+
+# ---------------- several DMA buffers (dma_bufs on pci-testdev) ----------------
+cat >"$OUT/dma.py" <<'PY'
+import errno, fcntl, mmap, os, struct, sys
+op, node, nr = sys.argv[1], sys.argv[2], int(sys.argv[3])
+fd = os.open(node, os.O_RDWR)
+try:
+    if op == "alloc":
+        fcntl.ioctl(fd, 0x4401, nr | int(sys.argv[4]) << 8)
+    elif op == "free":
+        fcntl.ioctl(fd, 0x4402, nr)
+    elif op == "write":
+        fcntl.ioctl(fd, 0x40404410 + nr, bytes.fromhex(sys.argv[4]).ljust(64, b"\0"))
+    elif op == "read":
+        print(bytes(fcntl.ioctl(fd, 0x80404420 + nr, bytes(64)))[:8].hex())
+    elif op == "mread":
+        print(mmap.mmap(fd, 4096, offset=nr << 20)[:8].hex())
+    elif op == "mwrite":
+        mmap.mmap(fd, 4096, offset=nr << 20)[:8] = bytes.fromhex(sys.argv[4])
+    print("ok")
+except OSError as e:
+    print("error: " + errno.errorcode[e.errno])
+    sys.exit(1)
+PY
+dma() { python3 -S "$OUT/dma.py" "$@"; }
+if ! $BPFDRV load --pin $TOBJ/dma_bufs.bpf.o >"$OUT/load" 2>&1; then
+	nok "dma: load dma_bufs on pci-testdev"
+	sed 's/^/# /' "$OUT/load"
+else
+	ok "dma: load dma_bufs on pci-testdev"
+	D=$(node_of "$testdev")
+	check "dma: eight buffers of 256 KiB" \
+		eval 'for n in 0 1 2 3 4 5 6 7; do dma alloc $D $n 262144 | grep -qx ok || exit 1; done'
+	expect_err "dma: buffer 8 does not exist: EINVAL" "error: EINVAL" \
+		dma alloc $D 8 4096
+	expect_err "dma: a buffer in use is not allocated twice: EEXIST" "error: EEXIST" \
+		dma alloc $D 3 4096
+	dma free $D 7 >/dev/null
+	expect_err "dma: a buffer over 1 MiB is refused: EINVAL" "error: EINVAL" \
+		dma alloc $D 7 $((MiB + 1))
+	check "dma: buffer 3 written through a call reads back through its mapping" \
+		eval 'dma write $D 3 0123456789abcdef | grep -qx ok &&
+		      [ "$(dma mread $D 3 | head -1)" = 0123456789abcdef ]'
+	check "dma: buffer 5 written through its mapping reads back through a call" \
+		eval 'dma mwrite $D 5 feedfacecafebeef | grep -qx ok &&
+		      [ "$(dma read $D 5 | head -1)" = feedfacecafebeef ]'
+	check "dma: each buffer is its own (buffer 4 is still zero)" \
+		test "$(dma read $D 4 | head -1)" = 0000000000000000
+	hold_start "$D" $((3 * MiB))
+	check "dma: free buffer 3 while a process holds it mapped" \
+		eval 'dma free $D 3 | grep -qx ok'
+	check "dma: after the free, its next access gets SIGBUS" hold_end
+	expect_err "dma: a freed buffer cannot be mapped: ENXIO" "error: ENXIO: mmap" \
+		$MAP map "$D" $((3 * MiB)) 4096 rw
+	expect_err "dma: a freed buffer cannot be copied to: ENOMEM" "error: ENOMEM" \
+		dma write $D 3 00
+	check "dma: the other buffers keep their data and mappings (buffer 5)" \
+		test "$(dma mread $D 5 | head -1)" = feedfacecafebeef
+	# 6 x 256 KiB live, 2 x 256 KiB freed (3 and 7): 2 MiB held
+	check "dma: buffer 3 can be allocated again, fresh (zero)" \
+		eval 'dma alloc $D 3 262144 | grep -qx ok && [ "$(dma mread $D 3 | head -1)" = 0000000000000000 ]'
+	check "dma: up to 4 MiB per instance, freed buffers included (buffer 7: 1 MiB)" \
+		eval 'dma alloc $D 7 $MiB | grep -qx ok'
+	dma free $D 6 >/dev/null
+	expect_err "dma: past 4 MiB, ENOSPC (freed buffers still count)" "error: ENOSPC" \
+		dma alloc $D 6 $MiB
+	check "dma: unload dma_bufs (every buffer, freed ones too, goes)" $BPFDRV unload dma_bufs
+fi
 $BPFDRV unbind "$testdev" >/dev/null 2>&1
