@@ -77,7 +77,8 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	if modprobe uio_pci_generic &&
 		echo uio_pci_generic >"/sys/bus/pci/devices/${edus[1]}/driver_override" &&
 		echo "${edus[1]}" >/sys/bus/pci/drivers_probe &&
-		uio=$(ls "/sys/bus/pci/devices/${edus[1]}/uio" 2>/dev/null) && [ -n "$uio" ]; then
+		uio=$(ls "/sys/bus/pci/devices/${edus[1]}/uio" 2>/dev/null) && [ -n "$uio" ] &&
+		wait_for 5 test -c "/dev/$uio"; then
 		irqs_to_cpu0 "${edus[@]}"
 		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 			mmap:mmio:/dev/bpfdrv/edu0 \
