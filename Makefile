@@ -38,6 +38,9 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
 		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o)
+# irqtest without its irq callback, and without irq_hard.
+IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
+		$(BUILD)/selftests/irqtest_nohard.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
@@ -49,7 +52,7 @@ all: bpf user kmod
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
-	   $(UPDATE_FIXTURES) $(ABI_FIXTURES)
+	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -58,6 +61,12 @@ $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/selftests/irqtest_nothread.bpf.o: VARIANT := -DIRQT_NO_THREAD
+$(BUILD)/selftests/irqtest_nohard.bpf.o: VARIANT := -DIRQT_NO_HARD
+$(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
 
 $(BUILD)/selftests/update/echo_v2.bpf.o: VARIANT := -DECHO_VERSION=2
 $(BUILD)/selftests/update/echo_layout2.bpf.o: VARIANT := -DECHO_VERSION=3 -DECHO_STATE_LAYOUT=2

@@ -7,9 +7,12 @@
  *   /dev/bpfdrv/edu<N>, per edu function bound to it.
  * - init checks the identification register and refuses any other device,
  *   then takes a DMA buffer (two halves: to the device, from the device).
- * - Factorials and DMA transfers complete by interrupt: the irq callback
- *   acknowledges the device, records what finished and wakes the waiters,
- *   which sleep through the framework's -EAGAIN retry. Nothing busy-polls.
+ * - Factorials and DMA transfers complete by interrupt: irq_hard, in
+ *   hard-IRQ context as a native driver's handler, acknowledges the device,
+ *   counts what finished and wakes the waiters, which sleep through the
+ *   framework's -EAGAIN retry. Nothing busy-polls. irq_hard runs beside the
+ *   other callbacks, so it only adds to counters (atomically) that they
+ *   compare with what they have seen.
  * - One file at a time owns the factorial unit (and the DMA engine), from
  *   its write until its read; a file closed mid-computation leaves the unit
  *   "orphaned" until the interrupt, so no stale result reaches the next
@@ -38,16 +41,34 @@ char _license[] SEC("license") = "GPL";
 #define DMA_IN		0	/* DMA buffer half written to the device */
 #define DMA_OUT		EDU_DMA_SIZE	/* half the device writes back */
 
-/* Per instance (bpfdrv_dev_priv), shared by its files and irq callback. */
+/* Per instance (bpfdrv_dev_priv), shared by its files and irq_hard. */
 struct edu_dev {
 	__u64 fact_owner;	/* file id owning the factorial unit, 0: free */
 	__u64 dma_owner;	/* likewise for the DMA engine */
 	__u64 dma_addr;		/* bus address of our DMA buffer */
-	__u32 fact_done;
-	__u32 fact_result;
-	__u32 dma_done;
+	__u32 fact_irqs;	/* completions, counted by irq_hard */
+	__u32 fact_seen;	/* fact_irqs when last consumed */
+	__u32 fact_result;	/* written by irq_hard before fact_irqs */
+	__u32 dma_irqs;
+	__u32 dma_seen;
 	__u32 id;
 };
+
+#define FACT_DONE(e)	((e)->fact_irqs != (e)->fact_seen)
+#define DMA_DONE(e)	((e)->dma_irqs != (e)->dma_seen)
+
+/* A unit whose owner closed before its interrupt is free once it came. */
+static __always_inline void reap_orphans(struct edu_dev *e)
+{
+	if (e->fact_owner == ORPHAN && FACT_DONE(e)) {
+		e->fact_seen = e->fact_irqs;
+		e->fact_owner = 0;
+	}
+	if (e->dma_owner == ORPHAN && DMA_DONE(e)) {
+		e->dma_seen = e->dma_irqs;
+		e->dma_owner = 0;
+	}
+}
 
 /* Per open file. */
 struct edu_file {
@@ -89,37 +110,28 @@ void BPF_PROG(edu_exit, struct bpfdrv_dev *dev)
 	bpfdrv_writel(dev, BAR0, EDU_REG_STATUS, 0);	/* no more interrupts */
 }
 
-SEC("struct_ops/edu_irq")
-int BPF_PROG(edu_irq, struct bpfdrv_dev *dev, __u32 vector)
+SEC("struct_ops/edu_irq_hard")
+int BPF_PROG(edu_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 {
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
-	__u32 status, result;
+	__u32 status;
 	int err;
 
 	if (!e)
-		return 0;
+		return BPFDRV_IRQ_NONE;
 	status = bpfdrv_readl(dev, BAR0, EDU_REG_IRQ_STATUS, &err);
 	if (err || !status)
-		return 0;		/* not ours (shared INTx) */
+		return BPFDRV_IRQ_NONE;	/* not ours (shared INTx) */
 	bpfdrv_writel(dev, BAR0, EDU_REG_IRQ_ACK, status);
 
 	if (status & EDU_IRQ_FACT) {
-		result = bpfdrv_readl(dev, BAR0, EDU_REG_FACT, &err);
-		if (e->fact_owner == ORPHAN) {
-			e->fact_owner = 0;
-		} else {
-			e->fact_result = result;
-			e->fact_done = 1;
-		}
+		e->fact_result = bpfdrv_readl(dev, BAR0, EDU_REG_FACT, &err);
+		__sync_fetch_and_add(&e->fact_irqs, 1);
 	}
-	if (status & EDU_IRQ_DMA) {
-		if (e->dma_owner == ORPHAN)
-			e->dma_owner = 0;
-		else
-			e->dma_done = 1;
-	}
+	if (status & EDU_IRQ_DMA)
+		__sync_fetch_and_add(&e->dma_irqs, 1);
 	bpfdrv_dev_wake(dev);
-	return 1;
+	return BPFDRV_IRQ_HANDLED;
 }
 
 /* "n" or "n\n", 0 <= n <= EDU_FACT_MAX; -1 otherwise. */
@@ -150,12 +162,13 @@ static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_de
 
 	if (n < 0)
 		return -EINVAL;
+	reap_orphans(e);
 	if (e->fact_owner == file->id)
 		return -EBUSY;		/* read the last result first */
 	if (e->fact_owner)
 		return -EAGAIN;		/* another file's turn; woken on its read */
 	e->fact_owner = file->id;
-	e->fact_done = 0;
+	e->fact_seen = e->fact_irqs;	/* none is this one's yet */
 	bpfdrv_writel(dev, BAR0, EDU_REG_STATUS, EDU_STATUS_IRQ_FACT);
 	bpfdrv_writel(dev, BAR0, EDU_REG_FACT, n);
 	return io->len;
@@ -170,7 +183,7 @@ static __always_inline int fact_read(struct bpfdrv_file *file, struct bpfdrv_dev
 
 	if (e->fact_owner != file->id)
 		return 0;		/* nothing pending */
-	if (!e->fact_done)
+	if (!FACT_DONE(e))
 		return -EAGAIN;		/* the interrupt wakes us */
 	v = e->fact_result;
 	do {
@@ -184,7 +197,7 @@ static __always_inline int fact_read(struct bpfdrv_file *file, struct bpfdrv_dev
 	if (n > sizeof(out) || io->len < n || bpfdrv_io_store(io, 0, out, n))
 		return -EINVAL;		/* the caller's buffer is too small */
 	e->fact_owner = 0;
-	e->fact_done = 0;
+	e->fact_seen = e->fact_irqs;
 	bpfdrv_dev_wake(dev);		/* writers waiting for the unit */
 	return n;
 }
@@ -216,18 +229,20 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (io->nonblock)
 		return -EINVAL;
 	if (f->dma_running) {
-		if (!e->dma_done)
+		if (!DMA_DONE(e))
 			return -EAGAIN;
 		f->dma_running = 0;
-		e->dma_done = 0;
+		e->dma_seen = e->dma_irqs;
 		e->dma_owner = 0;
 		bpfdrv_dev_wake(dev);
 		if (!to_device && bpfdrv_dma_to_io(dev, DMA_OUT, io, 0, len))
 			return -EIO;
 		return len;
 	}
+	reap_orphans(e);
 	if (e->dma_owner)
 		return -EAGAIN;
+	e->dma_seen = e->dma_irqs;	/* none is this one's yet */
 	if (to_device) {
 		err = bpfdrv_io_to_dma(io, 0, dev, DMA_IN, len);
 		err = err ?: dma_start(dev, e, e->dma_addr + DMA_IN,
@@ -239,7 +254,6 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (err)
 		return err;
 	e->dma_owner = file->id;
-	e->dma_done = 0;
 	f->dma_running = 1;
 	return -EAGAIN;
 }
@@ -343,7 +357,8 @@ __u32 BPF_PROG(edu_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 
 	if (!e)
 		return BPFDRV_POLLERR;
-	if (e->fact_owner == file->id && e->fact_done)
+	reap_orphans(e);
+	if (e->fact_owner == file->id && FACT_DONE(e))
 		mask |= BPFDRV_POLLIN;
 	if (!e->fact_owner)
 		mask |= BPFDRV_POLLOUT;
@@ -358,14 +373,11 @@ void BPF_PROG(edu_release, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 	if (!e)
 		return;
 	/* Busy until the interrupt, so its result goes to nobody. */
-	if (e->fact_owner == file->id) {
-		e->fact_owner = e->fact_done ? 0 : ORPHAN;
-		e->fact_done = 0;
-	}
-	if (e->dma_owner == file->id) {
-		e->dma_owner = e->dma_done ? 0 : ORPHAN;
-		e->dma_done = 0;
-	}
+	if (e->fact_owner == file->id)
+		e->fact_owner = ORPHAN;
+	if (e->dma_owner == file->id)
+		e->dma_owner = ORPHAN;
+	reap_orphans(e);
 	bpfdrv_dev_wake(dev);
 }
 
@@ -373,7 +385,7 @@ SEC(".struct_ops.link")
 struct chr_ext_ops edu = {
 	.init = (void *)edu_init,
 	.exit = (void *)edu_exit,
-	.irq = (void *)edu_irq,
+	.irq_hard = (void *)edu_irq_hard,
 	.release = (void *)edu_release,
 	.read = (void *)edu_read,
 	.write = (void *)edu_write,

@@ -19,9 +19,10 @@
  * ABI than its own, and keeps loading drivers built for older ones (0:
  * built before the member existed, version 1). Later versions only append
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
- * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows.
+ * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
+ * DMA buffers; version 4 the hard-IRQ callback.
  */
-#define BPFDRV_ABI_VERSION	3
+#define BPFDRV_ABI_VERSION	4
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -190,6 +191,15 @@ struct bpfdrv_mmap_window {
 	__u64 len;		/* bytes; 0: up to the region's end */
 };
 
+/*
+ * What irq_hard (ABI 4) returns: the interrupt was not the device's, was
+ * handled, or was handled in part and the irq callback is to finish it in
+ * the instance's interrupt thread.
+ */
+#define BPFDRV_IRQ_NONE		0
+#define BPFDRV_IRQ_HANDLED	1
+#define BPFDRV_IRQ_WAKE		2
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -256,7 +266,7 @@ struct bpfdrv_ring {
  * The callbacks a BPF driver implements; all are optional. Each gets the
  * device instance it runs for as its first argument. They run in process
  * context, one at a time per device instance, and may be sleepable
- * (SEC("struct_ops.s/...")).
+ * (SEC("struct_ops.s/...")); irq_hard alone is different (below).
  *
  * The pointers a callback gets are the only ones the kfuncs accept, and
  * only during that call: the verifier refuses anything else at load time.
@@ -269,7 +279,11 @@ struct bpfdrv_ring {
  *
  * irq runs in the instance's interrupt thread for each interrupt of a PCI
  * instance (vector: the MSI vector, 0 for INTx) and returns 1 if the device
- * raised it, 0 if not (a shared INTx line). gpio_edge runs in a thread for
+ * raised it, 0 if not (a shared INTx line). irq_hard (ABI 4), if present,
+ * runs first, in hard-IRQ context like a native driver's handler: never
+ * sleepable, not serialized with the other callbacks, bounded in time
+ * (docs/pci.md); it returns BPFDRV_IRQ_*, and irq then runs only for
+ * BPFDRV_IRQ_WAKE. gpio_edge runs in a thread for
  * each edge on an input line declared with BPFDRV_GPIO_EDGE_*; line is the
  * index in gpio_lines, value the level read after the edge.
  *
@@ -331,6 +345,8 @@ struct chr_ext_ops {
 	__u32 spi_max_speed_hz;		/* 0 => the controller's maximum */
 	/* ABI 3: mmap windows, above */
 	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
+	/* ABI 4, above */
+	int (*irq_hard)(struct bpfdrv_dev *dev, __u32 vector);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

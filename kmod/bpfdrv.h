@@ -38,6 +38,7 @@ enum bpfdrv_cb {
 	BPFDRV_CB_LED_GET,
 	BPFDRV_CB_LED_BLINK,
 	BPFDRV_CB_SENSOR_READ,
+	BPFDRV_CB_IRQ_HARD,
 	BPFDRV_CB_NR
 };
 
@@ -124,6 +125,7 @@ struct bpfdrv_pci_fn {
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
+	bool irq_stopped;		/* irq_hard overran or broke: no more */
 	struct bpfdrv_dma_buf dma[BPFDRV_MAX_DMA_BUFS];	/* the instance's */
 	struct list_head dma_freed;	/* freed by the driver, kept to teardown */
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
@@ -169,6 +171,7 @@ struct bpfdrv_device {
 	bool added;			/* the node exists; set by its creator */
 	bool live;			/* init succeeded: irq/edge may run */
 	u8 cb;				/* the callback running, under lock */
+	struct task_struct *hard_task;	/* current while irq_hard runs */
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */

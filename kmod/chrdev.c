@@ -623,6 +623,9 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for (op = BPFDRV_CB_LED_SET; op <= BPFDRV_CB_SENSOR_READ; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
+	/* the interrupt callbacks (pci.c) */
+	len += sysfs_emit_at(buf, len, "irq %llu\nirq_hard %llu\n",
+			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
 	return len;
 }

@@ -276,6 +276,9 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	WRITE_ONCE(bdev->dead, true);
 	bpfdrv_device_wake(bdev);
 	bpfdrv_drain(bdev);
+	/* irq_hard takes no SRCU: wait for a call that saw it live */
+	if (bdev->pci && bdev->ops->irq_hard)
+		synchronize_rcu();
 	bpfdrv_mmap_revoke(bdev);	/* before exit quiesces the device */
 	if (bdev->inited) {
 		mutex_lock(&bdev->lock);	/* uncontended: drained */

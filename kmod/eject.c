@@ -55,6 +55,7 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_LED_GET] = "led_get",
 	[BPFDRV_CB_LED_BLINK] = "led_blink",
 	[BPFDRV_CB_SENSOR_READ] = "sensor_read",
+	[BPFDRV_CB_IRQ_HARD] = "irq_hard",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {
@@ -187,13 +188,17 @@ __bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
 	char buf[BPFDRV_EXIT_MSG_MAX];
 	u32 n = min_t(u32, msg__sz, sizeof(buf) - 1);
+	enum bpfdrv_cb cb = bdev->cb;
 
+	/* irq_hard runs beside the callback that bdev->cb names */
+	if (READ_ONCE(bdev->hard_task) == current)
+		cb = BPFDRV_CB_IRQ_HARD;
 	/* exit is a teardown already (an unload, an unbind): nothing to eject */
-	if (bdev->cb == BPFDRV_CB_EXIT)
+	else if (cb == BPFDRV_CB_EXIT)
 		return;
 	memcpy(buf, msg, n);
 	buf[n] = '\0';
-	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_ERROR, bdev->cb, buf);
+	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_ERROR, cb, buf);
 }
 
 __bpf_kfunc_end_defs();

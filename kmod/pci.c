@@ -17,9 +17,12 @@
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 
@@ -65,6 +68,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
 	struct bpfdrv_pci_fn *fn = bdev->pci;
+	bool hard = false;
 	int ret = 0, idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
@@ -76,6 +80,8 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	if (READ_ONCE(bdev->live) && !mutex_lock_killable(&bdev->lock)) {
 		/* an update keeps the callback: the vector was set up for it */
 		bdev->cb = BPFDRV_CB_IRQ;
+		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ]);
+		hard = bdev->ops->irq_hard;
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);
 	}
@@ -83,6 +89,9 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	/* still asserted? then the hard handler runs again at once */
 	if (fn->intx_masked)
 		pci_intx(fn->pdev, 1);
+	/* irq_hard claimed and counted it already */
+	if (hard)
+		return IRQ_HANDLED;
 	if (ret <= 0)
 		return IRQ_NONE;
 	atomic64_inc(&bdev->irq_count);
@@ -90,17 +99,118 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 }
 
 /*
+ * Longer than this in hard-IRQ context is a broken driver: it is ejected.
+ * A native handler takes microseconds; under TCG ten times more.
+ */
+static unsigned int irq_hard_max_us = 10000;
+module_param(irq_hard_max_us, uint, 0644);
+MODULE_PARM_DESC(irq_hard_max_us,
+		 "Longest irq_hard call before its driver is ejected, in microseconds (default: 10000)");
+
+/*
+ * An interrupt after irq_hard was stopped: keep a shared INTx line quiet
+ * by masking it at the function; an MSI or unshared line is disabled.
+ */
+static irqreturn_t bpfdrv_pci_irq_stopped(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+
+	if (fn->intx_masked)
+		return pci_check_and_mask_intx(fn->pdev) ? IRQ_HANDLED : IRQ_NONE;
+	return IRQ_HANDLED;
+}
+
+/*
+ * irq_hard overran its time or returned what it may not: call it no more
+ * and eject its driver, which the teardown then frees the interrupt of.
+ */
+static noinline __cold irqreturn_t bpfdrv_pci_irq_stop(struct bpfdrv_device *bdev,
+						       int irq, int ret, u64 took_ns)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+	char msg[BPFDRV_EXIT_MSG_MAX];
+
+	WRITE_ONCE(fn->irq_stopped, true);
+	if (!fn->intx_masked)
+		disable_irq_nosync(irq);
+	if (took_ns) {
+		snprintf(msg, sizeof(msg),
+			 "irq_hard ran for %llu us, longer than the %u us allowed",
+			 div_u64(took_ns, NSEC_PER_USEC), READ_ONCE(irq_hard_max_us));
+	} else {
+		this_cpu_inc(bdev->stats->bad_returns);
+		snprintf(msg, sizeof(msg), "irq_hard returned %d (%s)", ret,
+			 bdev->ops->irq ? "0, 1 or 2 allowed" :
+			 "0 or 1 allowed: the driver has no irq callback");
+	}
+	dev_warn_ratelimited(&bdev->dev, "%s; its interrupts are stopped\n", msg);
+	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_PROTOCOL, BPFDRV_CB_IRQ_HARD, msg);
+	return bpfdrv_pci_irq_stopped(bdev);
+}
+
+/*
+ * irq_hard, in hard-IRQ context: no mutex, so it runs beside the other
+ * callbacks, as a native driver's handler does. RCU (implied by hard-IRQ
+ * context, explicit for PREEMPT_RT's threaded handlers) lets a live update
+ * and the teardown wait for it. BPFDRV_IRQ_WAKE runs irq in the thread,
+ * with a shared INTx line masked at the function until then.
+ */
+static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
+{
+	struct bpfdrv_device *bdev = data;
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+	const struct chr_ext_ops *ops;
+	int ret = BPFDRV_IRQ_NONE;
+	bool thread = false;
+	u64 start, took = 0;
+
+	if (READ_ONCE(fn->irq_stopped))
+		return bpfdrv_pci_irq_stopped(bdev);
+	rcu_read_lock();
+	if (READ_ONCE(bdev->live)) {
+		ops = READ_ONCE(bdev->ops);
+		thread = ops->irq;
+		WRITE_ONCE(bdev->hard_task, current);
+		start = local_clock();
+		ret = ops->irq_hard(&bdev->pub, 0);
+		took = local_clock() - start;
+		WRITE_ONCE(bdev->hard_task, NULL);
+		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ_HARD]);
+	}
+	rcu_read_unlock();
+	if (unlikely(took > (u64)READ_ONCE(irq_hard_max_us) * NSEC_PER_USEC))
+		return bpfdrv_pci_irq_stop(bdev, irq, ret, took);
+	switch (ret) {
+	case BPFDRV_IRQ_NONE:
+		return IRQ_NONE;
+	case BPFDRV_IRQ_HANDLED:
+		atomic64_inc(&bdev->irq_count);
+		return IRQ_HANDLED;
+	case BPFDRV_IRQ_WAKE:
+		if (!thread)
+			break;
+		atomic64_inc(&bdev->irq_count);
+		if (fn->intx_masked)
+			pci_check_and_mask_intx(fn->pdev);
+		return IRQ_WAKE_THREAD;
+	}
+	return bpfdrv_pci_irq_stop(bdev, irq, ret, 0);
+}
+
+/*
  * Called before the driver's init, on a function the instance holds
  * (fn->bdev, set by the caller): the node gets the
- * function as its parent, and a driver with an irq callback gets one
- * vector (MSI if the function has it and msi=1, else INTx; none if it has
- * neither). The callback runs in the IRQ thread, serialized with the other
- * callbacks by the device mutex.
+ * function as its parent, and a driver with an irq or irq_hard callback
+ * gets one vector (MSI if the function has it and msi=1, else INTx; none
+ * if it has neither). irq runs in the IRQ thread, serialized with the
+ * other callbacks by the device mutex; irq_hard in the hard handler.
  */
 int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn)
 {
 	unsigned int types = msi ? PCI_IRQ_MSI | PCI_IRQ_INTX : PCI_IRQ_INTX;
+	const struct chr_ext_ops *ops = bdev->ops;
+	irq_handler_t thread = ops->irq ? bpfdrv_pci_irq_thread : NULL;
 	irq_handler_t hard = NULL;
 	struct pci_dev *pdev = fn->pdev;
 	unsigned long irqflags = 0;
@@ -112,7 +222,7 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	bdev->pub.device = pdev->device;
 	bdev->dev.parent = &pdev->dev;
 
-	if (!bdev->ops->irq || (!(msi && pdev->msi_cap) && !pdev->pin))
+	if ((!ops->irq && !ops->irq_hard) || (!(msi && pdev->msi_cap) && !pdev->pin))
 		return 0;
 	nvec = pci_alloc_irq_vectors(pdev, 1, 1, types);
 	if (nvec < 0) {
@@ -120,19 +230,23 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 		goto err;
 	}
 	fn->irq_vectors = true;
-	if (pdev->msi_enabled) {
-		irqflags = IRQF_ONESHOT;
-	} else if (pci_intx_mask_supported(pdev)) {
+	if (!pdev->msi_enabled && pci_intx_mask_supported(pdev)) {
 		hard = bpfdrv_pci_intx_hard;
 		irqflags = IRQF_SHARED;
 		fn->intx_masked = true;
-	} else {
-		/* no masking at the function: the line stays masked, unshared */
+		/* a driver before may have left it masked (stopped, ejected) */
+		pci_intx(pdev, 1);
+	} else if (thread) {
+		/*
+		 * MSI, or INTx without masking at the function: the line
+		 * stays masked until the thread ran, unshared
+		 */
 		irqflags = IRQF_ONESHOT;
 	}
-	ret = request_threaded_irq(pci_irq_vector(pdev, 0), hard,
-				   bpfdrv_pci_irq_thread, irqflags,
-				   bdev->pub.name, bdev);
+	if (ops->irq_hard)
+		hard = bpfdrv_pci_irq_hard;
+	ret = request_threaded_irq(pci_irq_vector(pdev, 0), hard, thread,
+				   irqflags, bdev->pub.name, bdev);
 	if (ret)
 		goto err;
 	fn->irq = pci_irq_vector(pdev, 0);
@@ -161,6 +275,7 @@ static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 		fn->irq_vectors = false;
 	}
 	fn->intx_masked = false;
+	fn->irq_stopped = false;
 }
 
 /*

@@ -56,11 +56,20 @@ static const struct bpf_verifier_ops bpfdrv_verifier_ops = {
 	.is_valid_access = bpfdrv_ops_is_valid_access,
 };
 
-/* Every callback runs in process context, so all may be sleepable. */
+/*
+ * Every callback runs in process context, so all may be sleepable, except
+ * irq_hard: it runs in hard-IRQ context.
+ */
 static int bpfdrv_ops_check_member(const struct btf_type *t,
 				   const struct btf_member *member,
 				   const struct bpf_prog *prog)
 {
+	u32 moff = __btf_member_bit_offset(t, member) / 8;
+
+	if (moff == offsetof(struct chr_ext_ops, irq_hard) && prog->sleepable) {
+		pr_info("irq_hard runs in hard-IRQ context: it cannot be sleepable (SEC(\"struct_ops/...\"))\n");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -220,6 +229,11 @@ static int bpfdrv_ops_validate(void *kdata)
 			ops->name, BPFDRV_PCI_NAME_MAX);
 		return -ENAMETOOLONG;
 	}
+	if (ops->irq_hard && !bpfdrv_driver_is_pci(ops)) {
+		pr_info("%s: irq_hard needs a PCI driver (pci_ids or pci_slot)\n",
+			ops->name);
+		return -EINVAL;
+	}
 	return bpfdrv_i2c_valid(ops) ?: bpfdrv_spi_valid(ops) ?:
 	       bpfdrv_mmaps_valid(ops) ?: bpfdrv_classes_valid(ops);
 }
@@ -293,6 +307,11 @@ static int bpfdrv_stub_irq(struct bpfdrv_dev *dev, u32 vector)
 	return 0;
 }
 
+static int bpfdrv_stub_irq_hard(struct bpfdrv_dev *dev, u32 vector)
+{
+	return BPFDRV_IRQ_NONE;
+}
+
 static void bpfdrv_stub_gpio_edge(struct bpfdrv_dev *dev, u32 line, u32 value)
 {
 }
@@ -340,6 +359,7 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.led_get = bpfdrv_stub_led_get,
 	.led_blink = bpfdrv_stub_led_blink,
 	.sensor_read = bpfdrv_stub_sensor_read,
+	.irq_hard = bpfdrv_stub_irq_hard,
 };
 
 /*

@@ -11,12 +11,13 @@
  * runs under the BPF core's struct_ops update mutex), lets the new code
  * take over each instance, then swaps under bpfdrv_lock. A call thus runs
  * wholly on the old code or wholly on the new, and once update returns no
- * old code runs, so the kernel may free the old map at once.
+ * old code runs, so the kernel may free the old map at once: irq_hard,
+ * which takes no mutex, runs under RCU, and the update waits for it.
  *
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
  * and lines, I2C adapter and addresses, SPI device, class devices, mmap
- * windows, and whether it has the irq, gpio_edge, led_get and led_blink
- * callbacks, which decided its interrupts and LED operations) cannot
+ * windows, and whether it has the irq, irq_hard, gpio_edge, led_get and
+ * led_blink callbacks, which decided its interrupts and LED operations) cannot
  * change: such an update is refused and the old code goes on. So is one
  * that meets an instance starting or finishing.
  * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
@@ -24,6 +25,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -85,6 +87,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "its GPIO lines";
 	if (!new->irq != !old->irq)
 		return "whether it has an irq callback";
+	if (!new->irq_hard != !old->irq_hard)
+		return "whether it has an irq_hard callback";
 	if (!new->gpio_edge != !old->gpio_edge)
 		return "whether it has a gpio_edge callback";
 	if (memcmp(new->leds, old->leds, sizeof(new->leds)))
@@ -217,6 +221,9 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 out:
 	for (i = 0; i < locked; i++)
 		mutex_unlock(&held[i]->lock);
+	/* irq_hard calls on the old code, which no mutex held off */
+	if (!ret && ops->irq_hard)
+		synchronize_rcu();
 	for (i = 0; i < n; i++)
 		put_device(&held[i]->dev);
 	kfree(held);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +63,29 @@ check "abi v2: unload panel" $BPFDRV unload panel
 check "abi v2: its class devices are gone" \
 	eval '[ ! -e /sys/class/leds/panel:status ] &&
 	      ! grep -q "bpfdrv panel" /proc/bus/input/devices'
+
+# --- version 3: edu with mmap windows, interrupts in the irq callback ---
+V3=$TOBJ/abi/v3
+if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
+	check "abi v3: edu built with the version-3 headers binds and loads" \
+		$BPFDRV load --pin $V3/edu.bpf.o
+	$B/selftests/test_edu facts /dev/bpfdrv/edu0 >"$OUT/facts" 2>&1
+	check "abi v3: edu computes the factorials 0..12 by interrupt (irq callback)" \
+		diff "$OUT/facts" <(known_facts)
+	$B/selftests/test_mmap edu-facts /dev/bpfdrv/edu0 >"$OUT/mfacts" 2>&1
+	check "abi v3: edu computes them through its BAR window too" \
+		diff "$OUT/mfacts" <(known_facts)
+	check "abi v3: edu's interrupts ran in the irq callback, not irq_hard" \
+		eval '[ "$(cat /sys/class/bpfdrv/edu0/irq_count)" -ge 13 ] &&
+		      grep -q "^irq 1[3-9]\|^irq [2-9][0-9]" /sys/class/bpfdrv/edu0/stats &&
+		      grep -qx "irq_hard 0" /sys/class/bpfdrv/edu0/stats'
+	check "abi v3: unload edu" $BPFDRV unload edu
+	for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
+		$BPFDRV unbind "$bdf" >/dev/null 2>&1
+	done
+else
+	echo "# skip: abi v3 edu (no edu device: run with -device edu)"
+fi
 
 # --- a newer ABI than the module's ---
 expect_err "abi: bpfdrv load refuses a driver built for ABI $NEXT, naming both versions" \

@@ -267,7 +267,7 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12 runs the rest of the same source.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap gpio classes i2c spi eject abi lockdown}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject abi lockdown}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		parts=$main_parts
