@@ -427,7 +427,7 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 
 static int parse_impl(char *arg, struct impl *im)
 {
-	char *kind;
+	char *kind, *sep;
 
 	im->name = strsep(&arg, ":");
 	kind = strsep(&arg, ":");
@@ -449,10 +449,15 @@ static int parse_impl(char *arg, struct impl *im)
 		return strchr(arg, ':') ? -1 : 0;
 	}
 	if (!strcmp(kind, "uio")) {
+		/* PATH is under a PCI address, which has colons of its own */
+		sep = strrchr(arg, ':');
+		if (!sep || !sep[1])
+			return -1;
+		*sep = '\0';
 		im->kind = KIND_UIO;
-		im->rpath = strsep(&arg, ":");
-		im->wpath = arg;
-		return arg && *arg ? 0 : -1;
+		im->rpath = arg;
+		im->wpath = sep + 1;
+		return 0;
 	}
 	if (!strcmp(kind, "floor")) {
 		im->kind = KIND_FLOOR;

@@ -103,8 +103,10 @@ print(sum(o.get("count", 0) for o in objs
 	  if o.get("type") == "stat" and o.get("hook") == sys.argv[2]))' \
 				"$OUT/tracer.json" $hook 2>/dev/null)
 		fi
-		[ "${n:-0}" -gt 0 ] 2>/dev/null ||
+		if ! [ "${n:-0}" -gt 0 ] 2>/dev/null; then
 			echo "# error: tracer $1 counted no $wl call (${n:-nothing})"
+			grep -v '^\[' "$OUT/tracer.out" | head -20 | sed 's/^/# /'
+		fi
 	done
 }
 
