@@ -20,8 +20,8 @@
  * (EDU_IOC_LIVENESS: an MMIO write and read) and a factorial (write n, read
  * n! once the device's interrupt came); mmio and uio do the register round
  * trip through the mapping, and uio the factorial with its interrupt read
- * from /dev/uioN (acknowledged at the device, INTx unmasked by a write to
- * it). Echo workloads run with one and
+ * from /dev/uioN (acknowledged at the device, INTx unmasked through the
+ * function's config file). Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
  * per device, so concurrent users would only measure waiting). One run takes
@@ -43,6 +43,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -54,6 +55,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/pci_regs.h>
 
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
@@ -88,17 +91,23 @@ static long mmio_reg(volatile uint32_t *r, uint32_t v)
 	return -1;
 }
 
-/* 10! by interrupt, as a UIO driver in user space computes it. */
-static long uio_fact(volatile uint32_t *r, int uio)
+/*
+ * 10! by interrupt, as a uio_pci_generic user computes it: wait for the
+ * interrupt on /dev/uioN, acknowledge it at the device, and unmask INTx
+ * (which the kernel masked at the function) by clearing PCI_COMMAND's
+ * INTx disable bit through the function's config file, as the UIO
+ * documentation's example does (uio_pci_generic has no irqcontrol).
+ */
+static long uio_fact(volatile uint32_t *r, int uio, int cfg, uint8_t cmd_hi)
 {
-	uint32_t count, one = 1;
+	uint32_t count;
 
 	r[EDU_REG_STATUS / 4] = EDU_STATUS_IRQ_FACT;
 	r[EDU_REG_FACT / 4] = 10;
 	if (read(uio, &count, sizeof(count)) != sizeof(count))
 		return -1;
 	r[EDU_REG_IRQ_ACK / 4] = EDU_IRQ_FACT;
-	if (write(uio, &one, sizeof(one)) != sizeof(one))
+	if (pwrite(cfg, &cmd_hi, 1, PCI_COMMAND + 1) != 1)
 		return -1;
 	if (r[EDU_REG_FACT / 4] == 3628800)
 		return 0;
@@ -221,7 +230,9 @@ static void *worker_run(void *arg)
 	char buf[IO_BIG];
 	__u32 val;
 	uint64_t end, t0, t1, d;
-	int fd = -1, regs_fd = -1;
+	int fd = -1, regs_fd = -1, cfg_fd = -1;
+	char cfg_path[PATH_MAX];
+	uint8_t cmd_hi = 0;
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
@@ -243,6 +254,18 @@ static void *worker_run(void *arg)
 			return NULL;
 		}
 		path = im->kind == KIND_UIO ? im->wpath : NULL;
+	}
+	if (im->kind == KIND_UIO) {
+		/* the function's config file, beside its resource0 */
+		snprintf(cfg_path, sizeof(cfg_path), "%.*s/config",
+			 (int)(strrchr(im->rpath, '/') - im->rpath), im->rpath);
+		cfg_fd = open(cfg_path, O_RDWR);
+		if (cfg_fd < 0 || pread(cfg_fd, &cmd_hi, 1, PCI_COMMAND + 1) != 1) {
+			w->err = errno;
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
+		cmd_hi &= ~(PCI_COMMAND_INTX_DISABLE >> 8);
 	}
 	if (w->wl != WL_OPENCLOSE && path) {
 		fd = open(path, O_RDWR);
@@ -292,7 +315,7 @@ static void *worker_run(void *arg)
 			break;
 		default:
 			if (regs) {
-				r = uio_fact(regs, fd);
+				r = uio_fact(regs, fd, cfg_fd, cmd_hi);
 				break;
 			}
 			r = write(fd, EDU_FACT_N, strlen(EDU_FACT_N));
@@ -332,6 +355,8 @@ static void *worker_run(void *arg)
 		munmap((void *)regs, 4096);
 	if (regs_fd >= 0)
 		close(regs_fd);
+	if (cfg_fd >= 0)
+		close(cfg_fd);
 	return NULL;
 }
 

@@ -41,7 +41,7 @@ tracer_pid=
 # tracer_start TRACER GROUP: start TRACER in the background (on vCPU 0,
 # the loop runs on vCPU 1) and wait until its probes are attached
 tracer_start() {
-	local pat
+	local pat prog
 
 	tracer_pid=
 	rm -f "$OUT/tracer.json" "$OUT/tracer.out"
@@ -64,19 +64,32 @@ tracer_start() {
 		taskset -c 0 $BPFDRV trace -q -C --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
-	bpftrace)
-		taskset -c 0 bpftrace -e "$BPFTRACE_PROG" >"$OUT/tracer.out" 2>&1 &
-		pat="Attaching [0-9]* probe";;
-	bpftrace-keyed)
-		taskset -c 0 bpftrace -e "$BPFTRACE_KEYED_PROG" >"$OUT/tracer.out" 2>&1 &
-		pat="Attaching [0-9]* probe";;
-	bpftrace-lat)
-		taskset -c 0 bpftrace -e "$BPFTRACE_LAT_PROG" >"$OUT/tracer.out" 2>&1 &
-		pat="Attaching [0-9]* probe";;
+	bpftrace*)
+		# "Attaching N probes" comes before the probes are attached
+		# (seconds under TCG): bpftrace starts its -c command after
+		rm -f "$OUT/bpftrace.ready"
+		case $1 in
+		bpftrace) prog=$BPFTRACE_PROG;;
+		bpftrace-keyed) prog=$BPFTRACE_KEYED_PROG;;
+		*) prog=$BPFTRACE_LAT_PROG;;
+		esac
+		# (-c splits its command at spaces, quotes or not)
+		printf 'touch %s/bpftrace.ready\nexec sleep 86400\n' "$OUT" \
+			>"$OUT/bpftrace-ready.sh"
+		taskset -c 0 bpftrace -e "$prog" -c "/bin/sh $OUT/bpftrace-ready.sh" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat=;;
 	esac
 	tracer_pid=$!
+	if [ -z "$pat" ]; then
+		wait_for 120 test -e "$OUT/bpftrace.ready" && return 0
+		echo "# error: tracer $1 ${2:-} did not attach"
+		sed 's/^/# /' "$OUT/tracer.out" | head -20
+		tracer_stop
+		return 1
+	fi
 	if ! wait_for 120 grep -q "$pat" "$OUT/tracer.out"; then
-		echo "# error: tracer $1 $2 did not attach"
+		echo "# error: tracer $1 ${2:-} did not attach"
 		sed 's/^/# /' "$OUT/tracer.out" | head -20
 		tracer_stop
 		return 1
@@ -114,6 +127,7 @@ tracer_stop() {
 	[ -n "$tracer_pid" ] || return 0
 	kill -INT "$tracer_pid" 2>/dev/null
 	wait "$tracer_pid" 2>/dev/null
+	pkill -f "^sleep 86400$" 2>/dev/null	# bpftrace's -c command
 	tracer_pid=
 }
 
