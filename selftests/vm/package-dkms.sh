@@ -10,6 +10,10 @@
 # and a purge must remove every build. (The guest's package part installs the
 # packages in a booted system.) Prints unnumbered TAP lines. Needs root.
 #   package-dkms.sh REL...
+# With --tarball, it builds for trixie's kernel REL alone and leaves DKMS's
+# tarball of that build (source and module) in build/deb for the guest's
+# package part, which then installs without compiling under TCG.
+#   package-dkms.sh --tarball REL
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 # the overlay lives in a private mount namespace: nothing outlives the run
@@ -21,7 +25,7 @@ if [ -z "$deb" ]; then
 	echo "not ok - the bpfdrv-dkms package was built"
 	exit 0
 fi
-# dkms_in ROOT SUITE REL...: the test in an overlay of ROOT for its kernels
+# dkms_in ROOT SUITE REL...: the test (or $script) in an overlay of ROOT
 dkms_in() {
 	local lower=$1 suite=$2 tmp
 
@@ -34,7 +38,7 @@ dkms_in() {
 		rm -rf "$tmp"
 		return
 	fi
-	BPFDRV_ROOT=$tmp/root in_root /bin/bash -c "$guest_script" bash \
+	BPFDRV_ROOT=$tmp/root in_root /bin/bash -c "$script" bash \
 		"${deb#"$BPFDRV_TOP"/}" "$suite" "$@"
 	umount "$tmp/root"
 	rm -rf --one-file-system "$tmp"
@@ -104,6 +108,30 @@ else
 fi
 GUEST
 
+# runs in the overlay: tarball_script DEB SUITE REL
+read -r -d '' tarball_script <<'TARBALL'
+deb=$1 rel=$3
+ver=$(dpkg-deb -f "$deb" Version)
+for d in /lib/modules/*/build; do
+	[ "$d" = "/lib/modules/$rel/build" ] || rm "$d"
+done
+start=$SECONDS
+if DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" >/tmp/install 2>&1 &&
+	dkms mktarball -m bpfdrv -v "$ver" -k "$rel" \
+		--archive "$PWD/${deb%/*}/bpfdrv-$ver.dkms.tar.gz" >/tmp/tarball 2>&1; then
+	echo "ok - DKMS built bpfdrv/$ver for $rel and archived it in $((SECONDS - start)) s"
+else
+	echo "not ok - DKMS built bpfdrv/$ver for $rel and archived it"
+	cat /tmp/install /tmp/tarball | tail -20 | sed 's/^/# /'
+fi
+TARBALL
+
+script=$guest_script
+if [ "${1:-}" = --tarball ]; then
+	script=$tarball_script
+	dkms_in "$BPFDRV_ROOT" trixie "$2"
+	exit 0
+fi
 deb12=() deb13=()
 for rel in "$@"; do
 	if [ "$(kernel_root "$rel")" = "$BPFDRV_ROOT12" ]; then
