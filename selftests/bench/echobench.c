@@ -17,8 +17,10 @@
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
- * (EDU_IOC_LIVENESS: an MMIO write and read) and a factorial (write n, read
- * n! once the device's interrupt came); mmio and uio do the register round
+ * (EDU_IOC_LIVENESS: an MMIO write and read), a factorial (write n, read
+ * n! once the device's interrupt came) and 4 KiB by DMA to the device and
+ * back (the drivers' DMA mode; mmio programs the DMA through the edu
+ * driver's windows and polls); mmio and uio do the register round
  * trip through the mapping, and uio the factorial with its interrupt read
  * from /dev/uioN (acknowledged at the device, INTx unmasked through the
  * function's config file). Echo workloads run with one and
@@ -115,12 +117,67 @@ static long uio_fact(volatile uint32_t *r, int uio, int cfg, uint8_t cmd_hi)
 	return -1;
 }
 
+/* Wait until edu clears @bit of register @off; bounded: 0 or -1. */
+static long edu_poll(volatile uint32_t *r, uint32_t off, uint32_t bit)
+{
+	long i;
+
+	for (i = 0; i < 100000000; i++)
+		if (!(r[off / 4] & bit))
+			return 0;
+	errno = ETIMEDOUT;
+	return -1;
+}
+
+/*
+ * 4 KiB to the device and back by DMA, through the edu driver's windows:
+ * the registers in @r, its DMA buffer (bus address @bus) at @buf, whose
+ * first half goes out and second half comes back. @mark varies the data.
+ */
+static long mmio_dma(volatile uint32_t *r, uint8_t *buf, uint64_t bus,
+		     uint8_t mark)
+{
+	volatile uint64_t *q = (volatile uint64_t *)r;
+
+	buf[0] = mark;
+	buf[EDU_DMA_SIZE - 1] = ~mark;
+	q[EDU_REG_DMA_SRC / 8] = bus;
+	q[EDU_REG_DMA_DST / 8] = EDU_DMA_DEV_ADDR;
+	q[EDU_REG_DMA_COUNT / 8] = EDU_DMA_SIZE;
+	q[EDU_REG_DMA_CMD / 8] = EDU_DMA_START;
+	if (edu_poll(r, EDU_REG_DMA_CMD, EDU_DMA_START))
+		return -1;
+	q[EDU_REG_DMA_SRC / 8] = EDU_DMA_DEV_ADDR;
+	q[EDU_REG_DMA_DST / 8] = bus + EDU_DMA_SIZE;
+	q[EDU_REG_DMA_CMD / 8] = EDU_DMA_START | EDU_DMA_TO_RAM;
+	if (edu_poll(r, EDU_REG_DMA_CMD, EDU_DMA_START))
+		return -1;
+	if (!memcmp(buf, buf + EDU_DMA_SIZE, EDU_DMA_SIZE))
+		return 0;
+	errno = EIO;
+	return -1;
+}
+
+/* The same through an edu driver's DMA mode: write(2), then read(2). */
+static long edu_rw_dma(int fd, uint8_t *out, uint8_t *in, uint8_t mark)
+{
+	out[0] = mark;
+	out[EDU_DMA_SIZE - 1] = ~mark;
+	if (write(fd, out, EDU_DMA_SIZE) != EDU_DMA_SIZE ||
+	    read(fd, in, EDU_DMA_SIZE) != EDU_DMA_SIZE)
+		return -1;
+	if (!memcmp(out, in, EDU_DMA_SIZE))
+		return 0;
+	errno = EIO;
+	return -1;
+}
+
 enum workload { WL_READ1, WL_READ4K, WL_WRITE1, WL_WRITE4K, WL_IOCTL,
-		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_NR };
+		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_EDU_DMA, WL_NR };
 
 static const char *const wl_names[WL_NR] = {
 	"read1", "read4k", "write1", "write4k", "ioctl", "openclose",
-	"reg", "fact",
+	"reg", "fact", "dma",
 };
 
 #define EDU_FACT_N	"10"
@@ -232,7 +289,10 @@ static void *worker_run(void *arg)
 	uint64_t end, t0, t1, d;
 	int fd = -1, regs_fd = -1, cfg_fd = -1;
 	char cfg_path[PATH_MAX];
-	uint8_t cmd_hi = 0;
+	static __thread uint8_t dma_in[EDU_DMA_SIZE];
+	uint8_t cmd_hi = 0, *dma_buf = MAP_FAILED;
+	struct edu_info edu = {};
+	__u32 mode = EDU_MODE_DMA;
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
@@ -255,6 +315,17 @@ static void *worker_run(void *arg)
 		}
 		path = im->kind == KIND_UIO ? im->wpath : NULL;
 	}
+	if (im->kind == KIND_MMIO && w->wl == WL_EDU_DMA) {
+		/* the driver's DMA buffer window, and its bus address */
+		if (!ioctl(regs_fd, EDU_IOC_INFO, &edu))
+			dma_buf = mmap(NULL, 2 * EDU_DMA_SIZE, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, regs_fd, EDU_MMAP_DMA);
+		if (dma_buf == MAP_FAILED) {
+			w->err = errno;
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
+	}
 	if (im->kind == KIND_UIO) {
 		/* the function's config file, beside its resource0 */
 		snprintf(cfg_path, sizeof(cfg_path), "%.*s/config",
@@ -269,7 +340,8 @@ static void *worker_run(void *arg)
 	}
 	if (w->wl != WL_OPENCLOSE && path) {
 		fd = open(path, O_RDWR);
-		if (fd < 0) {
+		if (fd < 0 || (w->wl == WL_EDU_DMA &&
+			       ioctl(fd, EDU_IOC_SET_MODE, &mode))) {
 			w->err = errno;
 			pthread_barrier_wait(&start_barrier);
 			return NULL;
@@ -312,6 +384,12 @@ static void *worker_run(void *arg)
 				r = -1;
 				errno = EIO;	/* not the device's answer */
 			}
+			break;
+		case WL_EDU_DMA:
+			if (regs)
+				r = mmio_dma(regs, dma_buf, edu.dma_addr, w->ops);
+			else
+				r = edu_rw_dma(fd, (uint8_t *)buf, dma_in, w->ops);
 			break;
 		default:
 			if (regs) {
@@ -357,6 +435,8 @@ static void *worker_run(void *arg)
 		close(regs_fd);
 	if (cfg_fd >= 0)
 		close(cfg_fd);
+	if (dma_buf != MAP_FAILED)
+		munmap(dma_buf, 2 * EDU_DMA_SIZE);
 	return NULL;
 }
 
@@ -390,8 +470,12 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 	uint64_t ops = 0, n = 0;
 	int i;
 
-	/* a bpfdrv window gives no interrupts to user space */
-	if (im->kind == KIND_MMIO && wl == WL_EDU_FACT)
+	/*
+	 * A bpfdrv window gives no interrupts to user space, and
+	 * uio_pci_generic no memory the device may DMA to.
+	 */
+	if ((im->kind == KIND_MMIO && wl == WL_EDU_FACT) ||
+	    (im->kind == KIND_UIO && wl == WL_EDU_DMA))
 		return 0;
 	if (!all)
 		all = malloc(sizeof(*all) * MAX_SAMPLES * MAX_THREADS);

@@ -33,6 +33,7 @@ WORKLOAD_TEXT = {
 	"write4k": "write 4 KiB", "ioctl": "ioctl round trip",
 	"openclose": "open+close", "reg": "register round trip",
 	"fact": "factorial + interrupt",
+	"dma": "DMA of 4 KiB, to the device and back",
 }
 
 # The tracing section: per-call cost under each tracer against untraced.
@@ -236,7 +237,9 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  " driver's mmap window, uio = uio_pci_generic (sysfs BAR"
 			  " mapping, interrupts by read() of /dev/uioN); a bpfdrv"
 			  " window gives no interrupts to user space, so mmap has"
-			  " no factorial.", "",
+			  " no factorial (its DMA polls the device), and"
+			  " uio_pci_generic no memory the device may DMA to, so uio"
+			  " has no DMA.", "",
 			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
 			  " | bpfdrv/native | mmap/uio | mmap/native | " +
 			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
