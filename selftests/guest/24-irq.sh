@@ -135,6 +135,9 @@ irq_round() {
 		expect_err "$how: an update that drops irq_hard is refused" \
 			"changes whether it has an irq_hard callback" \
 			$BPFDRV update irqtest $TOBJ/irqtest_nohard.bpf.o --device "$EDU_BDF"
+		expect_err "$how: an update that drops the irq callback is refused" \
+			"changes whether it has an irq callback" \
+			$BPFDRV update irqtest $TOBJ/irqtest_nothread.bpf.o --device "$EDU_BDF"
 	fi
 
 	# containment: each way of breaking ejects the driver

@@ -195,8 +195,8 @@ check "edu0 kept its interrupt: it counted more ($irq_before before)" \
 	test "$(cat /sys/class/bpfdrv/edu0/irq_count)" -gt "$irq_before"
 refused "edu: another PCI ID list" "the new code changes its PCI IDs" \
 	edu $U/id_ids.bpf.o
-refused "edu: no irq callback (its interrupt was set up for one)" \
-	"the new code changes whether it has an irq callback" edu $U/id_noirq.bpf.o
+refused "edu: no interrupt callback (its interrupt was set up for irq_hard)" \
+	"the new code changes whether it has an irq_hard callback" edu $U/id_noirq.bpf.o
 refused "edu: one function instead of the IDs (--device)" "the new code changes its PCI slot" \
 	edu $U/edu_v2.bpf.o --device "${edus[0]}"
 check "edu still serves after the refusals" \

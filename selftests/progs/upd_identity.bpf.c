@@ -7,7 +7,7 @@
  *	-DCHANGE_MODE	echo with node mode 0600 instead of 0666
  *	-DCHANGE_FLAGS	echo, seekable
  *	-DCHANGE_IDS	edu, serving one more PCI ID
- *	-DDROP_IRQ	edu without an irq callback
+ *	-DDROP_IRQ	edu without its interrupt callback (irq_hard)
  *
  * Without any, it is an echo look-alike that changes nothing.
  */
