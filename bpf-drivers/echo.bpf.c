@@ -8,6 +8,8 @@
  * - ioctl ECHO_IOC_INFO reports fill level and totals, ECHO_IOC_CLEAR
  *   empties the buffer, ECHO_IOC_VERSION gives the version of this code.
  * - poll: readable when data is stored, writable when there is room.
+ * - read and write are direct (BPFDRV_F_DIRECT_IO): the ring kfuncs copy
+ *   between the caller's memory and the ring, with no kernel buffer between.
  *
  * Live update (bpfdrv update echo echo.bpf.o): the buffer is in a map, which
  * the new code gets if it declares the same one, so no byte is lost. The
@@ -165,5 +167,6 @@ struct chr_ext_ops echo = {
 	.poll = (void *)echo_poll,
 	.name = "echo",
 	.abi_version = BPFDRV_ABI_VERSION,
+	.flags = BPFDRV_F_DIRECT_IO,
 	.mode = 0666,
 };

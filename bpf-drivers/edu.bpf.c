@@ -21,6 +21,8 @@
  *   (bpfdrv update edu edu.bpf.o) keeps, as it keeps the function, the
  *   interrupt and the DMA buffer: factorials in flight complete on the new
  *   code. EDU_IOC_VERSION gives the version of the code.
+ * - read and write are direct (BPFDRV_F_DIRECT_IO): a DMA transfer's data
+ *   goes between the DMA buffer and the caller's memory in one copy.
  * - Two mmap windows let a process drive the device itself, as with
  *   uio_pci_generic: the register BAR and the DMA buffer. bpfdrv checks
  *   and maps them, and revokes them when the instance goes.
@@ -231,12 +233,14 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (f->dma_running) {
 		if (!DMA_DONE(e))
 			return -EAGAIN;
+		/* first: a copy that faults is made again, with this state */
+		err = to_device ? 0 : bpfdrv_dma_to_io(dev, DMA_OUT, io, 0, len);
+		if (err)
+			return err == -EFAULT ? err : -EIO;
 		f->dma_running = 0;
 		e->dma_seen = e->dma_irqs;
 		e->dma_owner = 0;
 		bpfdrv_dev_wake(dev);
-		if (!to_device && bpfdrv_dma_to_io(dev, DMA_OUT, io, 0, len))
-			return -EIO;
 		return len;
 	}
 	reap_orphans(e);
@@ -393,6 +397,7 @@ struct chr_ext_ops edu = {
 	.poll = (void *)edu_poll,
 	.name = "edu",
 	.abi_version = BPFDRV_ABI_VERSION,
+	.flags = BPFDRV_F_DIRECT_IO,
 	.mode = 0600,
 	.pci_ids = { BPFDRV_PCI_ID(EDU_VENDOR, EDU_DEVICE) },
 	.mmaps = {

@@ -8,6 +8,7 @@
  * - write stores what fits; on a full FIFO it returns -EAGAIN the same way,
  *   until a reader makes room.
  * - poll: readable when data is stored, writable when there is room.
+ * - read and write copy straight to and from the caller (BPFDRV_F_DIRECT_IO).
  *
  * Every change of fill level wakes the device's waiters; they retry their
  * callback and either make progress or sleep again.
@@ -117,5 +118,6 @@ struct chr_ext_ops fifo = {
 	.poll = (void *)fifo_poll,
 	.name = "fifo",
 	.abi_version = BPFDRV_ABI_VERSION,
+	.flags = BPFDRV_F_DIRECT_IO,
 	.mode = 0666,
 };

@@ -22,7 +22,7 @@
  * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
  * DMA buffers; version 4 the hard-IRQ callback.
  */
-#define BPFDRV_ABI_VERSION	4
+#define BPFDRV_ABI_VERSION	5
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -56,7 +56,14 @@
 /* chr_ext_ops.flags */
 #define BPFDRV_F_EXCLUSIVE	(1U << 0) /* one open file at a time, else EBUSY */
 #define BPFDRV_F_SEEKABLE	(1U << 1) /* lseek works; io->pos is the offset */
-#define BPFDRV_F_ALL		(BPFDRV_F_EXCLUSIVE | BPFDRV_F_SEEKABLE)
+/*
+ * ABI 5: read and write copy straight between the caller's memory and the
+ * driver's (a ring, a DMA buffer), with no kernel buffer in between; their
+ * bpfdrv_io_data() gives NULL. See docs/kfuncs.md, "Direct I/O".
+ */
+#define BPFDRV_F_DIRECT_IO	(1U << 2)
+#define BPFDRV_F_ALL		(BPFDRV_F_EXCLUSIVE | BPFDRV_F_SEEKABLE | \
+				 BPFDRV_F_DIRECT_IO)
 
 /* Bytes of per-device-instance storage a driver gets from bpfdrv_dev_priv(). */
 #define BPFDRV_DEV_PRIV_SIZE	256
@@ -229,7 +236,8 @@ struct bpfdrv_file {
 
 /*
  * One read, write or ioctl call. The data lives in a kernel buffer of len
- * bytes, reached only through the bpfdrv_io_* kfuncs. For read, len is what
+ * bytes (for read and write of a BPFDRV_F_DIRECT_IO driver, in the caller's
+ * memory), reached only through the bpfdrv_io_* kfuncs. For read, len is what
  * the caller asked for (at most BPFDRV_IO_MAX); for write, what it gave; for
  * ioctl, _IOC_SIZE(cmd).
  */

@@ -68,6 +68,7 @@ struct bpfdrv_exit_info {
 struct bpfdrv_stats {
 	u64 calls[BPFDRV_CB_NR];
 	u64 bad_returns;	/* lengths or errnos the module refused */
+	u64 direct_retries;	/* direct calls made again through f->buf */
 };
 
 /* One attached chr_ext_ops map: a driver with its device instances. */
@@ -211,9 +212,16 @@ struct bpfdrv_file_kern {
 
 struct bpfdrv_io_kern {
 	struct bpfdrv_io pub;		/* what BPF sees */
-	u8 *data;			/* size bytes */
+	u8 *data;			/* size bytes; NULL if direct */
+	u8 __user *udata;		/* a direct call's: the caller's memory */
 	u32 size;			/* the bound kfuncs check, = pub.len */
+	bool no_ptr;			/* bpfdrv_io_data() gives NULL */
+	bool faulted;			/* a direct copy met a missing page */
 };
+
+int bpfdrv_io_copy_out(struct bpfdrv_io_kern *k, u32 off, const void *src,
+		       u32 len);
+int bpfdrv_io_copy_in(struct bpfdrv_io_kern *k, u32 off, void *dst, u32 len);
 
 extern struct btf *bpfdrv_btf;
 

@@ -30,6 +30,7 @@
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -246,24 +247,24 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 #define BPFDRV_IO_SMALL		64
 
 /*
- * One call of read or write with @buf holding @len bytes (the data, for
- * write); @buf is the caller's stack buffer or f->buf under f->io_lock.
- * Returns the checked result, or -EAGAIN as the driver gave it. Inline: a
- * call and return per syscall are measurable.
+ * One call of read or write on @io (for write, holding the data). Returns the
+ * checked result, or -EAGAIN as the driver gave it; a direct call whose copy
+ * faulted returns unchecked, to be made again. Inline: a call and return per
+ * syscall are measurable.
  */
 static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 					      struct bpfdrv_file_kern *f,
-					      enum bpfdrv_rw rw, u8 *buf,
-					      u32 len, loff_t *ppos)
+					      enum bpfdrv_rw rw,
+					      struct bpfdrv_io_kern *io,
+					      loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
-	struct bpfdrv_io_kern io = { .data = buf, .size = len };
 	const struct chr_ext_ops *ops;
 	int ret, idx;
 
-	io.pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
-	io.pub.len = len;
-	io.pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
+	io->pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
+	io->pub.len = io->size;
+	io->pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
 	f->pub.f_flags = filp->f_flags;
 
 	idx = srcu_read_lock(&bdev->srcu);
@@ -280,20 +281,20 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 			if (rw == BPFDRV_READ && ops->read) {
 				bpfdrv_count(bdev, BPFDRV_CB_READ);
 				bdev->cb = BPFDRV_CB_READ;
-				ret = ops->read(&bdev->pub, &f->pub, &io.pub);
+				ret = ops->read(&bdev->pub, &f->pub, &io->pub);
 			} else if (rw == BPFDRV_WRITE && ops->write) {
 				bpfdrv_count(bdev, BPFDRV_CB_WRITE);
 				bdev->cb = BPFDRV_CB_WRITE;
-				ret = ops->write(&bdev->pub, &f->pub, &io.pub);
+				ret = ops->write(&bdev->pub, &f->pub, &io->pub);
 			}
 			mutex_unlock(&bdev->lock);
 		}
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
-	if (ret == -EAGAIN)
-		return ret;
+	if (ret == -EAGAIN || unlikely(io->faulted))
+		return ret;	/* unchecked: the call is made again */
 	return bpfdrv_check_ret(bdev, rw == BPFDRV_READ ? BPFDRV_CB_READ :
-				BPFDRV_CB_WRITE, ret, len);
+				BPFDRV_CB_WRITE, ret, io->size);
 }
 
 /*
@@ -350,33 +351,120 @@ static void bpfdrv_unlock_buf(struct bpfdrv_file_kern *f, u8 *buf)
 		mutex_unlock(&f->io_lock);
 }
 
-static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
-			   loff_t *ppos)
+/* One read through a kernel buffer. */
+static __always_inline ssize_t bpfdrv_read_buffered(struct file *filp,
+						    struct bpfdrv_file_kern *f,
+						    char __user *ubuf, u32 len,
+						    loff_t *ppos)
 {
-	struct bpfdrv_file_kern *f = filp->private_data;
-	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
+	struct bpfdrv_io_kern io = {
+		.size = len, .no_ptr = f->bdev->flags & BPFDRV_F_DIRECT_IO,
+	};
 	/* Zeroed: a driver that returns more than it stored leaks nothing. */
 	u8 stack[BPFDRV_IO_SMALL] = {};
 	ssize_t ret;
 	long err;
-	u8 *buf;
+
+	io.data = bpfdrv_lock_buf(f, len, stack, &err);
+	if (!io.data)
+		return err;
+	ret = bpfdrv_rw_once(filp, f, BPFDRV_READ, &io, ppos);
+	if (ret > 0 && copy_to_user(ubuf, io.data, ret))
+		ret = -EFAULT;
+	bpfdrv_unlock_buf(f, io.data);
+	return ret;
+}
+
+/* One write through a kernel buffer. */
+static __always_inline ssize_t bpfdrv_write_buffered(struct file *filp,
+						     struct bpfdrv_file_kern *f,
+						     const char __user *ubuf,
+						     u32 len, loff_t *ppos)
+{
+	struct bpfdrv_io_kern io = {
+		.size = len, .no_ptr = f->bdev->flags & BPFDRV_F_DIRECT_IO,
+	};
+	u8 stack[BPFDRV_IO_SMALL];
+	ssize_t ret;
+	long err;
+
+	io.data = bpfdrv_lock_buf(f, len, stack, &err);
+	if (!io.data)
+		return err;
+	if (copy_from_user(io.data, ubuf, len))
+		ret = -EFAULT;
+	else
+		ret = bpfdrv_rw_once(filp, f, BPFDRV_WRITE, &io, ppos);
+	bpfdrv_unlock_buf(f, io.data);
+	return ret;
+}
+
+/* Direct calls that fault this often go through a kernel buffer. */
+#define BPFDRV_DIRECT_TRIES	3
+
+/*
+ * One read or write of a BPFDRV_F_DIRECT_IO driver: its kfuncs copy between
+ * the caller's memory at @ubuf and the driver's, with no kernel buffer and
+ * no second copy. Copies run with page faults off, so one that meets a
+ * missing page fails the call (the driver must not act on a call whose copy
+ * failed). Then, with no lock held, the pages are faulted in and the call is
+ * made again on the part that can be reached: EFAULT if none can, a short
+ * read or write if only the start can, as regular files do.
+ */
+static __always_inline ssize_t bpfdrv_rw_direct(struct file *filp,
+						struct bpfdrv_file_kern *f,
+						enum bpfdrv_rw rw,
+						void __user *ubuf, u32 len,
+						loff_t *ppos)
+{
+	struct bpfdrv_io_kern io;
+	size_t missing;
+	ssize_t ret;
+	int tries;
+
+	/* the VFS checked this too; the inatomic copies rely on it */
+	if (unlikely(!access_ok(ubuf, len)))
+		return -EFAULT;
+	for (tries = 0; tries < BPFDRV_DIRECT_TRIES; tries++) {
+		io = (struct bpfdrv_io_kern){
+			.udata = ubuf, .size = len, .no_ptr = true,
+		};
+		ret = bpfdrv_rw_once(filp, f, rw, &io, ppos);
+		if (likely(!io.faulted))
+			return ret;
+		this_cpu_inc(f->bdev->stats->direct_retries);
+		missing = rw == BPFDRV_READ ? fault_in_safe_writeable(ubuf, len) :
+					      fault_in_readable(ubuf, len);
+		if (missing >= len)
+			return -EFAULT;
+		len -= missing;
+	}
+	/* pages taken away again each time (reclaim): this makes progress */
+	if (rw == BPFDRV_READ)
+		return bpfdrv_read_buffered(filp, f, ubuf, len, ppos);
+	return bpfdrv_write_buffered(filp, f, ubuf, len, ppos);
+}
+
+static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	struct bpfdrv_file_kern *f = filp->private_data;
+	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
+	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
+	ssize_t ret;
 	int seq;
 
 	if (!count)
 		return 0;
 	do {
-		buf = bpfdrv_lock_buf(f, len, stack, &err);
-		if (!buf)
-			return err;
 		seq = atomic_read(&f->bdev->wake_seq);
-		ret = bpfdrv_rw_once(filp, f, BPFDRV_READ, buf, len, ppos);
-		if (ret > 0) {
-			if (copy_to_user(ubuf, buf, ret))
-				ret = -EFAULT;
-			else if (ppos)
-				*ppos += ret;
-		}
-		bpfdrv_unlock_buf(f, buf);
+		if (direct)
+			ret = bpfdrv_rw_direct(filp, f, BPFDRV_READ, ubuf, len,
+					       ppos);
+		else
+			ret = bpfdrv_read_buffered(filp, f, ubuf, len, ppos);
+		if (ret > 0 && ppos)
+			*ppos += ret;
 	} while (bpfdrv_retry(filp, f->bdev, &ret, seq));
 	return ret;
 }
@@ -385,28 +473,22 @@ static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
+	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
 	u32 len = min_t(size_t, count, BPFDRV_IO_MAX);
-	u8 stack[BPFDRV_IO_SMALL];
 	ssize_t ret;
-	long err;
-	u8 *buf;
 	int seq;
 
 	if (!count)
 		return 0;
 	do {
-		buf = bpfdrv_lock_buf(f, len, stack, &err);
-		if (!buf)
-			return err;
 		seq = atomic_read(&f->bdev->wake_seq);
-		/* again on a retry: the buffer may have served another call */
-		if (copy_from_user(buf, ubuf, len))
-			ret = -EFAULT;
+		if (direct)
+			ret = bpfdrv_rw_direct(filp, f, BPFDRV_WRITE,
+					       (void __user *)ubuf, len, ppos);
 		else
-			ret = bpfdrv_rw_once(filp, f, BPFDRV_WRITE, buf, len, ppos);
+			ret = bpfdrv_write_buffered(filp, f, ubuf, len, ppos);
 		if (ret > 0 && ppos)
 			*ppos += ret;
-		bpfdrv_unlock_buf(f, buf);
 	} while (bpfdrv_retry(filp, f->bdev, &ret, seq));
 	return ret;
 }
@@ -614,6 +696,7 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 		for (op = 0; op < BPFDRV_CB_NR; op++)
 			sum.calls[op] += s->calls[op];
 		sum.bad_returns += s->bad_returns;
+		sum.direct_retries += s->direct_retries;
 	}
 	/* the file operations, counted on the paths above */
 	for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
@@ -627,6 +710,8 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	len += sysfs_emit_at(buf, len, "irq %llu\nirq_hard %llu\n",
 			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
+	len += sysfs_emit_at(buf, len, "direct_retries %llu\n",
+			     sum.direct_retries);
 	return len;
 }
 static DEVICE_ATTR_RO(stats);

@@ -15,6 +15,7 @@
 #include <linux/btf_ids.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/uaccess.h>
 
 #include "bpfdrv.h"
 
@@ -22,6 +23,56 @@
 #ifndef KF_TRUSTED_ARGS
 #define KF_TRUSTED_ARGS 0
 #endif
+
+/*
+ * Copy @len bytes from @src to [@off, @off + @len) of the call's data, in
+ * bounds. A direct call's data is the caller's memory: callbacks may not
+ * sleep, so the copy runs with page faults off, and one that meets a missing
+ * page fails with -EFAULT, as every later copy of the call does. The call is
+ * then made again through a kernel buffer (chrdev.c), so the driver must not
+ * consume its data before the copy succeeds.
+ */
+int bpfdrv_io_copy_out(struct bpfdrv_io_kern *k, u32 off, const void *src,
+		       u32 len)
+{
+	unsigned long left;
+
+	if (likely(k->data)) {
+		memcpy(k->data + off, src, len);
+		return 0;
+	}
+	if (k->faulted)
+		return -EFAULT;
+	pagefault_disable();
+	left = __copy_to_user_inatomic(k->udata + off, src, len);
+	pagefault_enable();
+	if (unlikely(left)) {
+		k->faulted = true;
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* As bpfdrv_io_copy_out(), from the call's data to @dst. */
+int bpfdrv_io_copy_in(struct bpfdrv_io_kern *k, u32 off, void *dst, u32 len)
+{
+	unsigned long left;
+
+	if (likely(k->data)) {
+		memcpy(dst, k->data + off, len);
+		return 0;
+	}
+	if (k->faulted)
+		return -EFAULT;
+	pagefault_disable();
+	left = __copy_from_user_inatomic(dst, k->udata + off, len);
+	pagefault_enable();
+	if (unlikely(left)) {
+		k->faulted = true;
+		return -EFAULT;
+	}
+	return 0;
+}
 
 __bpf_kfunc_start_defs();
 
@@ -32,14 +83,15 @@ __bpf_kfunc_start_defs();
  * @rdwr_buf_size: constant size the program will access
  *
  * Return: a pointer valid for @rdwr_buf_size bytes during the callback, or
- * NULL if [@offset, @offset + @rdwr_buf_size) is not inside io->len.
+ * NULL if [@offset, @offset + @rdwr_buf_size) is not inside io->len, or in
+ * read and write of a BPFDRV_F_DIRECT_IO driver (the data is user memory).
  */
 __bpf_kfunc u8 *bpfdrv_io_data(struct bpfdrv_io *io, u32 offset,
 			       const u32 rdwr_buf_size)
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 
-	if (!bpfdrv_range_ok(offset, rdwr_buf_size, k->size))
+	if (k->no_ptr || !bpfdrv_range_ok(offset, rdwr_buf_size, k->size))
 		return NULL;
 	return k->data + offset;
 }
@@ -51,7 +103,8 @@ __bpf_kfunc u8 *bpfdrv_io_data(struct bpfdrv_io *io, u32 offset,
  * @dst: program memory (stack, map value)
  * @dst__sz: bytes to copy, all of @dst
  *
- * Return: 0, or -ERANGE if the I/O buffer holds fewer bytes (nothing copied).
+ * Return: 0, -ERANGE if the I/O buffer holds fewer bytes (nothing copied),
+ * or -EFAULT (direct I/O: a page of the caller's was missing).
  */
 __bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
 			       u32 dst__sz)
@@ -60,8 +113,7 @@ __bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
 
 	if (!bpfdrv_range_ok(io_off, dst__sz, k->size))
 		return -ERANGE;
-	memcpy(dst, k->data + io_off, dst__sz);
-	return 0;
+	return bpfdrv_io_copy_in(k, io_off, dst, dst__sz);
 }
 
 /**
@@ -71,7 +123,8 @@ __bpf_kfunc int bpfdrv_io_load(struct bpfdrv_io *io, u32 io_off, void *dst,
  * @src: program memory (stack, map value)
  * @src__sz: bytes to copy, all of @src
  *
- * Return: 0, or -ERANGE if the I/O buffer is too small (nothing copied).
+ * Return: 0, -ERANGE if the I/O buffer is too small (nothing copied), or
+ * -EFAULT (direct I/O).
  */
 __bpf_kfunc int bpfdrv_io_store(struct bpfdrv_io *io, u32 io_off, void *src,
 				u32 src__sz)
@@ -80,21 +133,16 @@ __bpf_kfunc int bpfdrv_io_store(struct bpfdrv_io *io, u32 io_off, void *src,
 
 	if (!bpfdrv_range_ok(io_off, src__sz, k->size))
 		return -ERANGE;
-	memcpy(k->data + io_off, src, src__sz);
-	return 0;
+	return bpfdrv_io_copy_out(k, io_off, src, src__sz);
 }
 
 /*
- * The I/O buffer of @io, if its first @len bytes and [@off, @off + @len) of
- * program memory of @size bytes are both in bounds; else NULL.
+ * Whether the first @len bytes of @io and [@off, @off + @len) of program
+ * memory of @size bytes are both in bounds.
  */
-static u8 *bpfdrv_io_at(struct bpfdrv_io *io, u32 size, u32 off, u32 len)
+static bool bpfdrv_io_at_ok(struct bpfdrv_io *io, u32 size, u32 off, u32 len)
 {
-	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
-
-	if (len > k->size || !bpfdrv_range_ok(off, len, size))
-		return NULL;
-	return k->data;
+	return len <= to_bpfdrv_io(io)->size && bpfdrv_range_ok(off, len, size);
 }
 
 /**
@@ -109,17 +157,15 @@ static u8 *bpfdrv_io_at(struct bpfdrv_io *io, u32 size, u32 off, u32 len)
  * window), which the verifier cannot bound together: both ranges are
  * checked here, on every call.
  *
- * Return: 0, or -ERANGE if either range is out of bounds (nothing copied).
+ * Return: 0, -ERANGE if either range is out of bounds (nothing copied), or
+ * -EFAULT (direct I/O).
  */
 __bpf_kfunc int bpfdrv_io_load_at(struct bpfdrv_io *io, void *dst, u32 dst__sz,
 				  u32 dst_off, u32 len)
 {
-	u8 *data = bpfdrv_io_at(io, dst__sz, dst_off, len);
-
-	if (!data)
+	if (!bpfdrv_io_at_ok(io, dst__sz, dst_off, len))
 		return -ERANGE;
-	memcpy(dst + dst_off, data, len);
-	return 0;
+	return bpfdrv_io_copy_in(to_bpfdrv_io(io), 0, dst + dst_off, len);
 }
 
 /**
@@ -132,17 +178,14 @@ __bpf_kfunc int bpfdrv_io_load_at(struct bpfdrv_io *io, void *dst, u32 dst__sz,
  *
  * As bpfdrv_io_load_at(), the other way.
  *
- * Return: 0, or -ERANGE if either range is out of bounds (nothing copied).
+ * Return: as bpfdrv_io_load_at().
  */
 __bpf_kfunc int bpfdrv_io_store_at(struct bpfdrv_io *io, void *src, u32 src__sz,
 				   u32 src_off, u32 len)
 {
-	u8 *data = bpfdrv_io_at(io, src__sz, src_off, len);
-
-	if (!data)
+	if (!bpfdrv_io_at_ok(io, src__sz, src_off, len))
 		return -ERANGE;
-	memcpy(data, src + src_off, len);
-	return 0;
+	return bpfdrv_io_copy_out(to_bpfdrv_io(io), 0, src + src_off, len);
 }
 
 /* The ring in program memory, or NULL if its header is inconsistent. */
@@ -166,14 +209,14 @@ static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap)
  *
  * Moves min(io->len, ring->count) bytes to the start of the I/O buffer.
  *
- * Return: bytes moved, or -EINVAL if the ring's header is corrupt.
+ * Return: bytes moved, -EINVAL if the ring's header is corrupt, or -EFAULT
+ * (direct I/O: nothing is taken from the ring).
  */
 __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 				  u32 ring__sz)
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 	struct bpfdrv_ring *r;
-	u8 *out = k->data;
 	u32 cap, n, first;
 
 	r = bpfdrv_ring_check(ring, ring__sz, &cap);
@@ -181,8 +224,9 @@ __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 		return -EINVAL;
 	n = min(k->size, r->count);
 	first = min(n, cap - r->head);
-	memcpy(out, r->data + r->head, first);
-	memcpy(out + first, r->data, n - first);
+	if (bpfdrv_io_copy_out(k, 0, r->data + r->head, first) ||
+	    bpfdrv_io_copy_out(k, first, r->data, n - first))
+		return -EFAULT;
 	r->head = (r->head + n) % cap;
 	r->count -= n;
 	return n;
@@ -196,13 +240,13 @@ __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
  *
  * Moves min(io->len, free space) bytes from the start of the I/O buffer.
  *
- * Return: bytes moved (0 when full), or -EINVAL if the header is corrupt.
+ * Return: bytes moved (0 when full), -EINVAL if the header is corrupt, or
+ * -EFAULT (direct I/O: nothing is added to the ring).
  */
 __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 				  u32 ring__sz)
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
-	const u8 *in = k->data;
 	struct bpfdrv_ring *r;
 	u32 cap, n, tail, first;
 
@@ -212,8 +256,9 @@ __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 	tail = (r->head + r->count) % cap;
 	n = min(k->size, cap - r->count);
 	first = min(n, cap - tail);
-	memcpy(r->data + tail, in, first);
-	memcpy(r->data, in + first, n - first);
+	if (bpfdrv_io_copy_in(k, 0, r->data + tail, first) ||
+	    bpfdrv_io_copy_in(k, first, r->data, n - first))
+		return -EFAULT;
 	r->count += n;
 	return n;
 }

@@ -766,7 +766,8 @@ __bpf_kfunc int bpfdrv_dma_buf_free(struct bpfdrv_dev *dev, u32 nr)
  * @len: bytes
  *
  * Return: 0, -ERANGE if either range is out of bounds (nothing copied),
- * -ENOMEM if the instance has no such buffer, -EINVAL, -ENODEV, -EPERM.
+ * -ENOMEM if the instance has no such buffer, -EINVAL, -ENODEV, -EPERM,
+ * -EFAULT (direct I/O: a page of the caller's was missing).
  */
 __bpf_kfunc int bpfdrv_io_to_dma_buf(struct bpfdrv_io *io, u32 io_off,
 				     struct bpfdrv_dev *dev, u64 pos, u32 len)
@@ -777,8 +778,7 @@ __bpf_kfunc int bpfdrv_io_to_dma_buf(struct bpfdrv_io *io, u32 io_off,
 	dma = bpfdrv_dma_range(dev, pos >> 32, (u32)pos, io, io_off, len, &err);
 	if (!dma)
 		return err;
-	memcpy(dma, to_bpfdrv_io(io)->data + io_off, len);
-	return 0;
+	return bpfdrv_io_copy_in(to_bpfdrv_io(io), io_off, dma, len);
 }
 
 /**
@@ -800,8 +800,7 @@ __bpf_kfunc int bpfdrv_dma_buf_to_io(struct bpfdrv_dev *dev, u64 pos,
 	dma = bpfdrv_dma_range(dev, pos >> 32, (u32)pos, io, io_off, len, &err);
 	if (!dma)
 		return err;
-	memcpy(to_bpfdrv_io(io)->data + io_off, dma, len);
-	return 0;
+	return bpfdrv_io_copy_out(to_bpfdrv_io(io), io_off, dma, len);
 }
 
 /**

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 /*
  * I/O behaviour of bpfdrv devices, through the echo, fifo and test drivers
- * the harness attached: /dev/bpfdrv/{echo,echo2,fifo,filestate,badret}.
+ * the harness attached: /dev/bpfdrv/{echo,echo2,fifo,filestate,badret,
+ * directio}.
  * One behaviour per check; TAP on stdout.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -333,6 +338,136 @@ static void test_fifo_poll(void)
 	close(fd);
 }
 
+/* echo's count of direct calls made again through a kernel buffer */
+static long direct_retries(void)
+{
+	FILE *f = fopen("/sys/class/bpfdrv/echo/stats", "r");
+	char key[32];
+	long v, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", key, &v) == 2)
+		if (!strcmp(key, "direct_retries"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static long echo_stored(int fd)
+{
+	struct echo_info info = {};
+
+	return ioctl(fd, ECHO_IOC_INFO, &info) ? -1 : (long)info.stored;
+}
+
+/*
+ * echo is a BPFDRV_F_DIRECT_IO driver: its ring kfuncs copy straight to and
+ * from the caller's memory with page faults off. Memory with no page yet
+ * fails that copy; the call must then be made again through a kernel
+ * buffer, with the same result, and memory that cannot be reached must give
+ * EFAULT without losing or adding a byte.
+ */
+static void test_direct_io(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = BPFDRV_IO_MAX;
+	unsigned char *in = malloc(len), *out = malloc(len), *map;
+	int fd = open_dev(DEV("echo"), O_RDWR), mfd;
+	long before = direct_retries();
+	ssize_t n;
+
+	ok(before >= 0, "direct I/O: stats has a direct_retries line");
+	ioctl(fd, ECHO_IOC_CLEAR);
+
+	/* a read into pages never touched: no page until the retry */
+	fill_pattern(in, len, 7);
+	write_all(fd, in, len);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	n = read(fd, map, len);
+	ok(n == (ssize_t)len && !memcmp(map, in, len) &&
+	   direct_retries() > before,
+	   "direct I/O: a read into untouched memory is made again and delivers all %zu bytes", len);
+	munmap(map, len);
+
+	/* a write from a file mapping whose pages are not mapped in yet */
+	mfd = memfd_create("direct", 0);
+	fill_pattern(in, len, 9);
+	write(mfd, in, len);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, mfd, 0);
+	before = direct_retries();
+	n = write(fd, map, len);
+	ok(n == (ssize_t)len && read_all(fd, out, len) == (ssize_t)len &&
+	   !memcmp(out, in, len) && direct_retries() > before,
+	   "direct I/O: a write from unmapped file pages is made again and stores all %zu bytes", len);
+
+	/* a read into read-only memory: EFAULT, and the data stays */
+	write_all(fd, in, len);
+	n = read(fd, map, len);
+	ok(n < 0 && errno == EFAULT && echo_stored(fd) == (long)len,
+	   "direct I/O: a read into read-only memory gives EFAULT and loses nothing");
+	munmap(map, len);
+	close(mfd);
+
+	/* memory that ends early: the reachable start moves, as with files */
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(map, 'x', page);
+	munmap(map + page, page);
+	n = write(fd, map + page - 100, 200);
+	ok(n == 100 && echo_stored(fd) == (long)len + 100,
+	   "direct I/O: a write from partly unmapped memory stores the 100 reachable bytes");
+	n = read(fd, map + page - 100, 200);
+	ok(n == 100 && !memcmp(map + page - 100, in, 100) &&
+	   echo_stored(fd) == (long)len,
+	   "direct I/O: a read into partly unmapped memory delivers 100 bytes and keeps the rest");
+	munmap(map, page);
+	n = read(fd, map, 64);
+	ok(n < 0 && errno == EFAULT && echo_stored(fd) == (long)len,
+	   "direct I/O: a read into unmapped memory gives EFAULT and loses nothing");
+	n = write(fd, map, 64);
+	ok(n < 0 && errno == EFAULT && echo_stored(fd) == (long)len,
+	   "direct I/O: a write from unmapped memory gives EFAULT and stores nothing");
+
+	/* kernel addresses are refused before any copy */
+	n = read(fd, (void *)(uintptr_t)0xffff888000000000ULL, 64);
+	ok(n < 0 && errno == EFAULT && echo_stored(fd) == (long)len,
+	   "direct I/O: a read into a kernel address gives EFAULT");
+	n = write(fd, (void *)(uintptr_t)0xffffffff81000000ULL, 64);
+	ok(n < 0 && errno == EFAULT && echo_stored(fd) == (long)len,
+	   "direct I/O: a write from a kernel address gives EFAULT");
+
+	memset(in, 'x', 100);	/* what was read, then what was written */
+	ok(read_all(fd, out, len) == (ssize_t)len &&
+	   !memcmp(out, in + 100, len - 100) && !memcmp(out + len - 100, in, 100),
+	   "direct I/O: after the faults, the stored bytes read back intact, in order");
+	close(fd);
+	free(in);
+	free(out);
+}
+
+/* The directio test driver: what bpfdrv_io_data() gives a direct driver. */
+static void test_direct_io_data(void)
+{
+	int fd = open_dev(DEV("directio"), O_RDWR);
+	char buf[BPFDRV_IO_MAX] = {}, *map;
+
+	ok(read(fd, buf, 1) == 1 && buf[0] == 'N' &&
+	   read(fd, buf, sizeof(buf)) == 1 && buf[0] == 'N',
+	   "direct I/O: bpfdrv_io_data() gives read NULL (1 byte, 4 KiB)");
+	ok(write(fd, buf, 1) == 1 && write(fd, buf, sizeof(buf)) == sizeof(buf),
+	   "direct I/O: bpfdrv_io_data() gives write NULL (1 byte, 4 KiB)");
+	buf[0] = 0;
+	ok(ioctl(fd, _IOR('D', 1, __u32), buf) == 0 && buf[0] == 'P',
+	   "direct I/O: ioctl still gets a pointer from bpfdrv_io_data()");
+	map = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ok(read(fd, map, 1) == 1 && map[0] == 'N',
+	   "direct I/O: a faulted call is made again even if the driver ignored the fault");
+	munmap(map, 4096);
+	close(fd);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -341,6 +476,8 @@ int main(void)
 	test_echo_roundtrip(4096);
 	test_echo_roundtrip(65537);
 	test_echo_limits();
+	test_direct_io();
+	test_direct_io_data();
 	test_echo_full();
 	test_two_devices();
 	test_filestate();

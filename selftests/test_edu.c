@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 /*
  * test_edu: drive an edu device node through the interface of
  * include/bpfdrv_edu.h, so the same checks run against the BPF driver
@@ -7,6 +8,9 @@
  *   test_edu facts NODE          print "n n!" for n = 0..12, one per line
  *   test_edu fact NODE N         print N! (N as given, for error tests)
  *   test_edu dma NODE            4096-byte DMA round trips, two patterns
+ *   test_edu dmafresh NODE       the same from and into memory whose pages
+ *                                are not mapped yet (a file mapping, fresh
+ *                                anonymous memory)
  *   test_edu liveness NODE V     print what the liveness register returns
  *   test_edu info NODE           print the identification and DMA address
  *   test_edu regread NODE OFF SIZE
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bpfdrv_edu.h"
@@ -117,6 +122,43 @@ static int cmd_dma(const char *node)
 		}
 	}
 	printf("ok %d bytes x 2\n", EDU_DMA_SIZE);
+	return 0;
+}
+
+static int cmd_dmafresh(const char *node)
+{
+	static unsigned char pattern[EDU_DMA_SIZE];
+	__u32 mode = EDU_MODE_DMA;
+	int fd = open_node(node, 0), round, i, mfd;
+	unsigned char *out, *in;
+
+	if (ioctl(fd, EDU_IOC_SET_MODE, &mode))
+		return fail("EDU_IOC_SET_MODE");
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < EDU_DMA_SIZE; i++)
+			pattern[i] = round ? 255 - (i * 5 + 1) % 241 : (i * 11 + 7) % 239;
+		/* page cache holds the data; this process maps none of it yet */
+		mfd = memfd_create("edu", 0);
+		if (mfd < 0 || write(mfd, pattern, sizeof(pattern)) != sizeof(pattern))
+			return fail("memfd");
+		out = mmap(NULL, EDU_DMA_SIZE, PROT_READ, MAP_SHARED, mfd, 0);
+		in = mmap(NULL, EDU_DMA_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (out == MAP_FAILED || in == MAP_FAILED)
+			return fail("mmap");
+		if (write(fd, out, EDU_DMA_SIZE) != EDU_DMA_SIZE)
+			return fail("DMA write");
+		if (read(fd, in, EDU_DMA_SIZE) != EDU_DMA_SIZE)
+			return fail("DMA read");
+		if (memcmp(in, pattern, EDU_DMA_SIZE)) {
+			printf("mismatch in round %d\n", round);
+			return 1;
+		}
+		munmap(out, EDU_DMA_SIZE);
+		munmap(in, EDU_DMA_SIZE);
+		close(mfd);
+	}
+	printf("ok %d bytes x 2, fresh pages\n", EDU_DMA_SIZE);
 	return 0;
 }
 
@@ -215,7 +257,7 @@ static int cmd_nonblock(const char *node)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_edu facts|fact|dma|liveness|info|regread|regwrite|nonblock NODE [ARGS]\n");
+		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock NODE [ARGS]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "facts"))
@@ -224,6 +266,8 @@ int main(int argc, char **argv)
 		return cmd_fact(argv[2], argv[3]);
 	if (!strcmp(argv[1], "dma"))
 		return cmd_dma(argv[2]);
+	if (!strcmp(argv[1], "dmafresh"))
+		return cmd_dmafresh(argv[2]);
 	if (!strcmp(argv[1], "liveness") && argc == 4)
 		return cmd_liveness(argv[2], argv[3]);
 	if (!strcmp(argv[1], "info"))

@@ -47,6 +47,7 @@ check "load --pin a second echo as echo2" $BPFDRV load --pin --name echo2 $OBJ/e
 check "load --pin fifo" $BPFDRV load --pin $OBJ/fifo.bpf.o
 check "load --pin filestate (test driver)" $BPFDRV load --pin $TOBJ/filestate.bpf.o
 check "load --pin badret (test driver)" $BPFDRV load --pin $TOBJ/badret.bpf.o
+check "load --pin directio (test driver)" $BPFDRV load --pin $TOBJ/directio.bpf.o
 check "device node /dev/bpfdrv/echo appears" test -c /dev/bpfdrv/echo
 check "node mode comes from the ops (0666)" \
 	test "$(stat -c %a /dev/bpfdrv/echo)" = 666
@@ -196,7 +197,7 @@ check "SIGINT to the foreground loader detaches (exit 0, node gone)" \
 
 # --- unload and module removal ---
 check "rmmod is refused while drivers are attached" eval "! rmmod bpfdrv 2>/dev/null"
-for d in echo echo2 fifo filestate badret; do
+for d in echo echo2 fifo filestate badret directio; do
 	check "unload $d" $BPFDRV unload $d
 done
 

@@ -76,6 +76,11 @@ check "edu0: the device still works after the refused accesses" \
 check "edu0: DMA of 4096 bytes to the device and back is byte-exact (2 patterns)" \
 	$EDU dma /dev/bpfdrv/edu0
 check "edu1: DMA round trip on the second instance" $EDU dma /dev/bpfdrv/edu1
+# edu's read and write are direct: DMA buffer <-> caller, no kernel buffer
+direct_retries() { awk '$1 == "direct_retries" { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
+retries=$(direct_retries edu0)
+check "edu0: DMA from and into pages not mapped yet (the direct copy is made again)" \
+	eval '$EDU dmafresh /dev/bpfdrv/edu0 && [ "$(direct_retries edu0)" -gt "$retries" ]'
 
 # --- the reference C driver on the second function ---
 check "unbind edu1 from bpfdrv" $BPFDRV unbind "${edus[1]}"

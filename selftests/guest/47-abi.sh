@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/, v3/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/, v4/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -85,6 +85,27 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	done
 else
 	echo "# skip: abi v3 edu (no edu device: run with -device edu)"
+fi
+
+# --- version 4: edu with its interrupts in irq_hard, I/O through a buffer ---
+V4=$TOBJ/abi/v4
+if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
+	check "abi v4: edu built with the version-4 headers binds and loads" \
+		$BPFDRV load --pin $V4/edu.bpf.o
+	$B/selftests/test_edu facts /dev/bpfdrv/edu0 >"$OUT/facts" 2>&1
+	check "abi v4: edu computes the factorials 0..12 by interrupt (irq_hard)" \
+		diff "$OUT/facts" <(known_facts)
+	check "abi v4: edu's DMA round trip, through the kernel buffer" \
+		$B/selftests/test_edu dma /dev/bpfdrv/edu0
+	check "abi v4: edu's interrupts ran in irq_hard" \
+		eval 'grep -q "^irq_hard 1[3-9]\|^irq_hard [2-9][0-9]" /sys/class/bpfdrv/edu0/stats &&
+		      grep -qx "direct_retries 0" /sys/class/bpfdrv/edu0/stats'
+	check "abi v4: unload edu" $BPFDRV unload edu
+	for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
+		$BPFDRV unbind "$bdf" >/dev/null 2>&1
+	done
+else
+	echo "# skip: abi v4 edu (no edu device: run with -device edu)"
 fi
 
 # --- a newer ABI than the module's ---
