@@ -869,8 +869,8 @@ int cmd_load(int argc, char **argv)
 	const struct btf *btf;
 	struct bpf_map *map;
 	int i, n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0, opt, ret = 1;
+	bool pin = false, started = false;
 	const char *path;
-	bool pin = false;
 
 	while ((opt = getopt_long(argc, argv, "pn:d:vh", opts, NULL)) != -1) {
 		if (override_option(opt, optarg, &o))
@@ -962,6 +962,7 @@ int cmd_load(int argc, char **argv)
 		if (wait_started(names[i], links[i]))
 			goto out;
 	}
+	started = true;
 
 	if (pin && ensure_pin_dir())
 		goto out;
@@ -995,6 +996,9 @@ out:
 			bpf_link__destroy(links[i]);
 		}
 	bpf_object__close(obj);
+	/* a load that failed to start leaves the functions as it found them */
+	if (ret && !started)
+		pci_give_back();
 	return ret;
 }
 

@@ -76,6 +76,7 @@ bool pci_bdf_valid(const char *bdf);
 int pci_bind(const char *bdf);
 int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids);
 int pci_bind_unclaimed(const char *bdf);
+void pci_give_back(void);
 int pci_read_id(const char *bdf, const char *attr, unsigned int *id);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);

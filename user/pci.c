@@ -91,6 +91,58 @@ static int pci_check(const char *bdf)
 	return check_module();
 }
 
+/*
+ * The functions this run of the tool took (bound to bpfdrv), with the
+ * driver each had, so a load that fails can give them back.
+ */
+#define MAX_TAKEN	32
+static struct {
+	char bdf[16];
+	char drv[64];
+} taken[MAX_TAKEN];
+static int nr_taken;
+
+static void note_taken(const char *bdf, const char *drv)
+{
+	if (nr_taken == MAX_TAKEN)
+		return;
+	snprintf(taken[nr_taken].bdf, sizeof(taken[0].bdf), "%s", bdf);
+	snprintf(taken[nr_taken].drv, sizeof(taken[0].drv), "%s", drv);
+	nr_taken++;
+}
+
+/*
+ * Give back every function this run took: unbind it from bpfdrv, clear its
+ * driver_override and let the PCI core probe it again, which hands it to
+ * the driver it had (or leaves it free if it had none).
+ */
+void pci_give_back(void)
+{
+	char path[PATH_MAX], drv[64];
+	int i;
+
+	for (i = 0; i < nr_taken; i++) {
+		const char *bdf = taken[i].bdf;
+
+		pci_driver_of(bdf, drv, sizeof(drv));
+		if (!strcmp(drv, "bpfdrv"))
+			write_file(PCI_DRIVER "/unbind", bdf);
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", bdf);
+		write_file(path, "\n");
+		if (taken[i].drv[0])
+			write_file("/sys/bus/pci/drivers_probe", bdf);
+		pci_driver_of(bdf, drv, sizeof(drv));
+		if (taken[i].drv[0] && strcmp(drv, taken[i].drv))
+			fprintf(stderr, "bpfdrv: %s: could not give it back to %s\n",
+				bdf, taken[i].drv);
+		else
+			fprintf(stderr, "bpfdrv: %s: given back%s%s\n", bdf,
+				taken[i].drv[0] ? " to " : " (it had no driver)",
+				taken[i].drv);
+	}
+	nr_taken = 0;
+}
+
 /* Hand @bdf to bpfdrv, taking it from the driver it has, if any. */
 int pci_bind(const char *bdf)
 {
@@ -108,6 +160,7 @@ int pci_bind(const char *bdf)
 		err("%s: cannot set driver_override: %s", bdf, strerror(-ret));
 		return -1;
 	}
+	note_taken(bdf, drv);
 	if (drv[0]) {
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver/unbind", bdf);
 		ret = write_file(path, bdf);

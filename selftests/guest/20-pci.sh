@@ -118,7 +118,9 @@ if [ -n "$testdev" ]; then
 		"refused a device" $BPFDRV load --name wrong --device "$testdev" $OBJ/edu.bpf.o
 	check "no node for the refused device" node_gone wrong0
 	check "the refusal is in the kernel log" eval "dmesg | grep -q 'wrong0: driver init failed'"
-	$BPFDRV unbind "$testdev" >/dev/null
+	check "the failed load gave pci-testdev back (no driver, no driver_override)" \
+		eval '[ -z "$(driver_of "$testdev")" ] &&
+		      grep -qx "(null)" "/sys/bus/pci/devices/$testdev/driver_override"'
 
 	# I/O-port BARs: pci-testdev's BAR 1 through the kfuncs, compared with
 	# /dev/port at the address lspci reports (the independent path)
@@ -153,6 +155,20 @@ PY
 else
 	echo "# skip: wrong-device and I/O-port tests (no pci-testdev in this VM)"
 fi
+
+# A failed load gives back a function it took from another driver.
+rng=$(lspci -Dn -d 1af4:1005 | awk '{ print $1; exit }')
+if [ -n "$rng" ] && [ "$(driver_of "$rng")" = virtio-pci ]; then
+	expect_err "a driver the kernel refuses, for virtio-rng-pci, is not loaded" \
+		"unsupported member irq_hard" \
+		$BPFDRV load --device "$rng" $TOBJ/hostile/sleepable_irq_hard.bpf.o
+	check "the failed load gave virtio-rng-pci back to virtio-pci" \
+		eval '[ "$(driver_of "$rng")" = virtio-pci ] &&
+		      grep -qx "(null)" "/sys/bus/pci/devices/$rng/driver_override"'
+else
+	echo "# skip: give-back test (no virtio-rng-pci on virtio-pci in this VM)"
+fi
+
 expect_err "bind: a malformed address is refused" "not a PCI address" $BPFDRV bind 00:09.0
 expect_err "bind: an absent device is refused" "no PCI device" $BPFDRV bind 0000:7f:1f.7
 
