@@ -41,6 +41,8 @@ UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o
+# echo with its I/O through a kernel buffer, beside the direct one (make bench).
+BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
@@ -52,7 +54,7 @@ all: bpf user kmod
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
-	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES)
+	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -67,6 +69,10 @@ $(BUILD)/selftests/irqtest_nohard.bpf.o: VARIANT := -DIRQT_NO_HARD
 $(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
+
+$(BUILD)/selftests/bench/echo_buffered.bpf.o: bpf-drivers/echo.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DECHO_BUFFERED -c $< -o $@
 
 $(BUILD)/selftests/update/echo_v2.bpf.o: VARIANT := -DECHO_VERSION=2
 $(BUILD)/selftests/update/echo_layout2.bpf.o: VARIANT := -DECHO_VERSION=3 -DECHO_STATE_LAYOUT=2

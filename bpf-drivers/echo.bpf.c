@@ -27,6 +27,12 @@
 #ifndef ECHO_VERSION
 #define ECHO_VERSION		1
 #endif
+/* make bench builds a copy with -DECHO_BUFFERED: I/O through a kernel buffer */
+#ifdef ECHO_BUFFERED
+#define ECHO_FLAGS		0
+#else
+#define ECHO_FLAGS		BPFDRV_F_DIRECT_IO
+#endif
 /* The layout of struct echo_state; a change needs a new number. */
 #ifndef ECHO_STATE_LAYOUT
 #define ECHO_STATE_LAYOUT	1
@@ -167,6 +173,6 @@ struct chr_ext_ops echo = {
 	.poll = (void *)echo_poll,
 	.name = "echo",
 	.abi_version = BPFDRV_ABI_VERSION,
-	.flags = BPFDRV_F_DIRECT_IO,
+	.flags = ECHO_FLAGS,
 	.mode = 0666,
 };

@@ -37,9 +37,13 @@ for v in spectre_v2 retbleed; do
 done
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 CUSE_CPU=0 echo_devices_up || { echo_devices_down; exit 1; }
+# the same echo with a kernel buffer between caller and ring (before ABI 5)
+$BPFDRV load --pin --name benchbuf $TOBJ/bench/echo_buffered.bpf.o >/dev/null ||
+	echo "# error: bpfdrv load echo_buffered failed"
 
 $B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 	bpfdrv:echo:/dev/bpfdrv/$ECHO_BPFDRV \
+	buffered:echo:/dev/bpfdrv/benchbuf \
 	native:echo:/dev/echo_native \
 	cuse:echo:/dev/$ECHO_CUSE \
 	floor:floor:/dev/zero:/dev/null || echo "# error: echobench failed"
@@ -103,6 +107,7 @@ cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 echo "# clocksource at the end: $cs"
 
 echo_devices_down
+$BPFDRV unload benchbuf >/dev/null 2>&1
 if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace"; then
 	echo "# error: the kernel log has a WARNING, BUG or Oops"
 fi

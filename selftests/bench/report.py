@@ -16,6 +16,7 @@ import sys
 # (bench, numerator, denominator): the ratios the issue asks for
 RATIOS = [
 	("echo", "bpfdrv", "native"),
+	("echo", "bpfdrv", "buffered"),
 	("echo", "bpfdrv", "cuse"),
 	("echo", "native", "floor"),
 	("edu", "bpfdrv", "native"),
@@ -40,6 +41,8 @@ WORKLOAD_TEXT = {
 TRACE_WORKLOADS = {"drm_version": ("DRM_IOCTL_VERSION", "-g drm"),
 		   "echo_read1": ("bpfdrv echo read 1 B", "-g bpfdrv")}
 TRACE_TARGET = 1.3	# all groups <= 1.3x untraced, and <= bpftrace
+
+ECHO_IMPLS = ("bpfdrv", "buffered", "native", "cuse", "floor")
 
 
 def load(dirname):
@@ -200,33 +203,40 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 		 f" per operation. Guest: {'; '.join(meta.get('env', []))}.", ""]
 	echo = sorted(k for k in summary if k[0] == "echo")
 	if echo:
-		lines += ["| workload | threads | bpfdrv ops/s | native ops/s | CUSE ops/s"
-			  " | floor ops/s | bpfdrv/native | bpfdrv/CUSE | native/floor | targets |",
-			  "|---|---|---|---|---|---|---|---|---|---|"]
+		lines += ["echo: bpfdrv = echo.bpf.c (direct I/O: ring <-> caller),"
+			  " buffered = the same driver built without"
+			  " BPFDRV_F_DIRECT_IO (ring -> kernel buffer -> caller,"
+			  " as before ABI 5), native = echo_native.ko, CUSE ="
+			  " cuse_echo, floor = /dev/zero and /dev/null.", "",
+			  "| workload | threads | bpfdrv ops/s | buffered ops/s"
+			  " | native ops/s | CUSE ops/s | floor ops/s | bpfdrv/native"
+			  " | bpfdrv/buffered | bpfdrv/CUSE | native/floor | targets |",
+			  "|---|---|---|---|---|---|---|---|---|---|---|---|"]
 		order = list(WORKLOAD_TEXT)
 		echo.sort(key=lambda k: (order.index(k[1]), k[2]))
 		for key in echo:
 			fig = summary[key]
 			rn = ratio(fig, "bpfdrv", "native")
+			rb = ratio(fig, "bpfdrv", "buffered")
 			rc = ratio(fig, "bpfdrv", "cuse")
 			rf = ratio(fig, "native", "floor")
 			cols = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-"
-				for i in ("bpfdrv", "native", "cuse", "floor")]
+				for i in ECHO_IMPLS]
 			lines.append(f"| {WORKLOAD_TEXT[key[1]]} | {key[2]} | " +
 				     " | ".join(cols) + " | " +
 				     " | ".join("-" if r is None else f"{r:.2f}"
-						for r in (rn, rc, rf)) +
+						for r in (rn, rb, rc, rf)) +
 				     f" | {target_text(key[1], rn, rc)} |")
 		lines += ["", "Per-operation latency, µs (median over repetitions"
 			  " of each cell's p50 / p99):", "",
-			  "| workload | threads | bpfdrv p50 / p99 | native p50 / p99"
-			  " | CUSE p50 / p99 | floor p50 / p99 |",
-			  "|---|---|---|---|---|---|"]
+			  "| workload | threads | bpfdrv p50 / p99 | buffered p50 / p99"
+			  " | native p50 / p99 | CUSE p50 / p99 | floor p50 / p99 |",
+			  "|---|---|---|---|---|---|---|"]
 		for key in echo:
 			fig = summary[key]
 			cols = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
 				if i in fig else "-"
-				for i in ("bpfdrv", "native", "cuse", "floor")]
+				for i in ECHO_IMPLS]
 			lines.append(f"| {WORKLOAD_TEXT[key[1]]} | {key[2]} | " +
 				     " | ".join(cols) + " |")
 	edu = sorted(k for k in summary if k[0] == "edu")
@@ -272,7 +282,7 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  f"| struct bpfdrv_stats x {m['possible_cpus']} possible CPUs (per driver) | "
 			  f"{s.get('bpfdrv_stats', 0) * m['possible_cpus']} |",
 			  f"| struct bpfdrv_file_kern (per open file) | {s.get('bpfdrv_file_kern', '?')} |",
-			  "| I/O buffer (per open file, from its first I/O of more than 64 B) | 4096 |",
+			  "| I/O buffer (per open file, from its first ioctl, or read or write without direct I/O, of more than 64 B) | 4096 |",
 			  f"| measured: kernel memory per extra attached echo instance | {m['measured_instance_bytes']} |",
 			  f"| measured: per open file after 1 B I/O, bpfdrv / native / CUSE | "
 			  f"{files.get('bpfdrv_1', '?')} / {files.get('native_1', '?')} / {files.get('cuse_1', '?')} |",
