@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench, inside the VM: bring up the bpfdrv, native and CUSE echo
-# devices, run echobench over them and the /dev/zero, /dev/null floor
-# (interleaved, REPS repetitions of SECONDS per cell), then over the bpfdrv
-# edu driver and the edu_ref module on the two edu functions, then over
-# edu driven through mappings (bpfdrv's window, uio_pci_generic), then the
-# memory figures, then the cost of tracing (tracing.sh). Results are JSON
-# lines on stdout; the host collects them.
+# make bench, inside the VM: bring up the bpfdrv (direct I/O and kernel
+# buffer), native and CUSE echo devices, run echobench over them and the
+# /dev/zero, /dev/null floor (interleaved, REPS repetitions of SECONDS per
+# cell), then over the bpfdrv edu driver and the edu_ref module on the two
+# edu functions, then over edu driven through mappings (bpfdrv's window,
+# uio_pci_generic), then over the ABI-3 edu (interrupts in the IRQ thread),
+# with kernel-stack profiles of the 4 KiB echo and factorial loops
+# (profile.sh), then the memory figures, then the cost of tracing
+# (tracing.sh). Results are JSON lines on stdout; the host collects them.
 #
 # Thread i runs on vCPU i and the CUSE daemon on vCPU 0: under TCG a wakeup
 # across vCPUs waits for the host to schedule the other vCPU's thread,
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/../.."
 . selftests/guest/lib.sh
 . selftests/bench/devices.sh
 . selftests/bench/tracing.sh
+. selftests/bench/profile.sh
 
 reps=${1:-9} secs=${2:-0.15} trace_rounds=${3:-3}
 exec 2>&1	# one stream: the host's log must not get two writers
@@ -47,6 +50,10 @@ $B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 	native:echo:/dev/echo_native \
 	cuse:echo:/dev/$ECHO_CUSE \
 	floor:floor:/dev/zero:/dev/null || echo "# error: echobench failed"
+# where the 4 KiB I/O path's time goes, direct and through the kernel buffer
+profile_run "echo write+read 4 KiB: bpfdrv, direct I/O" 4 rw /dev/bpfdrv/$ECHO_BPFDRV 4096
+profile_run "echo write+read 4 KiB: bpfdrv, kernel buffer" 4 rw /dev/bpfdrv/benchbuf 4096
+profile_run "echo write+read 4 KiB: native" 4 rw /dev/echo_native 4096
 
 # edu: edu0 stays with the bpfdrv edu driver, the second function goes to
 # edu_ref, as in the PCI tests. Both functions' interrupts go to vCPU 0,
@@ -73,6 +80,8 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 		bpfdrv:edu:/dev/bpfdrv/edu0 native:edu:/dev/edu_ref0 ||
 		echo "# error: echobench (edu) failed"
+	profile_run "edu factorial: bpfdrv, irq_hard" 4 fact /dev/bpfdrv/edu0
+	profile_run "edu factorial: native" 4 fact /dev/edu_ref0
 	echo "${edus[1]}" >/sys/bus/pci/drivers/edu_ref/unbind
 	rmmod edu_ref
 	# what users would pick instead: the second function under
@@ -95,6 +104,20 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
 	rmmod uio_pci_generic 2>/dev/null
 	$BPFDRV unload edu >/dev/null
+	# before ABI 4: edu as it was, its interrupt in the sleepable irq
+	# callback, run by the IRQ thread (its own run, in the same boot)
+	if $BPFDRV load --pin $TOBJ/abi/v3/edu.bpf.o >/dev/null &&
+		wait_for 5 test -c /dev/bpfdrv/edu0; then
+		irqs_to_cpu0 "${edus[0]}"
+		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
+			thread:edu:/dev/bpfdrv/edu0 ||
+			echo "# error: echobench (edu, ABI 3) failed"
+		profile_run "edu factorial: bpfdrv, irq callback in the IRQ thread (ABI 3)" \
+			4 fact /dev/bpfdrv/edu0
+		$BPFDRV unload edu >/dev/null
+	else
+		echo "# error: loading the ABI-3 edu failed"
+	fi
 else
 	echo "# error: setting up the edu drivers failed"
 fi

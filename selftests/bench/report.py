@@ -22,6 +22,7 @@ RATIOS = [
 	("edu", "bpfdrv", "native"),
 	("edu", "mmap", "uio"),
 	("edu", "mmap", "native"),
+	("edu", "bpfdrv", "thread"),
 ]
 
 # Targets to report against (never asserted): bpfdrv/native per size,
@@ -47,6 +48,7 @@ ECHO_IMPLS = ("bpfdrv", "buffered", "native", "cuse", "floor")
 
 def load(dirname):
 	cells, trace, memory, timer, kernel, env = [], [], None, None, "?", []
+	profiles = []
 	with open(f"{dirname}/guest.log", errors="replace") as f:
 		for line in f:
 			line = line.strip()
@@ -61,6 +63,8 @@ def load(dirname):
 				memory = obj
 			elif obj["bench"] == "trace":
 				trace.append(obj)
+			elif obj["bench"] == "profile":
+				profiles.append(obj)
 			elif obj["bench"] == "timer":
 				timer = obj["cost_ns"]
 			else:
@@ -72,6 +76,7 @@ def load(dirname):
 	except OSError:
 		pass
 	meta["env"] = env
+	meta["profiles"] = profiles
 	return cells, trace, memory, timer, kernel, meta
 
 
@@ -195,6 +200,26 @@ def target_text(workload, r_native, r_cuse):
 	return "; ".join(notes)
 
 
+def profile_table(profiles):
+	"""Where each profiled loop's time goes, as shares of its samples."""
+	lines = ["", "Profiles: kernel stacks of one looping process, sampled"
+		 " by bpftrace (profile:hz:997), as % of its samples. user ="
+		 " samples in user mode; the top functions are where samples"
+		 " landed (leaf), the frames column counts a sample for every"
+		 " listed frame on its stack (inclusive).", "",
+		 "| loop | rounds/s | samples | user | top leaf functions |"
+		 " inclusive frames |", "|---|---|---|---|---|---|"]
+	for p in profiles:
+		n = p["samples"] or 1
+		leaf = ", ".join(f"{sym} {100 * c / n:.0f}%" for sym, c in p["leaf"][:6])
+		incl = ", ".join(f"{f} {100 * c / n:.0f}%" for f, c in
+				 sorted(p["incl"].items(), key=lambda x: -x[1]))
+		rate = p["rounds"] / p["secs"] if p.get("rounds") else 0
+		lines.append(f"| {p['label']} | {rate:.0f} | {p['samples']} |"
+			     f" {100 * p['user'] / n:.0f}% | {leaf} | {incl} |")
+	return lines
+
+
 def tables(summary, tsum, memory, timer, kernel, meta, reps):
 	lines = [f"Kernel {kernel}, accelerator {meta.get('accel', '?')}"
 		 f" (TCG = software emulation: absolute figures are far below"
@@ -241,23 +266,28 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 				     " | ".join(cols) + " |")
 	edu = sorted(k for k in summary if k[0] == "edu")
 	if edu:
-		impls = ("bpfdrv", "native", "mmap", "uio")
-		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface,"
+		impls = ("bpfdrv", "native", "mmap", "uio", "thread")
+		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface"
+			  " (interrupts in irq_hard, direct I/O),"
 			  " native = edu_ref.ko, mmap = registers through the edu"
 			  " driver's mmap window, uio = uio_pci_generic (sysfs BAR"
-			  " mapping, interrupts by read() of /dev/uioN); a bpfdrv"
+			  " mapping, interrupts by read() of /dev/uioN), thread ="
+			  " the ABI-3 edu (interrupts in the irq callback, run by"
+			  " the IRQ thread; I/O through the kernel buffer), measured"
+			  " after the others in the same boot; a bpfdrv"
 			  " window gives no interrupts to user space, so mmap has"
 			  " no factorial (its DMA polls the device), and"
 			  " uio_pci_generic no memory the device may DMA to, so uio"
 			  " has no DMA.", "",
 			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
-			  " | bpfdrv/native | mmap/uio | mmap/native | " +
+			  " | bpfdrv/native | mmap/uio | mmap/native | bpfdrv/thread | " +
 			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
-			  "|---|" + "---|" * (2 * len(impls) + 3)]
+			  "|---|" + "---|" * (2 * len(impls) + 4)]
 		for key in edu:
 			fig = summary[key]
 			rs = [ratio(fig, a, b) for a, b in
-			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "native"))]
+			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "native"),
+			       ("bpfdrv", "thread"))]
 			ops = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-" for i in impls]
 			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
 			       if i in fig else "-" for i in impls]
@@ -265,6 +295,8 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 				     " | ".join(ops) + " | " +
 				     " | ".join("-" if r is None else f"{r:.2f}" for r in rs) +
 				     " | " + " | ".join(lat) + " |")
+	if meta.get("profiles"):
+		lines += profile_table(meta["profiles"])
 	if tsum:
 		lines += trace_table(tsum)
 	if memory:
@@ -340,6 +372,7 @@ def main():
 			     if isinstance(v, float) else v for k, v in f.items()}}
 			    for wl, fig in tsum.items() for tr, f in fig.items()],
 		"tracing_runs": trace,
+		"profiles": meta["profiles"],
 	}
 	with open(f"{d}/results.json", "w") as f:
 		json.dump(result, f, indent=1)
