@@ -14,6 +14,11 @@
  *                                   sysfs resource0 under uio_pci_generic)
  *         NAME:uio:PATH:UIODEV      as mmio, with interrupts by read() of
  *                                   UIODEV (/dev/uioN), as UIO users do
+ *         NAME:vfio:BDF             edu function BDF under vfio-pci, as a
+ *                                   VFIO user drives it: its BAR mapped
+ *                                   from the device fd, its MSI on an
+ *                                   eventfd, a buffer of ours mapped for
+ *                                   its DMA through the IOMMU
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
@@ -23,7 +28,8 @@
  * driver's windows and polls); mmio and uio do the register round
  * trip through the mapping, and uio the factorial with its interrupt read
  * from /dev/uioN (acknowledged at the device, INTx unmasked through the
- * function's config file). Echo workloads run with one and
+ * function's config file); vfio does all three through its mapping, the
+ * factorial's interrupt read from an eventfd, the DMA polled as mmio's. Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
  * per device, so concurrent users would only measure waiting). One run takes
@@ -54,11 +60,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/pci_regs.h>
+#include <linux/vfio.h>
 
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
@@ -69,7 +77,8 @@
 #define IO_BIG		4096
 #define BATCH		16	/* ops per throughput sample */
 
-enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU, KIND_MMIO, KIND_UIO };
+enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU, KIND_MMIO, KIND_UIO,
+		 KIND_VFIO };
 
 struct impl {
 	const char *name;
@@ -80,7 +89,8 @@ struct impl {
 
 static bool edu_kind(enum impl_kind kind)
 {
-	return kind == KIND_EDU || kind == KIND_MMIO || kind == KIND_UIO;
+	return kind == KIND_EDU || kind == KIND_MMIO || kind == KIND_UIO ||
+	       kind == KIND_VFIO;
 }
 
 /* Liveness register round trip through the mapping @r; 0 or -1. */
@@ -111,6 +121,123 @@ static long uio_fact(volatile uint32_t *r, int uio, int cfg, uint8_t cmd_hi)
 	r[EDU_REG_IRQ_ACK / 4] = EDU_IRQ_FACT;
 	if (pwrite(cfg, &cmd_hi, 1, PCI_COMMAND + 1) != 1)
 		return -1;
+	if (r[EDU_REG_FACT / 4] == 3628800)
+		return 0;
+	errno = EIO;
+	return -1;
+}
+
+/* An edu function under vfio-pci, opened as a VFIO user opens it. */
+struct vfio_edu {
+	int container, group, device;
+	int irq;			/* eventfd of its MSI */
+	volatile uint32_t *regs;	/* BAR 0 */
+	uint8_t *dma;			/* 2 * EDU_DMA_SIZE at VFIO_EDU_IOVA */
+};
+
+/* Where our DMA buffer appears to edu: inside its 28 address bits. */
+#define VFIO_EDU_IOVA	0x100000
+
+/* Open function @bdf through its IOMMU group; 0, or -1 with errno set. */
+static int vfio_open(const char *bdf, struct vfio_edu *v)
+{
+	struct vfio_group_status status = { .argsz = sizeof(status) };
+	struct vfio_region_info bar = {
+		.argsz = sizeof(bar), .index = VFIO_PCI_BAR0_REGION_INDEX,
+	};
+	struct vfio_region_info cfg = {
+		.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX,
+	};
+	struct vfio_iommu_type1_dma_map map = {
+		.argsz = sizeof(map), .iova = VFIO_EDU_IOVA,
+		.size = 2 * EDU_DMA_SIZE,
+		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+	};
+	char set_buf[sizeof(struct vfio_irq_set) + sizeof(int)];
+	struct vfio_irq_set *set = (struct vfio_irq_set *)set_buf;
+	char path[PATH_MAX], link[PATH_MAX];
+	uint16_t cmd;
+	ssize_t n;
+
+	*v = (struct vfio_edu){ -1, -1, -1, -1, MAP_FAILED, MAP_FAILED };
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/iommu_group", bdf);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -1;
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "/dev/vfio/%s", strrchr(link, '/') + 1);
+	v->container = open("/dev/vfio/vfio", O_RDWR);
+	v->group = open(path, O_RDWR);
+	if (v->container < 0 || v->group < 0 ||
+	    ioctl(v->group, VFIO_GROUP_GET_STATUS, &status))
+		return -1;
+	if (!(status.flags & VFIO_GROUP_FLAGS_VIABLE)) {
+		errno = EBUSY;	/* another function of the group has a driver */
+		return -1;
+	}
+	if (ioctl(v->group, VFIO_GROUP_SET_CONTAINER, &v->container) ||
+	    ioctl(v->container, VFIO_SET_IOMMU, VFIO_TYPE1v2_IOMMU))
+		return -1;
+	v->device = ioctl(v->group, VFIO_GROUP_GET_DEVICE_FD, bdf);
+	if (v->device < 0 ||
+	    ioctl(v->device, VFIO_DEVICE_GET_REGION_INFO, &bar) ||
+	    ioctl(v->device, VFIO_DEVICE_GET_REGION_INFO, &cfg))
+		return -1;
+	v->regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       v->device, bar.offset);
+	v->dma = mmap(NULL, 2 * EDU_DMA_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (v->regs == MAP_FAILED || v->dma == MAP_FAILED)
+		return -1;
+	map.vaddr = (uintptr_t)v->dma;
+	if (ioctl(v->container, VFIO_IOMMU_MAP_DMA, &map))
+		return -1;
+	/* DMA and MSI are memory writes of the device: bus mastering on */
+	if (pread(v->device, &cmd, 2, cfg.offset + PCI_COMMAND) != 2)
+		return -1;
+	cmd |= PCI_COMMAND_MASTER;
+	if (pwrite(v->device, &cmd, 2, cfg.offset + PCI_COMMAND) != 2)
+		return -1;
+	v->irq = eventfd(0, 0);
+	if (v->irq < 0)
+		return -1;
+	set->argsz = sizeof(set_buf);
+	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_MSI_IRQ_INDEX;
+	set->start = 0;
+	set->count = 1;
+	memcpy(set->data, &v->irq, sizeof(int));
+	return ioctl(v->device, VFIO_DEVICE_SET_IRQS, set) ? -1 : 0;
+}
+
+static void vfio_close(struct vfio_edu *v)
+{
+	if (v->regs != MAP_FAILED)
+		munmap((void *)v->regs, 4096);
+	if (v->dma != MAP_FAILED)
+		munmap(v->dma, 2 * EDU_DMA_SIZE);
+	/* closing the device fd frees its MSI; the container's, the mapping */
+	if (v->irq >= 0)
+		close(v->irq);
+	if (v->device >= 0)
+		close(v->device);
+	if (v->group >= 0)
+		close(v->group);
+	if (v->container >= 0)
+		close(v->container);
+}
+
+/* 10! by interrupt, as a VFIO user computes it: the MSI on an eventfd. */
+static long vfio_fact(struct vfio_edu *v)
+{
+	volatile uint32_t *r = v->regs;
+	uint64_t count;
+
+	r[EDU_REG_STATUS / 4] = EDU_STATUS_IRQ_FACT;
+	r[EDU_REG_FACT / 4] = 10;
+	if (read(v->irq, &count, sizeof(count)) != sizeof(count))
+		return -1;
+	r[EDU_REG_IRQ_ACK / 4] = EDU_IRQ_FACT;
 	if (r[EDU_REG_FACT / 4] == 3628800)
 		return 0;
 	errno = EIO;
@@ -293,6 +420,7 @@ static void *worker_run(void *arg)
 	uint8_t cmd_hi = 0, *dma_buf = MAP_FAILED;
 	struct edu_info edu = {};
 	__u32 mode = EDU_MODE_DMA;
+	struct vfio_edu vfio;
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
@@ -314,6 +442,16 @@ static void *worker_run(void *arg)
 			return NULL;
 		}
 		path = im->kind == KIND_UIO ? im->wpath : NULL;
+	}
+	if (im->kind == KIND_VFIO) {
+		if (vfio_open(im->rpath, &vfio)) {
+			w->err = errno;
+			vfio_close(&vfio);
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
+		regs = vfio.regs;
+		path = NULL;
 	}
 	if (im->kind == KIND_MMIO && w->wl == WL_EDU_DMA) {
 		/* the driver's DMA buffer window, and its bus address */
@@ -386,12 +524,18 @@ static void *worker_run(void *arg)
 			}
 			break;
 		case WL_EDU_DMA:
-			if (regs)
+			if (im->kind == KIND_VFIO)
+				r = mmio_dma(regs, vfio.dma, VFIO_EDU_IOVA, w->ops);
+			else if (regs)
 				r = mmio_dma(regs, dma_buf, edu.dma_addr, w->ops);
 			else
 				r = edu_rw_dma(fd, (uint8_t *)buf, dma_in, w->ops);
 			break;
 		default:
+			if (im->kind == KIND_VFIO) {
+				r = vfio_fact(&vfio);
+				break;
+			}
 			if (regs) {
 				r = uio_fact(regs, fd, cfg_fd, cmd_hi);
 				break;
@@ -429,7 +573,9 @@ static void *worker_run(void *arg)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (regs)
+	if (im->kind == KIND_VFIO)
+		vfio_close(&vfio);
+	else if (regs)
 		munmap((void *)regs, 4096);
 	if (regs_fd >= 0)
 		close(regs_fd);
@@ -568,6 +714,11 @@ static int parse_impl(char *arg, struct impl *im)
 		im->wpath = sep + 1;
 		return 0;
 	}
+	if (!strcmp(kind, "vfio")) {
+		im->kind = KIND_VFIO;
+		im->rpath = im->wpath = arg;	/* a PCI address */
+		return 0;
+	}
 	if (!strcmp(kind, "floor")) {
 		im->kind = KIND_FLOOR;
 		im->rpath = strsep(&arg, ":");
@@ -581,7 +732,8 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] [-p] "
 		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ... | "
-		"NAME:edu:PATH|NAME:mmio:PATH|NAME:uio:PATH:UIODEV ...\n");
+		"NAME:edu:PATH|NAME:mmio:PATH|NAME:uio:PATH:UIODEV|"
+		"NAME:vfio:BDF ...\n");
 	exit(2);
 }
 

@@ -5,7 +5,8 @@
 # /dev/zero, /dev/null floor (interleaved, REPS repetitions of SECONDS per
 # cell), then over the bpfdrv edu driver and the edu_ref module on the two
 # edu functions, then over edu driven through mappings (bpfdrv's window,
-# uio_pci_generic), then over the ABI-3 edu (interrupts in the IRQ thread),
+# uio_pci_generic, vfio-pci), then over the ABI-3 edu (interrupts in the
+# IRQ thread),
 # with kernel-stack profiles of the 4 KiB echo and factorial loops
 # (profile.sh), then the memory figures, then the cost of tracing
 # (tracing.sh). Results are JSON lines on stdout; the host collects them.
@@ -101,8 +102,29 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	else
 		echo "# error: binding uio_pci_generic to ${edus[1]} failed"
 	fi
-	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
 	rmmod uio_pci_generic 2>/dev/null
+	# and under vfio-pci, as VFIO users drive a device: the BAR mapped
+	# from the device fd, MSI on an eventfd, DMA into their own memory
+	# through the IOMMU (run.sh gives the benchmark's guest one)
+	if [ ! -e "/sys/bus/pci/devices/${edus[1]}/iommu_group" ]; then
+		echo "# skip: vfio-pci (no IOMMU in this guest)"
+	elif modprobe vfio-pci &&
+		echo vfio-pci >"/sys/bus/pci/devices/${edus[1]}/driver_override" &&
+		echo "${edus[1]}" >/sys/bus/pci/drivers_probe &&
+		[ "$(basename "$(readlink "/sys/bus/pci/devices/${edus[1]}/driver")")" = vfio-pci ]; then
+		# its MSI is set up when echobench opens the device: aim new IRQs
+		# at vCPU 0 as the others'
+		old_affinity=$(cat /proc/irq/default_smp_affinity)
+		echo 1 >/proc/irq/default_smp_affinity
+		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
+			mmap:mmio:/dev/bpfdrv/edu0 vfio:vfio:"${edus[1]}" ||
+			echo "# error: echobench (edu under vfio-pci) failed"
+		echo "$old_affinity" >/proc/irq/default_smp_affinity
+		echo "${edus[1]}" >/sys/bus/pci/drivers/vfio-pci/unbind
+	else
+		echo "# error: binding vfio-pci to ${edus[1]} failed"
+	fi
+	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
 	$BPFDRV unload edu >/dev/null
 	# before ABI 4: edu as it was, its interrupt in the sleepable irq
 	# callback, run by the IRQ thread (its own run, in the same boot)

@@ -22,6 +22,7 @@ RATIOS = [
 	("edu", "bpfdrv", "native"),
 	("edu", "mmap", "uio"),
 	("edu", "mmap", "native"),
+	("edu", "mmap", "vfio"),
 	("edu", "bpfdrv", "thread"),
 ]
 
@@ -266,13 +267,15 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 				     " | ".join(cols) + " |")
 	edu = sorted(k for k in summary if k[0] == "edu")
 	if edu:
-		impls = ("bpfdrv", "native", "mmap", "uio", "thread")
+		impls = ("bpfdrv", "native", "mmap", "uio", "vfio", "thread")
 		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface"
 			  " (interrupts in irq_hard, direct I/O),"
 			  " native = edu_ref.ko, mmap = registers through the edu"
 			  " driver's mmap window, uio = uio_pci_generic (sysfs BAR"
-			  " mapping, interrupts by read() of /dev/uioN), thread ="
-			  " the ABI-3 edu (interrupts in the irq callback, run by"
+			  " mapping, interrupts by read() of /dev/uioN), vfio ="
+			  " vfio-pci (BAR mapped from the device fd, MSI on an eventfd,"
+			  " DMA into the process's memory through the guest's IOMMU,"
+			  " polled as mmap's), thread = the ABI-3 edu (interrupts in the irq callback, run by"
 			  " the IRQ thread; I/O through the kernel buffer), measured"
 			  " after the others in the same boot; a bpfdrv"
 			  " window gives no interrupts to user space, so mmap has"
@@ -280,14 +283,15 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  " uio_pci_generic no memory the device may DMA to, so uio"
 			  " has no DMA.", "",
 			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
-			  " | bpfdrv/native | mmap/uio | mmap/native | bpfdrv/thread | " +
+			  " | bpfdrv/native | mmap/uio | mmap/vfio | mmap/native"
+			  " | bpfdrv/thread | " +
 			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
-			  "|---|" + "---|" * (2 * len(impls) + 4)]
+			  "|---|" + "---|" * (2 * len(impls) + 5)]
 		for key in edu:
 			fig = summary[key]
 			rs = [ratio(fig, a, b) for a, b in
-			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "native"),
-			       ("bpfdrv", "thread"))]
+			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "vfio"),
+			       ("mmap", "native"), ("bpfdrv", "thread"))]
 			ops = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-" for i in impls]
 			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
 			       if i in fig else "-" for i in impls]
