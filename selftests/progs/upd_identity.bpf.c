@@ -9,7 +9,9 @@
  *	-DCHANGE_IDS	edu, serving one more PCI ID
  *	-DDROP_IRQ	edu without its interrupt callback (irq_hard)
  *
- * Without any, it is an echo look-alike that changes nothing.
+ * Without any, it is an echo look-alike that changes nothing. Each keeps
+ * the flags of the driver it stands for (both use direct I/O), so the one
+ * change is the only one.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
@@ -37,6 +39,7 @@ struct chr_ext_ops upd_identity = {
 #if defined(CHANGE_IDS) || defined(DROP_IRQ)
 	.name = "edu",
 	.mode = 0600,
+	.flags = BPFDRV_F_DIRECT_IO,
 #ifdef CHANGE_IDS
 	.irq = (void *)upd_identity_irq,
 	.pci_ids = { BPFDRV_PCI_ID(EDU_VENDOR, EDU_DEVICE),
@@ -52,7 +55,9 @@ struct chr_ext_ops upd_identity = {
 	.mode = 0666,
 #endif
 #ifdef CHANGE_FLAGS
-	.flags = BPFDRV_F_SEEKABLE,
+	.flags = BPFDRV_F_DIRECT_IO | BPFDRV_F_SEEKABLE,
+#else
+	.flags = BPFDRV_F_DIRECT_IO,
 #endif
 #endif
 };
