@@ -52,9 +52,9 @@ $B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 	cuse:echo:/dev/$ECHO_CUSE \
 	floor:floor:/dev/zero:/dev/null || echo "# error: echobench failed"
 # where the 4 KiB I/O path's time goes, direct and through the kernel buffer
-profile_run "echo write+read 4 KiB: bpfdrv, direct I/O" 4 rw /dev/bpfdrv/$ECHO_BPFDRV 4096
-profile_run "echo write+read 4 KiB: bpfdrv, kernel buffer" 4 rw /dev/bpfdrv/benchbuf 4096
-profile_run "echo write+read 4 KiB: native" 4 rw /dev/echo_native 4096
+profile_run 4 "echo write+read 4 KiB: bpfdrv, direct I/O|rw /dev/bpfdrv/$ECHO_BPFDRV 4096" \
+	"echo write+read 4 KiB: bpfdrv, kernel buffer|rw /dev/bpfdrv/benchbuf 4096" \
+	"echo write+read 4 KiB: native|rw /dev/echo_native 4096"
 
 # edu: edu0 stays with the bpfdrv edu driver, the second function goes to
 # edu_ref, as in the PCI tests. Both functions' interrupts go to vCPU 0,
@@ -81,8 +81,8 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 		bpfdrv:edu:/dev/bpfdrv/edu0 native:edu:/dev/edu_ref0 ||
 		echo "# error: echobench (edu) failed"
-	profile_run "edu factorial: bpfdrv, irq_hard" 4 fact /dev/bpfdrv/edu0
-	profile_run "edu factorial: native" 4 fact /dev/edu_ref0
+	profile_run 4 "edu factorial: bpfdrv, irq_hard|fact /dev/bpfdrv/edu0" \
+		"edu factorial: native|fact /dev/edu_ref0"
 	echo "${edus[1]}" >/sys/bus/pci/drivers/edu_ref/unbind
 	rmmod edu_ref
 	# what users would pick instead: the second function under
@@ -134,8 +134,7 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 			thread:edu:/dev/bpfdrv/edu0 ||
 			echo "# error: echobench (edu, ABI 3) failed"
-		profile_run "edu factorial: bpfdrv, irq callback in the IRQ thread (ABI 3)" \
-			4 fact /dev/bpfdrv/edu0
+		profile_run 4 "edu factorial: bpfdrv, irq callback in the IRQ thread (ABI 3)|fact /dev/bpfdrv/edu0"
 		$BPFDRV unload edu >/dev/null
 	else
 		echo "# error: loading the ABI-3 edu failed"

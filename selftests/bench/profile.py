@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench's profiles, in the guest: turn bpftrace's JSON output (the
-kernel stacks of one process, sampled by a profile probe, and the line
-ioloop printed) into one JSON line for report.py.
+"""make bench's profiles, in the guest: turn bpftrace's JSON output (map
+@pN: the kernel stacks of loop N, sampled by a profile probe) and the
+"PROFILE N ROUNDS" lines of profile.sh into one JSON line per loop for
+report.py.
 
-    profile.py LABEL SECONDS < bpftrace-output
+    profile.py SECONDS LABEL... < bpftrace-output
 
 Leaf: the function a sample was in (offsets dropped); user: samples taken
 in user mode (no kernel stack). Inclusive: samples with the frame anywhere
-in the stack, for the frames of the read and write paths.
+in the stack, for the frames of the paths profiled.
 """
 import collections
 import json
@@ -17,23 +18,11 @@ import sys
 FRAMES = ["bpfdrv_read", "bpfdrv_write", "bpfdrv_ioctl", "bpf_prog_",
 	  "bpfdrv_ring_to_io", "bpfdrv_io_to_ring", "bpfdrv_dma_buf_to_io",
 	  "bpfdrv_io_to_dma_buf", "_copy_to_user", "_copy_from_user",
-	  "bpfdrv_pci_irq_hard", "bpfdrv_pci_irq_thread", "irq_thread",
-	  "schedule", "mutex_lock", "__srcu_read_lock"]
+	  "bpfdrv_pci_irq_hard", "irq_thread", "schedule", "mutex_lock",
+	  "__srcu_read_lock"]
 
 
-def main():
-	label, secs = sys.argv[1], float(sys.argv[2])
-	stacks, rounds = {}, None
-	for line in sys.stdin:
-		line = line.strip()
-		if line.isdigit():
-			rounds = int(line)
-		if not line.startswith("{"):
-			continue
-		obj = json.loads(line)
-		if obj.get("type") == "map":
-			for v in obj["data"].values():
-				stacks.update(v)
+def reduce(stacks):
 	leaf, incl = collections.Counter(), collections.Counter()
 	user = total = 0
 	for stack, n in stacks.items():
@@ -46,10 +35,31 @@ def main():
 		for want in FRAMES:
 			if any(f.startswith(want) for f in frames):
 				incl[want] += n
-	print(json.dumps({"bench": "profile", "label": label, "secs": secs,
-			  "rounds": rounds, "samples": total, "user": user,
-			  "leaf": leaf.most_common(10), "incl": dict(incl)}))
-	return 0 if total and rounds else 1
+	return total, user, leaf, incl
+
+
+def main():
+	secs, labels = float(sys.argv[1]), sys.argv[2:]
+	maps, rounds = {}, {}
+	for line in sys.stdin:
+		line = line.strip()
+		if line.startswith("PROFILE "):
+			_, i, *n = line.split()
+			rounds[int(i)] = int(n[0]) if n and n[0].isdigit() else None
+		if not line.startswith("{"):
+			continue
+		obj = json.loads(line)
+		if obj.get("type") == "map":
+			maps.update(obj["data"])
+	ok = True
+	for i, label in enumerate(labels):
+		total, user, leaf, incl = reduce(maps.get(f"@p{i}", {}))
+		print(json.dumps({"bench": "profile", "label": label, "secs": secs,
+				  "rounds": rounds.get(i), "samples": total,
+				  "user": user, "leaf": leaf.most_common(10),
+				  "incl": dict(incl)}))
+		ok = ok and total > 0 and rounds.get(i)
+	return 0 if ok else 1
 
 
 if __name__ == "__main__":
