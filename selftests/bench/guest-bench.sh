@@ -55,6 +55,7 @@ $B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 profile_run 4 "echo write+read 4 KiB: bpfdrv, direct I/O|rw /dev/bpfdrv/$ECHO_BPFDRV 4096" \
 	"echo write+read 4 KiB: bpfdrv, kernel buffer|rw /dev/bpfdrv/benchbuf 4096" \
 	"echo write+read 4 KiB: native|rw /dev/echo_native 4096"
+$BPFDRV unload benchbuf >/dev/null
 
 # edu: edu0 stays with the bpfdrv edu driver, the second function goes to
 # edu_ref, as in the PCI tests. Both functions' interrupts go to vCPU 0,
@@ -151,7 +152,6 @@ cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 echo "# clocksource at the end: $cs"
 
 echo_devices_down
-$BPFDRV unload benchbuf >/dev/null 2>&1
 if dmesg | grep -E "WARNING:|BUG:|Oops|Call Trace"; then
 	echo "# error: the kernel log has a WARNING, BUG or Oops"
 fi

@@ -15,17 +15,19 @@ import collections
 import json
 import sys
 
-FRAMES = ["bpfdrv_read", "bpfdrv_write", "bpfdrv_ioctl", "bpf_prog_",
-	  "bpfdrv_ring_to_io", "bpfdrv_io_to_ring", "bpfdrv_dma_buf_to_io",
-	  "bpfdrv_io_to_dma_buf", "_copy_to_user", "_copy_from_user",
-	  "bpfdrv_pci_irq_hard", "irq_thread", "schedule", "mutex_lock",
-	  "__srcu_read_lock"]
+FRAMES = ["bpfdrv_read", "bpfdrv_write", "echo_native_read",
+	  "echo_native_write", "edu_ref_read", "edu_ref_write",
+	  "bpf__chr_ext_ops_", "bpf_prog_", "bpfdrv_ring_to_io",
+	  "bpfdrv_io_to_ring", "bpfdrv_mmio_write", "_copy_to_user",
+	  "_copy_from_user", "__check_object_size", "schedule", "mutex_lock"]
 
 
 def reduce(stacks):
 	leaf, incl = collections.Counter(), collections.Counter()
 	user = total = 0
 	for stack, n in stacks.items():
+		# bpftrace's JSON keeps the stack's newlines escaped
+		stack = stack.replace("\\n", "\n")
 		frames = [f.strip().split("+")[0] for f in stack.split("\n") if f.strip()]
 		total += n
 		if not frames:
