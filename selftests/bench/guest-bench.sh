@@ -128,18 +128,23 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	echo >"/sys/bus/pci/devices/${edus[1]}/driver_override"
 	$BPFDRV unload edu >/dev/null
 	# before ABI 4: edu as it was, its interrupt in the sleepable irq
-	# callback, run by the IRQ thread (its own run, in the same boot)
-	if $BPFDRV load --pin $TOBJ/abi/v3/edu.bpf.o >/dev/null &&
-		wait_for 5 test -c /dev/bpfdrv/edu0; then
-		irqs_to_cpu0 "${edus[0]}"
+	# callback, run by the IRQ thread, on the second function, beside
+	# today's edu on the first (each claims its own by --device)
+	if $BPFDRV load --pin --device "${edus[0]}" $OBJ/edu.bpf.o >/dev/null &&
+		$BPFDRV load --pin --name eduthread --device "${edus[1]}" \
+			$TOBJ/abi/v3/edu.bpf.o >/dev/null &&
+		wait_for 5 test -c /dev/bpfdrv/edu0 &&
+		wait_for 5 test -c /dev/bpfdrv/eduthread0; then
+		irqs_to_cpu0 "${edus[@]}"
 		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
-			thread:edu:/dev/bpfdrv/edu0 ||
+			bpfdrv:edu:/dev/bpfdrv/edu0 thread:edu:/dev/bpfdrv/eduthread0 ||
 			echo "# error: echobench (edu, ABI 3) failed"
-		profile_run 4 "edu factorial: bpfdrv, irq callback in the IRQ thread (ABI 3)|fact /dev/bpfdrv/edu0"
-		$BPFDRV unload edu >/dev/null
+		profile_run 4 "edu factorial: bpfdrv, irq callback in the IRQ thread (ABI 3)|fact /dev/bpfdrv/eduthread0"
 	else
-		echo "# error: loading the ABI-3 edu failed"
+		echo "# error: loading edu and the ABI-3 edu side by side failed"
 	fi
+	$BPFDRV unload eduthread >/dev/null 2>&1
+	$BPFDRV unload edu >/dev/null 2>&1
 else
 	echo "# error: setting up the edu drivers failed"
 fi
