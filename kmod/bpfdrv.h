@@ -68,7 +68,7 @@ struct bpfdrv_exit_info {
 struct bpfdrv_stats {
 	u64 calls[BPFDRV_CB_NR];
 	u64 bad_returns;	/* lengths or errnos the module refused */
-	u64 direct_retries;	/* direct calls made again through f->buf */
+	u64 direct_retries;	/* direct calls made again after a fault */
 };
 
 /* One attached chr_ext_ops map: a driver with its device instances. */

@@ -29,8 +29,8 @@
  * bounds. A direct call's data is the caller's memory: callbacks may not
  * sleep, so the copy runs with page faults off, and one that meets a missing
  * page fails with -EFAULT, as every later copy of the call does. The call is
- * then made again through a kernel buffer (chrdev.c), so the driver must not
- * consume its data before the copy succeeds.
+ * then made again once the pages are in (bpfdrv_rw_direct()), so the driver
+ * must not consume its data before the copy succeeds.
  */
 int bpfdrv_io_copy_out(struct bpfdrv_io_kern *k, u32 off, const void *src,
 		       u32 len)

@@ -96,69 +96,55 @@ static int cmd_fact(const char *node, const char *n)
 	return 0;
 }
 
-static int cmd_dma(const char *node)
+/*
+ * Two DMA round trips of EDU_DMA_SIZE bytes with two patterns, so a transfer
+ * that moves nothing cannot pass. @fresh: from a file mapping and into
+ * anonymous memory, neither of whose pages this process has mapped yet.
+ */
+static int cmd_dma(const char *node, bool fresh)
 {
-	static unsigned char out[EDU_DMA_SIZE], in[EDU_DMA_SIZE];
+	static unsigned char pattern[EDU_DMA_SIZE], in_buf[EDU_DMA_SIZE];
+	unsigned char *out = pattern, *in = in_buf;
 	__u32 mode = EDU_MODE_DMA;
-	int fd = open_node(node, 0), round, i;
+	int fd = open_node(node, 0), round, i, mfd = -1;
 
 	if (ioctl(fd, EDU_IOC_SET_MODE, &mode))
 		return fail("EDU_IOC_SET_MODE");
-	/* two patterns, so a transfer that moves nothing cannot pass */
 	for (round = 0; round < 2; round++) {
 		for (i = 0; i < EDU_DMA_SIZE; i++)
-			out[i] = round ? 255 - (i * 7 + 3) % 251 : (i * 13 + 1) % 253;
-		memset(in, 0, sizeof(in));
-		if (write(fd, out, sizeof(out)) != sizeof(out))
-			return fail("DMA write");
-		if (read(fd, in, sizeof(in)) != sizeof(in))
-			return fail("DMA read");
-		if (memcmp(in, out, sizeof(out))) {
-			for (i = 0; in[i] == out[i]; i++)
-				;
-			printf("mismatch in round %d at byte %d: %u != %u\n", round,
-			       i, in[i], out[i]);
-			return 1;
+			pattern[i] = round ? 255 - (i * 7 + 3) % 251 : (i * 13 + 1) % 253;
+		if (fresh) {
+			/* page cache holds the data; no page of it is mapped */
+			mfd = memfd_create("edu", 0);
+			if (mfd < 0 ||
+			    write(mfd, pattern, sizeof(pattern)) != sizeof(pattern))
+				return fail("memfd");
+			out = mmap(NULL, EDU_DMA_SIZE, PROT_READ, MAP_SHARED, mfd, 0);
+			in = mmap(NULL, EDU_DMA_SIZE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (out == MAP_FAILED || in == MAP_FAILED)
+				return fail("mmap");
+		} else {
+			memset(in, 0, EDU_DMA_SIZE);
 		}
-	}
-	printf("ok %d bytes x 2\n", EDU_DMA_SIZE);
-	return 0;
-}
-
-static int cmd_dmafresh(const char *node)
-{
-	static unsigned char pattern[EDU_DMA_SIZE];
-	__u32 mode = EDU_MODE_DMA;
-	int fd = open_node(node, 0), round, i, mfd;
-	unsigned char *out, *in;
-
-	if (ioctl(fd, EDU_IOC_SET_MODE, &mode))
-		return fail("EDU_IOC_SET_MODE");
-	for (round = 0; round < 2; round++) {
-		for (i = 0; i < EDU_DMA_SIZE; i++)
-			pattern[i] = round ? 255 - (i * 5 + 1) % 241 : (i * 11 + 7) % 239;
-		/* page cache holds the data; this process maps none of it yet */
-		mfd = memfd_create("edu", 0);
-		if (mfd < 0 || write(mfd, pattern, sizeof(pattern)) != sizeof(pattern))
-			return fail("memfd");
-		out = mmap(NULL, EDU_DMA_SIZE, PROT_READ, MAP_SHARED, mfd, 0);
-		in = mmap(NULL, EDU_DMA_SIZE, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (out == MAP_FAILED || in == MAP_FAILED)
-			return fail("mmap");
 		if (write(fd, out, EDU_DMA_SIZE) != EDU_DMA_SIZE)
 			return fail("DMA write");
 		if (read(fd, in, EDU_DMA_SIZE) != EDU_DMA_SIZE)
 			return fail("DMA read");
 		if (memcmp(in, pattern, EDU_DMA_SIZE)) {
-			printf("mismatch in round %d\n", round);
+			for (i = 0; in[i] == pattern[i]; i++)
+				;
+			printf("mismatch in round %d at byte %d: %u != %u\n", round,
+			       i, in[i], pattern[i]);
 			return 1;
 		}
-		munmap(out, EDU_DMA_SIZE);
-		munmap(in, EDU_DMA_SIZE);
-		close(mfd);
+		if (fresh) {
+			munmap(out, EDU_DMA_SIZE);
+			munmap(in, EDU_DMA_SIZE);
+			close(mfd);
+		}
 	}
-	printf("ok %d bytes x 2, fresh pages\n", EDU_DMA_SIZE);
+	printf("ok %d bytes x 2%s\n", EDU_DMA_SIZE, fresh ? ", fresh pages" : "");
 	return 0;
 }
 
@@ -265,9 +251,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "fact") && argc == 4)
 		return cmd_fact(argv[2], argv[3]);
 	if (!strcmp(argv[1], "dma"))
-		return cmd_dma(argv[2]);
+		return cmd_dma(argv[2], false);
 	if (!strcmp(argv[1], "dmafresh"))
-		return cmd_dmafresh(argv[2]);
+		return cmd_dma(argv[2], true);
 	if (!strcmp(argv[1], "liveness") && argc == 4)
 		return cmd_liveness(argv[2], argv[3]);
 	if (!strcmp(argv[1], "info"))

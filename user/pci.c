@@ -112,23 +112,39 @@ static void note_taken(const char *bdf, const char *drv)
 }
 
 /*
- * Give back every function this run took: unbind it from bpfdrv, clear its
- * driver_override and let the PCI core probe it again, which hands it to
- * the driver it had (or leaves it free if it had none).
+ * Take @bdf from bpfdrv if bpfdrv has it, then clear its driver_override.
+ * Returns 0, or the unbind's -errno (driver_override is then left).
+ */
+static int pci_release(const char *bdf)
+{
+	char path[PATH_MAX], drv[64];
+	int ret;
+
+	pci_driver_of(bdf, drv, sizeof(drv));
+	if (!strcmp(drv, "bpfdrv")) {
+		ret = write_file(PCI_DRIVER "/unbind", bdf);
+		if (ret)
+			return ret;
+	}
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", bdf);
+	write_file(path, "\n");
+	return 0;
+}
+
+/*
+ * Give back every function this run took: release it and let the PCI core
+ * probe it again, which hands it to the driver it had (or leaves it free if
+ * it had none).
  */
 void pci_give_back(void)
 {
-	char path[PATH_MAX], drv[64];
+	char drv[64];
 	int i;
 
 	for (i = 0; i < nr_taken; i++) {
 		const char *bdf = taken[i].bdf;
 
-		pci_driver_of(bdf, drv, sizeof(drv));
-		if (!strcmp(drv, "bpfdrv"))
-			write_file(PCI_DRIVER "/unbind", bdf);
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", bdf);
-		write_file(path, "\n");
+		pci_release(bdf);
 		if (taken[i].drv[0])
 			write_file("/sys/bus/pci/drivers_probe", bdf);
 		pci_driver_of(bdf, drv, sizeof(drv));
@@ -250,7 +266,7 @@ int cmd_bind(int argc, char **argv)
 
 int cmd_unbind(int argc, char **argv)
 {
-	char path[PATH_MAX], drv[64];
+	char drv[64];
 	int ret;
 
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -268,13 +284,11 @@ int cmd_unbind(int argc, char **argv)
 		    drv);
 		return 1;
 	}
-	ret = write_file(PCI_DRIVER "/unbind", argv[1]);
+	ret = pci_release(argv[1]);
 	if (ret) {
 		err("%s: cannot unbind: %s", argv[1], strerror(-ret));
 		return 1;
 	}
-	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override", argv[1]);
-	write_file(path, "\n");
 	printf("%s: unbound from bpfdrv\n", argv[1]);
 	return 0;
 }
