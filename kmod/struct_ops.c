@@ -137,8 +137,11 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		kops->mode = uops->mode;
 		return 1;
 	case offsetof(struct chr_ext_ops, flags):
-		if (uops->flags & ~BPFDRV_F_ALL)
+		if (uops->flags & ~BPFDRV_F_ALL) {
+			pr_info("invalid flags %#x (known: %#x)\n", uops->flags,
+				BPFDRV_F_ALL);
 			return -EINVAL;
+		}
 		kops->flags = uops->flags;
 		return 1;
 	case offsetof(struct chr_ext_ops, pci_ids):

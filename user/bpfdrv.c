@@ -796,6 +796,14 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		return -1;
 	}
 
+	off = member_offset(btf, type_id, "flags");
+	if (off >= 0 && off + sizeof(__u32) <= size &&
+	    (*(__u32 *)(value + off) & ~BPFDRV_F_ALL)) {
+		err("%s: driver '%s': invalid flags %#x (known: %#x)",
+		    path, name, *(__u32 *)(value + off), BPFDRV_F_ALL);
+		return -1;
+	}
+
 	ids_off = member_offset(btf, type_id, "pci_ids");
 	slot_off = member_offset(btf, type_id, "pci_slot");
 	if (device) {

@@ -8,6 +8,18 @@
 load_module || { nok "insmod bpfdrv.ko for the hostile corpus"; exit 0; }
 hostile_corpus hostile
 
+# the module refuses unknown flags itself, for loaders that do not check
+klog=$(dmesg | wc -l)
+if bpftool struct_ops register $TOBJ/hostile/flags_unknown.bpf.o \
+	/sys/fs/bpf/hostile_flags >"$OUT/bpftool" 2>&1; then
+	nok "the module refuses unknown flags registered by bpftool (it attached)"
+else
+	check "the module refuses unknown flags registered by bpftool, naming them" \
+		grep -q "invalid flags 0x80000004" <(dmesg | tail -n +$((klog + 1)))
+fi
+rm -rf /sys/fs/bpf/hostile_flags
+check "no node for the flags the module refused" node_gone hostile_flags_unknown
+
 # --- contained at run time: kfuncs at and past every bound ---
 check "load --pin bounds (test driver, no hardware)" $BPFDRV load --pin $TOBJ/bounds.bpf.o
 $B/selftests/test_bounds /dev/bpfdrv/bounds nohw
