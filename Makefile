@@ -118,8 +118,8 @@ $(BUILD)/user/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/%.bpf.o: user/%.bpf.c user/trace.h $(BUILD)/user/vmlinux.h
-	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser \
+$(BUILD)/user/%.bpf.o: user/%.bpf.c user/trace.h include/bpfdrv_fop.h $(BUILD)/user/vmlinux.h
+	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser -Iinclude \
 		-c $< -o $@
 
 # The skeleton embeds the object: without DWARF it is a few ten kB, not a MB.

@@ -34,9 +34,13 @@
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "bpfdrv.h"
+
+#define CREATE_TRACE_POINTS
+#include "bpfdrv_trace.h"
 
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);
@@ -132,7 +136,7 @@ static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
 	return bpfdrv_bad_ret(bdev, cb, ret, max);
 }
 
-static int bpfdrv_open(struct inode *inode, struct file *filp)
+static int __bpfdrv_open(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_device *bdev =
 		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
@@ -210,7 +214,7 @@ static void bpfdrv_lock_for_release(struct bpfdrv_device *bdev)
 		schedule_timeout_idle(1);
 }
 
-static int bpfdrv_release(struct inode *inode, struct file *filp)
+static int __bpfdrv_release(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
@@ -445,8 +449,8 @@ static __always_inline ssize_t bpfdrv_rw_direct(struct file *filp,
 	return bpfdrv_write_buffered(filp, f, ubuf, len, ppos);
 }
 
-static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
-			   loff_t *ppos)
+static ssize_t __bpfdrv_read(struct file *filp, char __user *ubuf,
+			     size_t count, loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
@@ -469,8 +473,8 @@ static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
 	return ret;
 }
 
-static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
-			    size_t count, loff_t *ppos)
+static ssize_t __bpfdrv_write(struct file *filp, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
@@ -493,8 +497,8 @@ static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
 	return ret;
 }
 
-static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
-			 unsigned long arg)
+static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
+			   unsigned long arg)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
@@ -554,7 +558,8 @@ out:
 	return ret;
 }
 
-static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
+static __poll_t __bpfdrv_poll(struct file *filp,
+			      struct poll_table_struct *wait)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
@@ -586,6 +591,83 @@ static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
 			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
+	return mask;
+}
+
+/*
+ * The file operations, each timed for the bpfdrv_fop tracepoint while it is
+ * enabled (a static key: nothing to pay when it is not). A call that began
+ * before the tracepoint was enabled is not reported.
+ */
+static __always_inline u64 bpfdrv_fop_start(void)
+{
+	return trace_bpfdrv_fop_enabled() ? ktime_get_ns() : 0;
+}
+
+static __always_inline void bpfdrv_fop_end(struct inode *inode,
+					   enum bpfdrv_fop op, long ret,
+					   u64 start)
+{
+	if (trace_bpfdrv_fop_enabled() && start)
+		trace_bpfdrv_fop(iminor(inode), op, ret, start,
+				 ktime_get_ns() - start);
+}
+
+static int bpfdrv_open(struct inode *inode, struct file *filp)
+{
+	u64 start = bpfdrv_fop_start();
+	int ret = __bpfdrv_open(inode, filp);
+
+	bpfdrv_fop_end(inode, BPFDRV_FOP_OPEN, ret, start);
+	return ret;
+}
+
+static int bpfdrv_release(struct inode *inode, struct file *filp)
+{
+	u64 start = bpfdrv_fop_start();
+	int ret = __bpfdrv_release(inode, filp);
+
+	bpfdrv_fop_end(inode, BPFDRV_FOP_RELEASE, ret, start);
+	return ret;
+}
+
+static ssize_t bpfdrv_read(struct file *filp, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	u64 start = bpfdrv_fop_start();
+	ssize_t ret = __bpfdrv_read(filp, ubuf, count, ppos);
+
+	bpfdrv_fop_end(file_inode(filp), BPFDRV_FOP_READ, ret, start);
+	return ret;
+}
+
+static ssize_t bpfdrv_write(struct file *filp, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	u64 start = bpfdrv_fop_start();
+	ssize_t ret = __bpfdrv_write(filp, ubuf, count, ppos);
+
+	bpfdrv_fop_end(file_inode(filp), BPFDRV_FOP_WRITE, ret, start);
+	return ret;
+}
+
+static long bpfdrv_ioctl(struct file *filp, unsigned int cmd,
+			 unsigned long arg)
+{
+	u64 start = bpfdrv_fop_start();
+	long ret = __bpfdrv_ioctl(filp, cmd, arg);
+
+	bpfdrv_fop_end(file_inode(filp), BPFDRV_FOP_IOCTL, ret, start);
+	return ret;
+}
+
+static __poll_t bpfdrv_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	u64 start = bpfdrv_fop_start();
+	__poll_t mask = __bpfdrv_poll(filp, wait);
+
+	bpfdrv_fop_end(file_inode(filp), BPFDRV_FOP_POLL,
+		       (__force long)mask, start);
 	return mask;
 }
 

@@ -39,15 +39,18 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
+#include "bpfdrv_fop.h"
 #include "trace.h"
 #include "trace_session.h"
 #include "trace.skel.h"
 
 enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT };
-enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE };
+/* VIA_FOP: bpfdrv.ko's bpfdrv_fop tracepoint, for its file operations */
+enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE, VIA_FOP };
 
 static const char *const via_names[] = {
 	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
+	[VIA_FOP] = "tracepoint",
 };
 
 enum tp_prog {
@@ -68,6 +71,7 @@ struct hook {
 	unsigned int arg;		/* HOOK_FUNC: TRACE_ARG_* */
 	__u64 flags;			/* TRACE_RET_ERRNO, TRACE_CTX_CRTC */
 	enum tp_prog prog;		/* HOOK_TP */
+	int fop;			/* HOOK_FUNC: 1 + its BPFDRV_FOP_*, or 0 */
 	__u32 lat_id;			/* HOOK_LAT: its id; needs[] attached */
 	int needs[2];
 	const char *what;
@@ -85,6 +89,10 @@ struct hook {
 #define FUNC(g, n, mod, arg_, fl, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_FUNC, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .arg = arg_, .flags = fl, .what = w }
+/* A file operation of bpfdrv.ko: its tracepoint, or the function */
+#define FOP(n, op, arg_, fl, w, fn) \
+	{ .group = TRACE_BPFDRV, .name = n, .kind = HOOK_FUNC, .module = "bpfdrv", \
+	  .alt = { fn }, .arg = arg_, .flags = fl, .what = w, .fop = 1 + (op) }
 #define TP(g, n, mod, p, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .prog = p, .what = w }
@@ -183,18 +191,18 @@ static struct hook hooks[] = {
 	   "vblank event sent to user space", "drm_vblank_event_delivered"),
 
 	/* bpfdrv's own file operations, per driver (by minor) */
-	FUNC(TRACE_BPFDRV, "open", "bpfdrv", TRACE_ARG_INODE_MINOR, ERRNO,
-	     "open() of /dev/bpfdrv/*", "bpfdrv_open"),
-	FUNC(TRACE_BPFDRV, "release", "bpfdrv", TRACE_ARG_INODE_MINOR, 0,
-	     "last close()", "bpfdrv_release"),
-	FUNC(TRACE_BPFDRV, "read", "bpfdrv", TRACE_ARG_FILE_MINOR, ERRNO,
-	     "read(), including waits", "bpfdrv_read"),
-	FUNC(TRACE_BPFDRV, "write", "bpfdrv", TRACE_ARG_FILE_MINOR, ERRNO,
-	     "write(), including waits", "bpfdrv_write"),
-	FUNC(TRACE_BPFDRV, "ioctl", "bpfdrv", TRACE_ARG_FILE_MINOR, ERRNO,
-	     "ioctl()", "bpfdrv_ioctl"),
-	FUNC(TRACE_BPFDRV, "poll", "bpfdrv", TRACE_ARG_FILE_MINOR, 0,
-	     "poll()/select()/epoll", "bpfdrv_poll"),
+	FOP("open", BPFDRV_FOP_OPEN, TRACE_ARG_INODE_MINOR, ERRNO,
+	    "open() of /dev/bpfdrv/*", "bpfdrv_open"),
+	FOP("release", BPFDRV_FOP_RELEASE, TRACE_ARG_INODE_MINOR, 0,
+	    "last close()", "bpfdrv_release"),
+	FOP("read", BPFDRV_FOP_READ, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "read(), including waits", "bpfdrv_read"),
+	FOP("write", BPFDRV_FOP_WRITE, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "write(), including waits", "bpfdrv_write"),
+	FOP("ioctl", BPFDRV_FOP_IOCTL, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "ioctl()", "bpfdrv_ioctl"),
+	FOP("poll", BPFDRV_FOP_POLL, TRACE_ARG_FILE_MINOR, 0,
+	    "poll()/select()/epoll", "bpfdrv_poll"),
 };
 
 #define NR_HOOKS ((int)(sizeof(hooks) / sizeof(hooks[0])))
@@ -392,6 +400,7 @@ static void absent(struct hook *h)
 
 /* How functions are traced: chosen by trace_choose_via() or an option. */
 static enum func_via func_via;
+static bool func_via_forced;	/* by an option: bpfdrv_fop is not used */
 
 /*
  * Choose how to trace functions. fentry/fexit have no limit on calls in
@@ -442,6 +451,12 @@ static void probe_hooks(unsigned int groups)
 			continue;
 		if (h->module && !module_loaded(h->module)) {
 			absent(h);
+			continue;
+		}
+		if (h->fop && !func_via_forced &&
+		    tracepoint_exists(h->module, "bpfdrv_fop")) {
+			h->target = "bpfdrv_fop";
+			h->via = VIA_FOP;
 			continue;
 		}
 		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
@@ -506,7 +521,7 @@ static bool count_only;		/* no return probes: links[1] is links[0] */
 static int set_autoload(struct trace_bpf *skel, bool follow)
 {
 	struct bpf_program *prog;
-	bool funcs = false, drm = false;
+	bool funcs = false, drm = false, fops = false;
 	const struct hook *first = NULL;
 	int i;
 
@@ -518,7 +533,9 @@ static int set_autoload(struct trace_bpf *skel, bool follow)
 
 		if (!h->target)
 			continue;
-		if (h->kind == HOOK_FUNC) {
+		if (h->kind == HOOK_FUNC && h->via == VIA_FOP) {
+			fops = true;
+		} else if (h->kind == HOOK_FUNC) {
 			funcs = true;
 			if (h->via == VIA_FENTRY && h->btf_id && !first)
 				first = h;
@@ -532,6 +549,7 @@ static int set_autoload(struct trace_bpf *skel, bool follow)
 	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
 	bpf_program__set_autoload(skel->progs.func_mexit,
 				  funcs && func_via == VIA_MULTI && !count_only);
+	bpf_program__set_autoload(skel->progs.tp_bpfdrv_fop, fops);
 	bpf_program__set_autoload(skel->progs.trace_fork, follow);
 	bpf_program__set_autoload(skel->progs.find_ksym, drm);
 	if (!first)
@@ -654,6 +672,36 @@ static void attach_hook(struct trace_bpf *skel, int i)
 }
 
 static struct bpf_link *multi_links[2];
+static struct bpf_link *fop_link;
+
+/* bpfdrv's file operations: one link to bpfdrv_fop, a cookie per op. */
+static void attach_fops(struct trace_bpf *skel)
+{
+	int i, n = 0, e;
+
+	for (i = 0; i < NR_HOOKS; i++) {
+		const struct hook *h = &hooks[i];
+
+		if (h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP) {
+			skel->bss->fop_cookies[h->fop - 1] = TRACE_COOKIE(i, h->arg, h->flags);
+			n++;
+		}
+	}
+	if (!n)
+		return;
+	fop_link = bpf_program__attach_raw_tracepoint(skel->progs.tp_bpfdrv_fop,
+						      "bpfdrv_fop");
+	e = errno;
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+
+		if (h->kind != HOOK_FUNC || !h->target || h->via != VIA_FOP)
+			continue;
+		h->attached = !!fop_link;
+		if (!fop_link)
+			snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(e));
+	}
+}
 
 /* Every kprobe.multi function in two links; false if the kernel refused. */
 static bool attach_multi(struct trace_bpf *skel)
@@ -702,11 +750,13 @@ static void attach_hooks(struct trace_bpf *skel)
 			if (hooks[i].via == VIA_MULTI)
 				hooks[i].via = VIA_KPROBE;
 	}
+	attach_fops(skel);
 	t_attach_func += now_s() - t0;
 	for (i = 0; i < NR_HOOKS; i++) {
 		double t0 = now_s();
 
-		if (!hooks[i].target || hooks[i].kind == HOOK_LAT || hooks[i].attached)
+		if (!hooks[i].target || hooks[i].kind == HOOK_LAT || hooks[i].attached ||
+		    hooks[i].via == VIA_FOP)
 			continue;
 		attach_hook(skel, i);
 		if (hooks[i].kind == HOOK_FUNC)
@@ -738,6 +788,8 @@ static void detach_hooks(void)
 	bpf_link__destroy(multi_links[0]);
 	bpf_link__destroy(multi_links[1]);
 	multi_links[0] = multi_links[1] = NULL;
+	bpf_link__destroy(fop_link);
+	fop_link = NULL;
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
@@ -1169,7 +1221,8 @@ static void print_list(struct trace_session *s)
 			continue;
 		if (h->attached)
 			snprintf(status, sizeof(status), "attached%s",
-				 h->kind == HOOK_FUNC && count_only ? ", entry only" : "");
+				 h->kind == HOOK_FUNC && count_only && h->via != VIA_FOP ?
+				 ", entry only" : "");
 		else
 			snprintf(status, sizeof(status), "skipped: %s", h->why);
 		if (s->opts->json) {
@@ -1609,6 +1662,7 @@ int trace_session_run(struct trace_opts *o)
 	}
 	t0 = now_s();
 	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
+	func_via_forced = o->via;
 	probe_hooks(o->groups);
 	s.t_probe = now_s() - t0;
 	if (set_autoload(s.skel, o->follow)) {

@@ -24,6 +24,15 @@ for line in open(path):
 print(total)
 EOF
 }
+# jcount FILE KEY=VALUE...: how many JSON lines match all
+jcount() {
+	python3 -S - "$@" <<'EOF'
+import json, sys
+conds = [a.split("=", 1) for a in sys.argv[2:]]
+print(sum(1 for line in open(sys.argv[1]) if line.startswith("{") and
+          all(str(json.loads(line).get(k)).lower() == v.lower() for k, v in conds)))
+EOF
+}
 # jget FILE KEY[.KEY]: a value of the one JSON object in FILE
 jget() {
 	python3 -S -c 'import json, sys
@@ -110,6 +119,67 @@ for op in open release read write ioctl poll; do
 		"$(jsum "$OUT/trace.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
 		"$(jget "$OUT/tally.json" $op)"
 done
+
+# The module times its file operations for its bpfdrv_fop tracepoint: the
+# tracer attaches there (no return probe), ftrace sees the same events, and
+# forcing function probes still counts the same.
+$BPFDRV trace -g bpfdrv --list --json >"$OUT/fop-list.json" 2>&1
+expect_eq "trace --list: bpfdrv's 6 file operations use the bpfdrv_fop tracepoint" \
+	"$(jcount "$OUT/fop-list.json" type=hook group=bpfdrv kind=tracepoint target=bpfdrv_fop attached=true)" 6
+tfs=/sys/kernel/tracing
+mount -t tracefs tracefs $tfs 2>/dev/null
+if [ -d $tfs/events/bpfdrv/bpfdrv_fop ]; then
+	echo 0 >$tfs/tracing_on
+	echo >$tfs/trace
+	echo 1 >$tfs/events/bpfdrv/bpfdrv_fop/enable
+	echo 1 >$tfs/tracing_on
+	$T/test_trace_chrdev tr 3 "$OUT/tally-ftrace.json"
+	echo 0 >$tfs/tracing_on
+	echo 0 >$tfs/events/bpfdrv/bpfdrv_fop/enable
+	minor=$((0x$(stat -c %T /dev/bpfdrv/tr)))
+	for op in open release read write ioctl poll; do
+		expect_eq "ftrace: bpfdrv_fop events of $op on tr equal the workload's" \
+			"$(grep -c "bpfdrv_fop: minor=$minor op=$op " $tfs/trace)" \
+			"$(jget "$OUT/tally-ftrace.json" $op)"
+	done
+	echo >$tfs/trace
+	echo 1 >$tfs/tracing_on
+else
+	nok "the module has the tracepoint events/bpfdrv/bpfdrv_fop"
+fi
+for via in fentry kprobes; do
+	$BPFDRV trace -g bpfdrv --$via --json -o "$OUT/trace-$via.json" -- \
+		$T/test_trace_chrdev tr 2 "$OUT/tally-$via.json" 2>"$OUT/trace-$via.err"
+	check "trace -g bpfdrv --$via -- workload exits 0" test $? -eq 0
+	for op in open read ioctl poll; do
+		expect_eq "trace --$via: bpfdrv $op count (function probes) equals the workload's" \
+			"$(jsum "$OUT/trace-$via.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
+			"$(jget "$OUT/tally-$via.json" $op)"
+	done
+done
+# a read that waits for a writer: the module's time covers the wait, and
+# is no more than the reader measured around its read()
+check "load --pin fifo as trf" $BPFDRV load --pin --name trf $OBJ/fifo.bpf.o
+$BPFDRV trace -g bpfdrv --json -o "$OUT/trace-wait.json" -- python3 -S -c '
+import os, subprocess, time
+fd = os.open("/dev/bpfdrv/trf", os.O_RDONLY)
+w = subprocess.Popen(["sh", "-c", "sleep 0.3; printf x >/dev/bpfdrv/trf"])
+t0 = time.monotonic_ns()
+os.read(fd, 16)
+print(time.monotonic_ns() - t0)
+w.wait()' >"$OUT/wait-ns" 2>"$OUT/trace-wait.err"
+check "trace -- a reader that waits 0.3 s for a writer exits 0" test $? -eq 0
+waited=$(cat "$OUT/wait-ns")
+traced=$(jsum "$OUT/trace-wait.json" max_ns type=stat group=bpfdrv hook=read detail=trf)
+if [ "${waited:-0}" -ge 300000000 ] && [ "$traced" -le "$waited" ] &&
+	[ "$traced" -ge $((waited - 50000000)) ]; then
+	ok "trace: the waiting read's latency ($traced ns) is the wait the reader saw ($waited ns)"
+else
+	nok "trace: the waiting read's latency ($traced ns) is the wait the reader saw ($waited ns)"
+	sed 's/^/# /' "$OUT/trace-wait.err" | head
+fi
+$BPFDRV unload trf
+
 $BPFDRV stats tr >"$OUT/counters"
 check "stats NAME without a measurement prints the module's counters" \
 	grep -q "^tr *read *[1-9]" "$OUT/counters"
