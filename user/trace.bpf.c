@@ -294,19 +294,23 @@ static __always_inline __u32 current_tgid(void)
 	return irq_tgid() ?: bpf_get_current_pid_tgid() >> 32;
 }
 
-static __always_inline bool current_wanted(__u32 *tgid)
+/* Do the filters let the current task, of process @tgid, through? */
+static __always_inline bool task_wanted(__u32 tgid)
 {
 	char comm[TRACE_COMM_LEN];
 
-	*tgid = current_tgid();
-	if (trace_tgid_is_irq(*tgid))
-		return true;
-	if (targ_tgid && !tgid_wanted(*tgid))
+	if (targ_tgid && !tgid_wanted(tgid))
 		return false;
 	if (!targ_comm_set)
 		return true;
 	bpf_get_current_comm(comm, TRACE_COMM_LEN);
 	return comm_wanted(comm);
+}
+
+static __always_inline bool current_wanted(__u32 *tgid)
+{
+	*tgid = current_tgid();
+	return trace_tgid_is_irq(*tgid) || task_wanted(*tgid);
 }
 
 static __always_inline __u32 log2_u32(__u32 v)
@@ -680,7 +684,9 @@ int tp_bpfdrv_fop(struct bpf_raw_tracepoint_args *ctx)
 	if (stopping || op >= BPFDRV_FOP_NR)
 		return 0;
 	cookie = fop_cookies[op];
-	if (!cookie || !current_wanted(&tgid))
+	/* a file operation runs in its caller's task, never in an interrupt */
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	if (!cookie || !task_wanted(tgid))
 		return 0;
 	emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, minor, tgid, true, start, dur);
 	func_count(cookie, minor, tgid, 0, count_only ? NO_LATENCY : dur,
