@@ -16,13 +16,13 @@
 #include "../include/bpfdrv_fop.h"
 
 /*
- * @start_ns is when the call began (ktime_get_ns()), for timelines; ftrace
- * records its own timestamp of the end.
+ * @duration_ns is measured with local_clock(), ftrace's default clock: no
+ * indirect call to a clocksource, and this CPU's clock where the call ends.
  */
 TRACE_EVENT(bpfdrv_fop,
 	    TP_PROTO(unsigned int minor, unsigned int op, long ret,
-		     u64 start_ns, u64 duration_ns),
-	    TP_ARGS(minor, op, ret, start_ns, duration_ns),
+		     u64 duration_ns),
+	    TP_ARGS(minor, op, ret, duration_ns),
 	    TP_STRUCT__entry(__field(unsigned int, minor)
 			     __field(unsigned int, op)
 			     __field(long, ret)

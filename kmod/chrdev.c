@@ -33,8 +33,8 @@
 #include <linux/pagemap.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "bpfdrv.h"
@@ -601,16 +601,20 @@ static __poll_t __bpfdrv_poll(struct file *filp,
  */
 static __always_inline u64 bpfdrv_fop_start(void)
 {
-	return trace_bpfdrv_fop_enabled() ? ktime_get_ns() : 0;
+	return trace_bpfdrv_fop_enabled() ? local_clock() : 0;
 }
 
 static __always_inline void bpfdrv_fop_end(struct inode *inode,
 					   enum bpfdrv_fop op, long ret,
 					   u64 start)
 {
-	if (trace_bpfdrv_fop_enabled() && start)
-		trace_bpfdrv_fop(iminor(inode), op, ret, start,
-				 ktime_get_ns() - start);
+	u64 end;
+
+	if (!trace_bpfdrv_fop_enabled() || !start)
+		return;
+	/* a call that moved to a CPU whose clock is behind took no time */
+	end = local_clock();
+	trace_bpfdrv_fop(iminor(inode), op, ret, end > start ? end - start : 0);
 }
 
 static int bpfdrv_open(struct inode *inode, struct file *filp)

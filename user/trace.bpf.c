@@ -679,7 +679,7 @@ int tp_bpfdrv_fop(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u32 minor = ctx->args[0], op = ctx->args[1], tgid;
 	long ret = ctx->args[2];
-	__u64 start = ctx->args[3], dur = ctx->args[4], cookie;
+	__u64 dur = ctx->args[3], cookie;
 
 	if (stopping || op >= BPFDRV_FOP_NR)
 		return 0;
@@ -688,7 +688,9 @@ int tp_bpfdrv_fop(struct bpf_raw_tracepoint_args *ctx)
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	if (!cookie || !task_wanted(tgid))
 		return 0;
-	emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, minor, tgid, true, start, dur);
+	if (emit_events)	/* the clock is read only for a timeline */
+		emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, minor, tgid, true,
+		     bpf_ktime_get_ns() - dur, dur);
 	func_count(cookie, minor, tgid, 0, count_only ? NO_LATENCY : dur,
 		   (cookie & TRACE_RET_ERRNO) && (int)ret < 0 && (int)ret >= -MAX_ERRNO);
 	return 0;

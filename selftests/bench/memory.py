@@ -44,8 +44,20 @@ def kernel_bytes():
 
 
 def settle():
+	"""Drop caches, then wait until kernel memory stops shrinking: maps,
+	programs and trampolines of detached drivers are freed after RCU
+	grace periods (tasks-trace ones for struct_ops), seconds under TCG,
+	and a free that lands inside a measurement hides an allocation."""
 	with open("/proc/sys/vm/drop_caches", "w") as f:
 		f.write("3\n")
+	last = kernel_bytes()
+	for _ in range(30):
+		time.sleep(1)
+		now = kernel_bytes()
+		if abs(now - last) < 16 * 1024:
+			return now
+		last = now
+	return last
 
 
 def coresize(mod):
@@ -102,16 +114,11 @@ def per_instance(bpfdrv, obj):
 
 
 def per_instance_once(bpfdrv, obj):
-	# Maps and programs are freed from work queues after detach: let
-	# earlier detaches finish before the first reading.
-	time.sleep(2)
-	settle()
-	before = kernel_bytes()
+	before = settle()
 	for i in range(INSTANCES):
 		subprocess.run([bpfdrv, "load", "--pin", "--name", f"memecho{i}",
 				obj], check=True, capture_output=True)
-	settle()
-	after = kernel_bytes()
+	after = settle()
 	for i in range(INSTANCES):
 		subprocess.run([bpfdrv, "unload", f"memecho{i}"], check=True,
 			       capture_output=True)

@@ -49,7 +49,7 @@ ECHO_IMPLS = ("bpfdrv", "buffered", "native", "cuse", "floor")
 
 def load(dirname):
 	cells, trace, memory, timer, kernel, env = [], [], None, None, "?", []
-	profiles = []
+	profiles, trace_progs = [], []
 	with open(f"{dirname}/guest.log", errors="replace") as f:
 		for line in f:
 			line = line.strip()
@@ -68,6 +68,8 @@ def load(dirname):
 				profiles.append(obj)
 			elif obj["bench"] == "timer":
 				timer = obj["cost_ns"]
+			elif obj["bench"] == "trace_prog":
+				trace_progs.append(obj)
 			else:
 				cells.append(obj)
 	meta = {}
@@ -78,6 +80,7 @@ def load(dirname):
 		pass
 	meta["env"] = env
 	meta["profiles"] = profiles
+	meta["trace_progs"] = trace_progs
 	return cells, trace, memory, timer, kernel, meta
 
 
@@ -129,7 +132,8 @@ TRACERS = [
 	("group", "bpfdrv trace -g GROUP", "the same, one group"),
 	("fentry", "bpfdrv trace --fentry", "the same, fentry/fexit"),
 	("kprobe-multi", "bpfdrv trace --kprobe-multi", "the same, kprobe.multi"),
-	("count", "bpfdrv trace -C", "count per process, at entry"),
+	("count", "bpfdrv trace -C",
+	 "count per process, at entry (bpfdrv_fop: at return)"),
 	("bpftrace", "bpftrace, kprobe count", "count, at entry"),
 	("bpftrace-keyed", "bpftrace, kprobe count per key",
 	 "count per process and ioctl/minor, at entry"),
@@ -180,6 +184,18 @@ def trace_table(tsum):
 		lines.append(f"Targets, {TRACE_WORKLOADS[wl][0]}: " +
 			     "; ".join(trace_targets(tsum[wl])) + ".")
 	return lines
+
+
+def trace_prog_lines(progs):
+	"""The tracing programs' own run time per call (bpf_stats)."""
+	runs = [f"{p['prog']} {p['run_time_ns'] / p['run_cnt']:.0f} ns"
+		for p in progs if p.get("run_cnt")]
+	if not runs:
+		return []
+	return ["", "The programs' own time per run (`kernel.bpf_stats_enabled`, "
+		"one session with every group, both loops): " + ", ".join(runs) +
+		". The rest of what a tracer adds is the mechanism: probe or "
+		"tracepoint dispatch, and the clock reads.", ""]
 
 
 def ratio(fig, a, b):
@@ -309,7 +325,7 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 	if meta.get("profiles"):
 		lines += profile_table(meta["profiles"])
 	if tsum:
-		lines += trace_table(tsum)
+		lines += trace_table(tsum) + trace_prog_lines(meta["trace_progs"])
 	if memory:
 		m = memory
 		s = m.get("struct_bytes", {})
@@ -385,6 +401,7 @@ def main():
 			    for wl, fig in tsum.items() for tr, f in fig.items()],
 		"tracing_runs": trace,
 		"profiles": meta["profiles"],
+		"tracing_programs": meta["trace_progs"],
 	}
 	with open(f"{d}/results.json", "w") as f:
 		json.dump(result, f, indent=1)

@@ -171,4 +171,29 @@ trace_bench() {
 			tracer_counted $t $wls
 		done
 	done
+	trace_prog_time "$card" "$secs"
+}
+
+# trace_prog_time CARD SECONDS: where the added time goes. The programs'
+# own run time per run (kernel.bpf_stats_enabled, which adds two clock
+# reads per run: a session apart from the rounds), while every group is
+# traced and both loops run; bpftool reads it before the tracer detaches.
+trace_prog_time() {
+	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
+	if tracer_start all; then
+		taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats -r 0 \
+			drm_version "$1" >/dev/null
+		taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats -r 0 \
+			echo_read1 /dev/bpfdrv/$ECHO_BPFDRV >/dev/null
+		bpftool -j prog show | python3 -c 'import json, sys
+for p in json.load(sys.stdin):
+    if p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
+                         "func_fexit", "func_entry", "func_exit",
+                         "tp_bpfdrv_fop") and p.get("run_cnt"):
+        print(json.dumps({"bench": "trace_prog", "prog": p["name"],
+                          "run_cnt": p["run_cnt"],
+                          "run_time_ns": p["run_time_ns"]}))'
+		tracer_stop
+	fi
+	sysctl -qw kernel.bpf_stats_enabled=0
 }
