@@ -160,7 +160,8 @@ done
 # a read that waits for a writer: the module's time covers the wait, and
 # is no more than the reader measured around its read()
 check "load --pin fifo as trf" $BPFDRV load --pin --name trf $OBJ/fifo.bpf.o
-$BPFDRV trace -g bpfdrv --json -o "$OUT/trace-wait.json" -- python3 -S -c '
+$BPFDRV trace -g bpfdrv --json -o "$OUT/trace-wait.json" --perfetto "$OUT/wait.trace" -- \
+	python3 -S -c '
 import os, subprocess, time
 fd = os.open("/dev/bpfdrv/trf", os.O_RDONLY)
 w = subprocess.Popen(["sh", "-c", "sleep 0.3; printf x >/dev/bpfdrv/trf"])
@@ -178,6 +179,12 @@ else
 	nok "trace: the waiting read's latency ($traced ns) is the wait the reader saw ($waited ns)"
 	sed 's/^/# /' "$OUT/trace-wait.err" | head
 fi
+expect_eq "trace --perfetto: the waiting read is one span as long as the traced latency" \
+	"$(python3 -S -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+spans = [e for e in ev if e["ph"] == "X" and e["name"] == "read trf"]
+print(len(spans), [round(e["dur"] * 1000) // 1000000 for e in spans])' "$OUT/wait.trace")" \
+	"1 [$((traced / 1000000))]"
 $BPFDRV unload trf
 
 $BPFDRV stats tr >"$OUT/counters"
