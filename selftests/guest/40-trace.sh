@@ -147,6 +147,22 @@ if [ -d $tfs/events/bpfdrv/bpfdrv_fop ]; then
 else
 	nok "the module has the tracepoint events/bpfdrv/bpfdrv_fop"
 fi
+# the tracer's link holds the module: rmmod refuses while it is attached
+$BPFDRV trace -g bpfdrv -d 60 -o "$OUT/hold.out" 2>"$OUT/hold.err" &
+tracer=$!
+if wait_for 60 grep -q "tracing" "$OUT/hold.err"; then
+	expect_err "rmmod bpfdrv while bpfdrv_fop is traced: refused, module in use" \
+		"in use" rmmod bpfdrv
+	check "the module and driver tr stay after the refused rmmod" \
+		test -c /dev/bpfdrv/tr
+	kill -INT $tracer
+	wait $tracer
+	check "trace: Ctrl-C after the refused rmmod ends with status 0" test $? -eq 0
+else
+	nok "trace -g bpfdrv -d 60 attaches"
+	kill $tracer
+	sed 's/^/# /' "$OUT/hold.err"
+fi
 for via in fentry kprobes; do
 	$BPFDRV trace -g bpfdrv --$via --json -o "$OUT/trace-$via.json" -- \
 		$T/test_trace_chrdev tr 2 "$OUT/tally-$via.json" 2>"$OUT/trace-$via.err"
