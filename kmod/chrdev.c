@@ -614,7 +614,14 @@ static __always_inline void bpfdrv_fop_end(struct inode *inode,
 		return;
 	/* a call that moved to a CPU whose clock is behind took no time */
 	end = local_clock();
+	/*
+	 * Newer kernels (7.x) call tracepoints under SRCU, preemptible. A BPF
+	 * program preempted here would make the kernel skip it for the next
+	 * task on this CPU (its recursion check), losing that task's event.
+	 */
+	preempt_disable_notrace();
 	trace_bpfdrv_fop(iminor(inode), op, ret, end > start ? end - start : 0);
+	preempt_enable_notrace();
 }
 
 static int bpfdrv_open(struct inode *inode, struct file *filp)

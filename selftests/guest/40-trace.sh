@@ -201,6 +201,29 @@ ev = json.load(open(sys.argv[1]))["traceEvents"]
 spans = [e for e in ev if e["ph"] == "X" and e["name"] == "read trf"]
 print(len(spans), [round(e["dur"] * 1000) // 1000000 for e in spans])' "$OUT/wait.trace")" \
 	"1 [$((traced / 1000000))]"
+# 16 readers blocked on the fifo and 16 writers waking them, 40 calls each:
+# every wakeup may preempt a tracer's program in the waker; no call may be
+# lost (the module runs the tracepoint with preemption off)
+$BPFDRV trace -g bpfdrv --json -o "$OUT/trace-herd.json" -- python3 -S -c '
+import os, threading
+def work(op):
+    fd = os.open("/dev/bpfdrv/trf", os.O_RDWR)
+    for _ in range(40):
+        if op == "read":
+            assert os.read(fd, 1) == b"x"
+        else:
+            os.write(fd, b"x")
+    os.close(fd)
+ts = [threading.Thread(target=work, args=(op,)) for op in ["read", "write"] * 16]
+for t in ts: t.start()
+for t in ts: t.join()' 2>"$OUT/trace-herd.err"
+check "trace -- 16 blocked readers and 16 writers: exit 0, nothing lost" test $? -eq 0
+for op in read write; do
+	expect_eq "trace: 16 x 40 blocking ${op}s on the fifo are counted exactly" \
+		"$(jsum "$OUT/trace-herd.json" count type=stat group=bpfdrv hook=$op detail=trf)" 640
+done
+expect_eq "trace: the herd's lost-event line says 0" \
+	"$(jsum "$OUT/trace-herd.json" total type=lost)" 0
 $BPFDRV unload trf
 
 $BPFDRV stats tr >"$OUT/counters"
