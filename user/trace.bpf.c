@@ -584,6 +584,13 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 	return 0;
 }
 
+/* Is @ret an errno, for a hook whose cookie says it returns them? */
+static __always_inline bool ret_is_errno(__u64 cookie, long ret)
+{
+	/* int-returning functions leave the upper half of the register undefined */
+	return (cookie & TRACE_RET_ERRNO) && (int)ret < 0 && (int)ret >= -MAX_ERRNO;
+}
+
 static __always_inline int func_leave(__u64 cookie, long ret)
 {
 	__u32 hook = cookie & TRACE_HOOK_MASK, tgid = current_tgid();
@@ -596,9 +603,7 @@ static __always_inline int func_leave(__u64 cookie, long ret)
 	delta = bpf_ktime_get_ns() - c->ts;
 	emit(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta);
 	c->ts = 0;
-	/* int-returning functions leave the upper half of the register undefined */
-	func_count(cookie, c->sub, tgid, c->arg1, delta,
-		   (cookie & TRACE_RET_ERRNO) && (int)ret < 0 && (int)ret >= -MAX_ERRNO);
+	func_count(cookie, c->sub, tgid, c->arg1, delta, ret_is_errno(cookie, ret));
 	return 0;
 }
 
@@ -692,7 +697,7 @@ int tp_bpfdrv_fop(struct bpf_raw_tracepoint_args *ctx)
 		emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, minor, tgid, true,
 		     bpf_ktime_get_ns() - dur, dur);
 	func_count(cookie, minor, tgid, 0, count_only ? NO_LATENCY : dur,
-		   (cookie & TRACE_RET_ERRNO) && (int)ret < 0 && (int)ret >= -MAX_ERRNO);
+		   ret_is_errno(cookie, ret));
 	return 0;
 }
 

@@ -402,6 +402,12 @@ static void absent(struct hook *h)
 static enum func_via func_via;
 static bool func_via_forced;	/* by an option: bpfdrv_fop is not used */
 
+/* A bpfdrv file operation that probe_hooks() put on the bpfdrv_fop tracepoint */
+static bool fop_traced(const struct hook *h)
+{
+	return h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP;
+}
+
 /*
  * Choose how to trace functions. fentry/fexit have no limit on calls in
  * flight, but on a preemptible kernel a task preempted inside an fentry
@@ -440,7 +446,7 @@ static enum func_via choose_via(bool count_only)
 static void probe_hooks(unsigned int groups)
 {
 	bool found[NR_HOOKS * MAX_ALT] = {}, scanned = false;
-	int i, j;
+	int i, j, fop_tp = -1;	/* has bpfdrv.ko the tracepoint? -1: not asked */
 
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
@@ -453,11 +459,14 @@ static void probe_hooks(unsigned int groups)
 			absent(h);
 			continue;
 		}
-		if (h->fop && !func_via_forced &&
-		    tracepoint_exists(h->module, "bpfdrv_fop")) {
-			h->target = "bpfdrv_fop";
-			h->via = VIA_FOP;
-			continue;
+		if (h->fop && !func_via_forced) {
+			if (fop_tp < 0)
+				fop_tp = tracepoint_exists(h->module, "bpfdrv_fop");
+			if (fop_tp) {
+				h->target = "bpfdrv_fop";
+				h->via = VIA_FOP;
+				continue;
+			}
 		}
 		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
 			if (h->kind == HOOK_TP) {
@@ -533,7 +542,7 @@ static int set_autoload(struct trace_bpf *skel, bool follow)
 
 		if (!h->target)
 			continue;
-		if (h->kind == HOOK_FUNC && h->via == VIA_FOP) {
+		if (fop_traced(h)) {
 			fops = true;
 		} else if (h->kind == HOOK_FUNC) {
 			funcs = true;
@@ -682,7 +691,7 @@ static void attach_fops(struct trace_bpf *skel)
 	for (i = 0; i < NR_HOOKS; i++) {
 		const struct hook *h = &hooks[i];
 
-		if (h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP) {
+		if (fop_traced(h)) {
 			skel->bss->fop_cookies[h->fop - 1] = TRACE_COOKIE(i, h->arg, h->flags);
 			n++;
 		}
@@ -695,7 +704,7 @@ static void attach_fops(struct trace_bpf *skel)
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		if (h->kind != HOOK_FUNC || !h->target || h->via != VIA_FOP)
+		if (!fop_traced(h))
 			continue;
 		h->attached = !!fop_link;
 		if (!fop_link)

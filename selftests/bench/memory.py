@@ -131,8 +131,7 @@ def per_file(path, size):
 
 
 def per_file_once(path, size):
-	settle()
-	before = kernel_bytes()
+	before = settle()
 	fds = []
 	for _ in range(FILES):
 		fd = os.open(path, os.O_RDWR)
