@@ -371,6 +371,11 @@ static void bpfdrv_eject_workfn(struct work_struct *work)
 	attached = drv->attached;
 	drv->stopping = true;
 	mutex_unlock(&bpfdrv_lock);
+	/*
+	 * Kept before the nodes go, so that whoever sees them gone reads why;
+	 * the detach that follows records the same exit again.
+	 */
+	bpfdrv_exit_record(drv->name, &drv->exit);
 	bpfdrv_driver_destroy_instances(drv);
 	/* a failed attach never gets here: its unwinding cancels this work */
 	if (attached && drv->link)
