@@ -57,7 +57,7 @@ expect_eq() {	# expect_eq DESCRIPTION GOT WANT
 }
 # ejected_with KIND MESSAGE: irqtest is gone, with that exit
 ejected_with() {
-	check "$how: irqtest goes away after its $1 in irq_hard" wait_for 10 node_gone irqtest0
+	check "$how: irqtest goes away after its $1 in irq_hard" wait_gone irqtest0
 	$BPFDRV status irqtest >"$OUT/status" 2>&1
 	sed 's/^/# /' "$OUT/status"
 	check "$how: bpfdrv status names irq_hard and says why: $2" \

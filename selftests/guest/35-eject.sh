@@ -43,7 +43,7 @@ EOF
 ejected() {
 	local name=$1 cb=$2 node=${3:-$1} msg=${4:-$1}
 
-	check "$name: the node goes away after the error in $cb" wait_for 10 node_gone "$node"
+	check "$name: the node goes away after the error in $cb" wait_gone "$node"
 	$BPFDRV status "$name" >"$OUT/status" 2>&1
 	sed 's/^/# /' "$OUT/status"
 	check "$name: bpfdrv status reports the error in $cb with the driver's message" \
@@ -61,6 +61,28 @@ for n in 1 2 3 4 5 6; do
 		$BPFDRV load --pin --name "$name" "$EJ"
 	check "$name: and detaches" $BPFDRV unload "$name"
 done
+
+# the reason is kept before the node goes: read as soon as the node is
+# gone, the exits say error, not the unload before it; and the name
+# loads again at once
+rounds=0 stale=0
+while [ $rounds -lt 20 ]; do
+	$BPFDRV load --pin --name ej_race "$EJ" >"$OUT/race" 2>&1 &&
+		$BPFDRV unload ej_race >>"$OUT/race" 2>&1 &&
+		$BPFDRV load --pin --name ej_race "$EJ" >>"$OUT/race" 2>&1 || break
+	trigger /dev/bpfdrv/ej_race 3
+	wait_gone ej_race || break
+	mapfile -t exits </sys/kernel/bpfdrv/exits
+	printf '%s\n' "${exits[@]}" >"$OUT/race"
+	grep -q "^ej_race error [0-9]* read .*armed failure" "$OUT/race" ||
+		stale=$((stale + 1))
+	rounds=$((rounds + 1))
+done
+grep "^ej_race " "$OUT/race" | sed 's/^/# /'
+check "ej_race: 20 ejections, each loaded again at once ($rounds done)" test $rounds -eq 20
+check "ej_race: read as the node goes, the exit says error ($stale of $rounds said the unload before)" \
+	test $rounds -gt 0 -a $stale -eq 0
+$BPFDRV unload ej_race >/dev/null 2>&1
 
 # init: the instance attaches, then the driver is ejected
 $BPFDRV load --pin --name ej_init "$EJ" >/dev/null 2>&1
@@ -116,7 +138,7 @@ print("failed reads:", eio)
 EOF
 cat "$OUT/proto" | sed 's/^/# /'
 check "ej_proto: bad returns fail with EIO" grep -q "failed reads: 32" "$OUT/proto"
-check "ej_proto: the burst ejects the driver" wait_for 10 node_gone ej_proto
+check "ej_proto: the burst ejects the driver" wait_gone ej_proto
 check "ej_proto: bpfdrv status names the protocol violation" \
 	eval "$BPFDRV status ej_proto | grep -q 'last exit: protocol in read at .*returned 1048576'"
 

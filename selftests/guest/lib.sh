@@ -59,6 +59,15 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+# wait_gone NODE: until /dev/bpfdrv/NODE is gone (10 s at most), polled
+# without a pause so that what follows runs as soon as it is
+wait_gone() {
+	local end=$((SECONDS + 10))
+
+	while [ -e "/dev/bpfdrv/$1" ]; do
+		((SECONDS < end)) || return 1
+	done
+}
 preempt_rt() { uname -v | grep -qw PREEMPT_RT; }	# a PREEMPT_RT kernel
 known_facts() {	# the factorials 0..12 as test_edu facts prints them
 	local n f=1
