@@ -111,7 +111,9 @@ QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci
 -device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a"
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
-# (read-only) and run CMD in it.
+# (read-only) and run CMD in it. QEMU opens the guest's stdout and stderr
+# as /proc/self/fd/1 and 2: on a log file, each anew at offset 0, so the
+# guest's stderr overwrote the start of the log. A pipe keeps one stream.
 vm() {
 	local img rel=$1 cmd=$2
 
@@ -119,7 +121,7 @@ vm() {
 	img=$(kernel_image "$rel")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-1800}" vng --run "$img" $accel \
 		--disable-microvm --user root --cpus 2 --memory 2G \
-		--qemu-opts="$vm_iommu$QEMU_DEVICES" "$@" -e "$cmd" </dev/null
+		--qemu-opts="$vm_iommu$QEMU_DEVICES" "$@" -e "$cmd" </dev/null 2>&1 | cat
 }
 # The benchmark's guest has an IOMMU (VT-d), so that vfio-pci can take an
 # edu function as VFIO users take devices; Debian's kernels have no
@@ -238,7 +240,9 @@ report() {
 	tally "$label" "$out"
 	if [ "$kind" = boot ]; then
 		n=$((n + 1))
-		if grep -q "^# guest done" <(tr -d '\r' <"$out"); then
+		# its first line and its last: nothing was lost on the way
+		if grep -q "^# kernel " <(tr -d '\r' <"$out") &&
+			grep -q "^# guest done" <(tr -d '\r' <"$out"); then
 			kpassed=$((kpassed + 1))
 			echo "ok $n - [$label] guest booted and ran to completion"
 		else
