@@ -72,7 +72,7 @@ while [ $rounds -lt 20 ]; do
 		$BPFDRV load --pin --name ej_race "$EJ" >>"$OUT/race" 2>&1 || break
 	trigger /dev/bpfdrv/ej_race 3
 	wait_gone ej_race || break
-	mapfile -t exits </sys/kernel/bpfdrv/exits
+	mapfile -t exits </sys/kernel/bpfdrv/exits	# no fork before the read
 	printf '%s\n' "${exits[@]}" >"$OUT/race"
 	grep -q "^ej_race error [0-9]* read .*armed failure" "$OUT/race" ||
 		stale=$((stale + 1))
