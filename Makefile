@@ -112,7 +112,8 @@ VMLINUX_BTF ?= $(firstword $(wildcard /usr/src/linux-headers-*-amd64/vmlinux) \
 BPFTOOL ?= bpftool
 LLVM_STRIP ?= llvm-strip
 USER_SRCS := $(filter-out %.bpf.c,$(wildcard user/*.c))
-USER_SKELS := $(patsubst user/%.bpf.c,$(BUILD)/user/%.skel.h,$(wildcard user/*.bpf.c))
+USER_SKELS := $(patsubst user/%.bpf.c,$(BUILD)/user/%.skel.h,$(wildcard user/*.bpf.c)) \
+	      $(BUILD)/user/trace_irqtp.skel.h
 
 $(BUILD)/user/vmlinux.h:
 	@mkdir -p $(@D)
@@ -120,7 +121,15 @@ $(BUILD)/user/vmlinux.h:
 
 $(BUILD)/user/%.bpf.o: user/%.bpf.c user/trace.h include/bpfdrv_fop.h $(BUILD)/user/vmlinux.h
 	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser -Iinclude \
-		-c $< -o $@
+		$(TRACE_VARIANT) -c $< -o $@
+
+# The tracing programs for kernels that cannot resolve percpu ksyms: they
+# tell interrupt context from the irq tracepoints (trace.c picks one).
+$(BUILD)/user/trace_irqtp.bpf.o: TRACE_VARIANT := -DTRACE_IRQ_FROM_TRACEPOINTS
+$(BUILD)/user/trace_irqtp.bpf.o: user/trace.bpf.c user/trace.h include/bpfdrv_fop.h \
+				 $(BUILD)/user/vmlinux.h
+	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser -Iinclude \
+		$(TRACE_VARIANT) -c $< -o $@
 
 # The skeleton embeds the object: without DWARF it is a few ten kB, not a MB.
 $(BUILD)/user/%.skel.h: $(BUILD)/user/%.bpf.o
@@ -138,7 +147,8 @@ else
 USER_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
 endif
 
-$(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h) $(USER_SKELS) $(HEADERS) VERSION
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidia/*.h) \
+		      $(USER_SKELS) $(HEADERS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Iuser -I$(BUILD)/user \
 		-DBPFDRV_INCLUDE_DIR='"$(INCLUDE_DIR)"' \

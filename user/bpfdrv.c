@@ -239,6 +239,42 @@ static bool print_verifier_tail(void)
 	return true;
 }
 
+/* How much libbpf has said so far, for libbpf_log_reason(). */
+size_t libbpf_log_mark(void)
+{
+	return libbpf_log_len;
+}
+
+/*
+ * Why the kernel refused a program, from what libbpf said after @mark:
+ * the last line of the verifier's log before its statistics.
+ */
+bool libbpf_log_reason(size_t mark, char *buf, size_t size)
+{
+	const char *begin, *end, *stop, *line;
+
+	if (!libbpf_log || mark > libbpf_log_len)
+		return false;
+	begin = strstr(libbpf_log + mark, "-- BEGIN PROG LOAD LOG --");
+	begin = begin ? strchr(begin, '\n') : NULL;
+	if (!begin)
+		return false;
+	begin++;
+	end = strstr(begin, "\nprocessed ");
+	stop = strstr(begin, "-- END PROG LOAD LOG --");
+	if (!end || (stop && stop < end))
+		end = stop ? stop : begin + strlen(begin);
+	while (end > begin && (end[-1] == '\n' || end[-1] == '.'))
+		end--;
+	line = end;
+	while (line > begin && line[-1] != '\n')
+		line--;
+	if (line == end)
+		return false;
+	snprintf(buf, size, "%.*s", (int)(end - line), line);
+	return true;
+}
+
 /* The program whose load failed, from libbpf's report. */
 static const char *failed_prog(char *buf, size_t size)
 {

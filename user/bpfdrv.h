@@ -61,6 +61,8 @@ int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio, int *n_i2c, int *n_spi);
 int load_object(struct bpf_object *obj, const char *path);
+size_t libbpf_log_mark(void);
+bool libbpf_log_reason(size_t mark, char *buf, size_t size);
 int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
 		 unsigned int *instances);
 bool name_valid(const char *name);

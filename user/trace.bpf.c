@@ -101,6 +101,82 @@ struct drm_file___bpfdrv {
 #define DRM_COMMAND_END		0xa0
 
 /*
+ * PREEMPT_RT runs softirqs in tasks (ktimers, ksoftirqd, or whichever task
+ * re-enabled bottom halves) and counts them in the task, not the preempt
+ * count.
+ */
+struct task_struct___rt {
+	int softirq_disable_cnt;
+} __attribute__((preserve_access_index));
+
+#define SOFTIRQ_OFFSET		0x00000100
+
+static __always_inline bool rt_serving_softirq(void)
+{
+	struct task_struct___rt *t = (void *)bpf_get_current_task_btf();
+
+	return BPF_CORE_READ(t, softirq_disable_cnt) & SOFTIRQ_OFFSET;
+}
+
+/*
+ * Interrupt context from the irq, softirq and x86 vector tracepoints: a
+ * depth per CPU, raised at entry and lowered at exit (tp_irq_enter/exit).
+ * Hard interrupts and, outside PREEMPT_RT, softirqs cannot be preempted,
+ * so a CPU's depth is the running context's.
+ */
+struct irq_depth {
+	__s32 n[2];	/* hardirq, softirq */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irq_depth);
+} irq_depth SEC(".maps");
+
+/* The cookie of an irq entry or exit tracepoint: which depth it moves. */
+SEC("raw_tp")
+int tp_irq_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0, k = bpf_get_attach_cookie(ctx) & 1;
+	struct irq_depth *d = bpf_map_lookup_elem(&irq_depth, &zero);
+
+	if (d)
+		d->n[k]++;
+	return 0;
+}
+
+SEC("raw_tp")
+int tp_irq_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0, k = bpf_get_attach_cookie(ctx) & 1;
+	struct irq_depth *d = bpf_map_lookup_elem(&irq_depth, &zero);
+
+	/* an exit whose entry came before we attached */
+	if (d && d->n[k] > 0)
+		d->n[k]--;
+	return 0;
+}
+
+#ifdef TRACE_IRQ_FROM_TRACEPOINTS
+/*
+ * Built for kernels that cannot resolve percpu variables as ksyms (no
+ * CONFIG_KALLSYMS_ALL): this object names none, so it loads there.
+ */
+static __always_inline __u32 irq_tgid(void)
+{
+	__u32 zero = 0;
+	struct irq_depth *d = bpf_map_lookup_elem(&irq_depth, &zero);
+
+	if (d && d->n[0] > 0)
+		return TRACE_TGID_HARDIRQ;
+	if (bpf_core_field_exists(struct task_struct___rt, softirq_disable_cnt))
+		return rt_serving_softirq() ? TRACE_TGID_SOFTIRQ : 0;
+	return d && d->n[1] > 0 ? TRACE_TGID_SOFTIRQ : 0;
+}
+#else
+/*
  * The preempt count says whether we run in an interrupt. x86 keeps it in
  * __preempt_count, or (6.1 to 6.14) in pcpu_hot.preempt_count; as in the
  * kernel's bpf_experimental.h.
@@ -116,7 +192,6 @@ extern const struct pcpu_hot___bpfdrv pcpu_hot __ksym __weak;
  */
 extern const unsigned long local_interrupt_disable_state __ksym __weak;
 
-#define SOFTIRQ_OFFSET		0x00000100
 #define HARDIRQ_NMI_MASK	0x00ff0000	/* hardirq and NMI counts */
 #define HARDIRQ_NMI_MASK_RC	0x7f000000	/* the same, with interrupt_rc */
 
@@ -129,25 +204,6 @@ static __always_inline int preempt_count(void)
 	return 0;
 }
 
-/*
- * PREEMPT_RT runs softirqs in tasks (ktimers, ksoftirqd, or whichever task
- * re-enabled bottom halves) and counts them in the task, not the preempt
- * count.
- */
-struct task_struct___rt {
-	int softirq_disable_cnt;
-} __attribute__((preserve_access_index));
-
-static __always_inline bool serving_softirq(int pc)
-{
-	struct task_struct___rt *t;
-
-	if (!bpf_core_field_exists(struct task_struct___rt, softirq_disable_cnt))
-		return pc & SOFTIRQ_OFFSET;
-	t = (void *)bpf_get_current_task_btf();
-	return BPF_CORE_READ(t, softirq_disable_cnt) & SOFTIRQ_OFFSET;
-}
-
 /* TRACE_TGID_HARDIRQ/SOFTIRQ in interrupt context, else 0. */
 static __always_inline __u32 irq_tgid(void)
 {
@@ -157,10 +213,11 @@ static __always_inline __u32 irq_tgid(void)
 
 	if (pc & hard)
 		return TRACE_TGID_HARDIRQ;
-	if (serving_softirq(pc))
-		return TRACE_TGID_SOFTIRQ;
-	return 0;
+	if (bpf_core_field_exists(struct task_struct___rt, softirq_disable_cnt))
+		return rt_serving_softirq() ? TRACE_TGID_SOFTIRQ : 0;
+	return pc & SOFTIRQ_OFFSET ? TRACE_TGID_SOFTIRQ : 0;
 }
+#endif
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);	/* no atomics per event */
@@ -449,9 +506,20 @@ static __always_inline __u32 cookie_hook(void *ctx)
 
 /* --- kernel functions: count, errors and latency per call --- */
 
+/*
+ * DRM's types are in drm.ko's BTF: without it, the verifier must see the
+ * code that reads them as dead (programs that may name a DRM file load
+ * on kernels whose drm.ko is not loaded).
+ */
+#define HAVE_DRM	bpf_core_type_exists(struct drm_file___bpfdrv)
+
 static __always_inline const struct drm_driver___bpfdrv *drm_driver_of(__u64 filp)
 {
-	struct drm_file___bpfdrv *dfile = BPF_CORE_READ((struct file *)filp, private_data);
+	struct drm_file___bpfdrv *dfile;
+
+	if (!HAVE_DRM)
+		return NULL;
+	dfile = BPF_CORE_READ((struct file *)filp, private_data);
 
 	return BPF_CORE_READ(dfile, minor, dev, driver);
 }
@@ -463,7 +531,7 @@ static __always_inline __u32 ioctl_sub(__u64 filp, __u32 nr)
 	__u32 h = 2166136261U;
 	int i;
 
-	if (nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
+	if (!HAVE_DRM || nr < DRM_COMMAND_BASE || nr >= DRM_COMMAND_END)
 		return nr;
 	bpf_probe_read_kernel_str(name, sizeof(name),
 				  BPF_CORE_READ(drm_driver_of(filp), name));
@@ -484,6 +552,8 @@ static void ioctl_names(struct trace_hist *h, __u64 filp, __u32 nr)
 	__u64 base, size = bpf_core_type_size(struct drm_ioctl_desc___bpfdrv);
 	__u32 index;
 
+	if (!HAVE_DRM || !bpf_core_type_exists(struct drm_ioctl_desc___bpfdrv))
+		return;
 	if (nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END) {
 		drv = drm_driver_of(filp);
 		bpf_probe_read_kernel_str(h->drv, sizeof(h->drv),
@@ -557,6 +627,9 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 	switch ((cookie >> TRACE_ARG_SHIFT) & 0xff) {
 	case TRACE_ARG_IOCTL_NR:
 		sub = ioctl_sub(arg1, arg2 & 0xff);
+		break;
+	case TRACE_ARG_IOCTL_CMD:
+		sub = arg2;
 		break;
 	case TRACE_ARG_FILE_MINOR:
 		rdev = BPF_CORE_READ((struct file *)arg1, f_inode, i_rdev);
@@ -937,6 +1010,285 @@ int tp_vpu_job(struct bpf_raw_tracepoint_args *ctx)
 		lat_add(TRACE_LAT_VPU_SUBMIT_DONE, o->ts_start, o);
 		bpf_map_delete_elem(&vpu_jobs, &id);
 	}
+	return 0;
+}
+
+/* nvidia:nvidia_dev_xid(pdev, error_code, msg): per Xid, with its message */
+SEC("raw_tp")
+int tp_xid(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 tgid, hook = cookie_hook(ctx), code = ctx->args[1];
+
+	if (stopping)
+		return 0;
+	if (!current_wanted(&tgid))
+		return 0;
+	hist_add(hook, code, NO_LATENCY, false, (const char *)ctx->args[2]);
+	proc_add(tgid, NULL, hook, code);
+	emit(TRACE_EV_INSTANT, hook, code, tgid, true, EMIT_NOW, 0);
+	return 0;
+}
+
+/*
+ * irq:irq_handler_entry/exit of the handlers named irq_name (a driver's
+ * interrupt, where its functions cannot be probed): count and latency.
+ * A hard handler runs to its exit on its CPU: one start per CPU.
+ */
+const volatile char irq_name[TRACE_COMM_LEN];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} irq_handler_start SEC(".maps");
+
+static __always_inline bool irq_named(struct irqaction *action)
+{
+	char name[TRACE_COMM_LEN] = {};
+	int i;
+
+	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(action, name));
+	for (i = 0; i < TRACE_COMM_LEN; i++) {
+		if (name[i] != irq_name[i])
+			return false;
+		if (!name[i])
+			break;
+	}
+	return true;
+}
+
+SEC("raw_tp")
+int tp_irq_handler_entry(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0;
+	__u64 *start = bpf_map_lookup_elem(&irq_handler_start, &zero);
+
+	if (!start)
+		return 0;
+	*start = 0;
+	if (!stopping && irq_named((struct irqaction *)ctx->args[1]))
+		*start = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tp")
+int tp_irq_handler_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0, irq = ctx->args[0], hook = cookie_hook(ctx);
+	__u64 *start = bpf_map_lookup_elem(&irq_handler_start, &zero), delta;
+
+	if (!start || !*start)
+		return 0;
+	delta = bpf_ktime_get_ns() - *start;
+	*start = 0;
+	hist_add(hook, irq, delta, false, NULL);
+	proc_add(TRACE_TGID_HARDIRQ, "[hardirq]", hook, irq);
+	emit(TRACE_EV_SPAN, hook, irq, TRACE_TGID_HARDIRQ, false,
+	     bpf_ktime_get_ns() - delta, delta);
+	return 0;
+}
+
+/* --- system calls on device files: where functions cannot be probed --- */
+
+/*
+ * Set by user space: what each syscall number is (enum trace_sys_op), the
+ * hook cookie of each device class and operation (0: not traced), and the
+ * devices of each class, by major:minor or major:TRACE_ANY_MINOR.
+ */
+__u8 sys_ops[TRACE_SYSCALLS];
+__u64 sys_cookies[TRACE_DEV_NR][TRACE_SYS_NR];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);		/* dev_t, the kernel's encoding */
+	__type(value, __u32);		/* enum trace_dev_class */
+} sys_devs SEC(".maps");
+
+/* A syscall in flight, per task: syscalls do not nest in a task. */
+struct sys_call {
+	__u64 ts;	/* 0: none */
+	__u64 cookie;
+	__u64 file;
+	__u32 sub;
+	__u32 op;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sys_call);
+} sys_calls SEC(".maps");
+
+#define S_IFMT		00170000
+#define S_IFCHR		0020000
+#define MINORBITS	20
+
+/* The open file behind the current task's descriptor @fd, or NULL. */
+static __always_inline struct file *fd_file(long fd)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+/* The class of the traced character device @f is, or -1; its minor. */
+static __always_inline int dev_class(struct file *f, __u32 *minor)
+{
+	struct inode *inode = BPF_CORE_READ(f, f_inode);
+	__u32 dev, key, *cls;
+
+	if (!f || (BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFCHR)
+		return -1;
+	dev = BPF_CORE_READ(inode, i_rdev);
+	key = dev;
+	cls = bpf_map_lookup_elem(&sys_devs, &key);
+	if (!cls) {
+		key = dev | TRACE_ANY_MINOR;
+		cls = bpf_map_lookup_elem(&sys_devs, &key);
+	}
+	if (!cls || *cls >= TRACE_DEV_NR)
+		return -1;
+	*minor = dev & MINOR_MASK;
+	return *cls;
+}
+
+/* The hook cookie of @op on @f's device, 0 if not traced; its minor. */
+static __always_inline __u64 sys_cookie(struct file *f, __u32 op, __u32 *minor)
+{
+	int cls = dev_class(f, minor);
+
+	if (cls < 0 || op >= TRACE_SYS_NR)
+		return 0;
+	return sys_cookies[cls][op];
+}
+
+/* poll(): the first of its first TRACE_POLL_FDS descriptors that is traced */
+static __always_inline __u64 poll_cookie(__u64 ufds, __u64 nfds, struct file **fp,
+					 __u32 *minor)
+{
+	struct { int fd; short events, revents; } p;
+	__u64 cookie;
+	int i;
+
+	for (i = 0; i < TRACE_POLL_FDS && i < nfds; i++) {
+		if (bpf_probe_read_user(&p, sizeof(p), (void *)(ufds + i * sizeof(p))))
+			return 0;
+		*fp = fd_file(p.fd);
+		cookie = sys_cookie(*fp, TRACE_SYS_POLL, minor);
+		if (cookie)
+			return cookie;
+	}
+	return 0;
+}
+
+/* Commands the VFS answers itself (do_vfs_ioctl): the driver never sees them. */
+static __always_inline bool vfs_ioctl(__u32 cmd)
+{
+	return cmd == 0x5451 || cmd == 0x5450 ||	/* FIOCLEX, FIONCLEX */
+	       cmd == 0x5421 || cmd == 0x5452 ||	/* FIONBIO, FIOASYNC */
+	       cmd == 0x5460;				/* FIOQSIZE */
+}
+
+SEC("raw_tp")
+int tp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs = (void *)ctx->args[0];
+	long nr = ctx->args[1];
+	struct file *f = NULL;
+	struct sys_call *c;
+	__u32 op, minor = 0, sub, cmd = 0;
+	__u64 cookie = 0;
+
+	if (stopping || nr < 0 || nr >= TRACE_SYSCALLS)
+		return 0;
+	op = sys_ops[nr];
+	if (op == TRACE_SYS_NONE || !task_wanted(bpf_get_current_pid_tgid() >> 32))
+		return 0;
+	switch (op) {
+	case TRACE_SYS_OPEN:
+		break;		/* the file is known at the exit */
+	case TRACE_SYS_POLL:
+		cookie = poll_cookie(BPF_CORE_READ(regs, di), BPF_CORE_READ(regs, si),
+				     &f, &minor);
+		break;
+	case TRACE_SYS_MMAP:
+		f = fd_file(BPF_CORE_READ(regs, r8));
+		cookie = sys_cookie(f, op, &minor);
+		break;
+	case TRACE_SYS_IOCTL:
+		cmd = BPF_CORE_READ(regs, si);
+		if (vfs_ioctl(cmd))
+			return 0;
+		/* fall through */
+	default:
+		f = fd_file(BPF_CORE_READ(regs, di));
+		cookie = sys_cookie(f, op, &minor);
+	}
+	if (op != TRACE_SYS_OPEN && !cookie)
+		return 0;
+	sub = minor;
+	switch ((cookie >> TRACE_ARG_SHIFT) & 0xff) {
+	case TRACE_ARG_IOCTL_NR:
+		sub = ioctl_sub((__u64)f, cmd & 0xff);
+		break;
+	case TRACE_ARG_IOCTL_CMD:
+		sub = cmd;
+		break;
+	}
+	c = bpf_task_storage_get(&sys_calls, bpf_get_current_task_btf(), NULL,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!c) {
+		__sync_fetch_and_add(&lost[TRACE_LOST_CALLS], 1);
+		return 0;
+	}
+	c->cookie = cookie;
+	c->file = (__u64)f;
+	c->sub = sub;
+	c->op = op;
+	c->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tp")
+int tp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	long ret = ctx->args[1];
+	struct sys_call *c;
+	__u64 cookie, file, ts, delta;
+	__u32 tgid, sub;
+
+	if (stopping)
+		return 0;
+	c = bpf_task_storage_get(&sys_calls, bpf_get_current_task_btf(), NULL, 0);
+	if (!c || !c->ts)
+		return 0;
+	ts = c->ts;
+	c->ts = 0;
+	cookie = c->cookie;
+	file = c->file;
+	sub = c->sub;
+	if (c->op == TRACE_SYS_OPEN) {
+		/* a failed open leaves no file to tell which device it was */
+		if (ret < 0)
+			return 0;
+		file = (__u64)fd_file(ret);
+		cookie = sys_cookie((struct file *)file, TRACE_SYS_OPEN, &sub);
+		if (!cookie)
+			return 0;
+	}
+	delta = bpf_ktime_get_ns() - ts;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, sub, tgid, true, ts, delta);
+	func_count(cookie, sub, tgid, file, delta, ret_is_errno(cookie, ret));
 	return 0;
 }
 

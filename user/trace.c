@@ -41,22 +41,46 @@
 #include "bpfdrv.h"
 #include "bpfdrv_fop.h"
 #include "trace.h"
+#include "trace_nvidia.h"
 #include "trace_session.h"
 #include "trace.skel.h"
+#include "trace_irqtp.skel.h"
 
-enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT };
-/* VIA_FOP: bpfdrv.ko's bpfdrv_fop tracepoint, for its file operations */
-enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE, VIA_FOP };
+/* trace_irqtp.bpf.o stands in for trace.bpf.o: the same maps and data */
+_Static_assert(sizeof(*((struct trace_bpf *)0)->bss) ==
+	       sizeof(*((struct trace_irqtp_bpf *)0)->bss), "trace_irqtp .bss");
+_Static_assert(sizeof(*((struct trace_bpf *)0)->rodata) ==
+	       sizeof(*((struct trace_irqtp_bpf *)0)->rodata), "trace_irqtp .rodata");
+_Static_assert(sizeof(((struct trace_bpf *)0)->maps) ==
+	       sizeof(((struct trace_irqtp_bpf *)0)->maps), "trace_irqtp maps");
+_Static_assert(sizeof(((struct trace_bpf *)0)->progs) ==
+	       sizeof(((struct trace_irqtp_bpf *)0)->progs), "trace_irqtp programs");
+
+/* HOOK_SYS: a device's system calls, the only way (the dev group) */
+enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT, HOOK_SYS };
+/*
+ * VIA_FOP: bpfdrv.ko's bpfdrv_fop tracepoint, for its file operations.
+ * VIA_SYSCALL: the system calls on the device's files, where the kernel
+ * lets no function be probed (or --syscalls).
+ */
+enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE, VIA_FOP, VIA_SYSCALL };
 
 static const char *const via_names[] = {
 	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
-	[VIA_FOP] = "tracepoint",
+	[VIA_FOP] = "tracepoint", [VIA_SYSCALL] = "syscall",
+};
+
+static const char *const sys_op_names[TRACE_SYS_NR] = {
+	[TRACE_SYS_OPEN] = "open", [TRACE_SYS_CLOSE] = "close",
+	[TRACE_SYS_READ] = "read", [TRACE_SYS_WRITE] = "write",
+	[TRACE_SYS_IOCTL] = "ioctl", [TRACE_SYS_MMAP] = "mmap",
+	[TRACE_SYS_POLL] = "poll",
 };
 
 enum tp_prog {
 	TP_COUNT, TP_STR_COUNT, TP_SCHED_QUEUE, TP_SCHED_RUN, TP_SCHED_DONE,
 	TP_FENCE_INIT, TP_FENCE_EMIT, TP_FENCE_SIGNALED, TP_FENCE_DESTROY,
-	TP_VPU_JOB,
+	TP_VPU_JOB, TP_XID, TP_IRQ_NAMED,
 };
 
 #define MAX_ALT 3
@@ -72,6 +96,9 @@ struct hook {
 	__u64 flags;			/* TRACE_RET_ERRNO, TRACE_CTX_CRTC */
 	enum tp_prog prog;		/* HOOK_TP */
 	int fop;			/* HOOK_FUNC: 1 + its BPFDRV_FOP_*, or 0 */
+	/* the system call that stands for it, if any, on which devices */
+	enum trace_sys_op sys_op;
+	enum trace_dev_class dev_class;
 	__u32 lat_id;			/* HOOK_LAT: its id; needs[] attached */
 	int needs[2];
 	const char *what;
@@ -81,7 +108,7 @@ struct hook {
 	__u32 btf_id;			/* in BTF: fentry/fexit can trace it */
 	int btf_obj_fd;			/* 0 for vmlinux */
 	bool attached;
-	char why[96];
+	char why[160];			/* skipped: why; attached: why not the first way */
 	struct bpf_link *links[2];	/* kprobe/kretprobe, or a tracepoint */
 	int prog_fds[2], link_fds[2];	/* fentry/fexit: copies of func_fentry/fexit */
 };
@@ -89,10 +116,20 @@ struct hook {
 #define FUNC(g, n, mod, arg_, fl, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_FUNC, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .arg = arg_, .flags = fl, .what = w }
-/* A file operation of bpfdrv.ko: its tracepoint, or the function */
-#define FOP(n, op, arg_, fl, w, fn) \
+/* A function a system call on a device of class cls stands for. */
+#define FUNC_SYS(g, n, mod, arg_, fl, w, op, cls, ...) \
+	{ .group = g, .name = n, .kind = HOOK_FUNC, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .arg = arg_, .flags = fl, .what = w, \
+	  .sys_op = op, .dev_class = cls }
+/* A file operation of bpfdrv.ko: its tracepoint, the function or the syscall */
+#define FOP(n, op, arg_, fl, w, fn, sop) \
 	{ .group = TRACE_BPFDRV, .name = n, .kind = HOOK_FUNC, .module = "bpfdrv", \
-	  .alt = { fn }, .arg = arg_, .flags = fl, .what = w, .fop = 1 + (op) }
+	  .alt = { fn }, .arg = arg_, .flags = fl, .what = w, .fop = 1 + (op), \
+	  .sys_op = sop, .dev_class = TRACE_DEV_BPFDRV }
+/* A system call on the devices --device names */
+#define SYS(n, op, arg_, w) \
+	{ .group = TRACE_DEV, .name = n, .kind = HOOK_SYS, .arg = arg_, .flags = ERRNO, \
+	  .what = w, .sys_op = op, .dev_class = TRACE_DEV_USER }
 #define TP(g, n, mod, p, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .prog = p, .what = w }
@@ -146,8 +183,9 @@ static struct hook hooks[] = {
 	    H_VPU_JOB, H_VPU_JOB, "NPU job latency, submit to done"),
 
 	/* DRM */
-	FUNC(TRACE_DRM, "drm_ioctl", "drm", TRACE_ARG_IOCTL_NR, ERRNO,
-	     "every DRM/accel ioctl, per ioctl number", "drm_ioctl"),
+	FUNC_SYS(TRACE_DRM, "drm_ioctl", "drm", TRACE_ARG_IOCTL_NR, ERRNO,
+		 "every DRM/accel ioctl, per ioctl number", TRACE_SYS_IOCTL,
+		 TRACE_DEV_DRM, "drm_ioctl"),
 	[H_SCHED_QUEUE] = TP(TRACE_DRM, "sched_queue", "gpu_sched", TP_SCHED_QUEUE,
 			     "job pushed to a scheduler entity",
 			     "drm_sched_job_queue", "drm_sched_job"),
@@ -192,17 +230,99 @@ static struct hook hooks[] = {
 
 	/* bpfdrv's own file operations, per driver (by minor) */
 	FOP("open", BPFDRV_FOP_OPEN, TRACE_ARG_INODE_MINOR, ERRNO,
-	    "open() of /dev/bpfdrv/*", "bpfdrv_open"),
+	    "open() of /dev/bpfdrv/*", "bpfdrv_open", TRACE_SYS_OPEN),
 	FOP("release", BPFDRV_FOP_RELEASE, TRACE_ARG_INODE_MINOR, 0,
-	    "last close()", "bpfdrv_release"),
+	    "last close() (as a syscall: every close())", "bpfdrv_release",
+	    TRACE_SYS_CLOSE),
 	FOP("read", BPFDRV_FOP_READ, TRACE_ARG_FILE_MINOR, ERRNO,
-	    "read(), including waits", "bpfdrv_read"),
+	    "read(), including waits", "bpfdrv_read", TRACE_SYS_READ),
 	FOP("write", BPFDRV_FOP_WRITE, TRACE_ARG_FILE_MINOR, ERRNO,
-	    "write(), including waits", "bpfdrv_write"),
+	    "write(), including waits", "bpfdrv_write", TRACE_SYS_WRITE),
 	FOP("ioctl", BPFDRV_FOP_IOCTL, TRACE_ARG_FILE_MINOR, ERRNO,
-	    "ioctl()", "bpfdrv_ioctl"),
+	    "ioctl()", "bpfdrv_ioctl", TRACE_SYS_IOCTL),
 	FOP("poll", BPFDRV_FOP_POLL, TRACE_ARG_FILE_MINOR, 0,
-	    "poll()/select()/epoll", "bpfdrv_poll"),
+	    "poll()/select()/epoll (as a syscall: poll/ppoll)", "bpfdrv_poll",
+	    TRACE_SYS_POLL),
+
+	/*
+	 * NVIDIA's driver (nvidia.ko, nvidia_uvm.ko): the functions of its
+	 * file operations, else the system calls on its nodes; interrupts by
+	 * function, or by handler name from the irq tracepoints.
+	 */
+	FUNC_SYS(TRACE_NVIDIA, "open", "nvidia", TRACE_ARG_INODE_MINOR, ERRNO,
+		 "open() of /dev/nvidia*", TRACE_SYS_OPEN, TRACE_DEV_NVIDIA,
+		 "nvidia_open"),
+	FUNC_SYS(TRACE_NVIDIA, "close", "nvidia", TRACE_ARG_INODE_MINOR, 0,
+		 "last close() (as a syscall: every close())", TRACE_SYS_CLOSE,
+		 TRACE_DEV_NVIDIA, "nvidia_close"),
+	FUNC_SYS(TRACE_NVIDIA, "ioctl", "nvidia", TRACE_ARG_IOCTL_CMD, ERRNO,
+		 "ioctl(), per escape code (NV_ESC_*)", TRACE_SYS_IOCTL,
+		 TRACE_DEV_NVIDIA, "nvidia_unlocked_ioctl"),
+	FUNC_SYS(TRACE_NVIDIA, "mmap", "nvidia", TRACE_ARG_FILE_MINOR, ERRNO,
+		 "mmap() of GPU or system memory", TRACE_SYS_MMAP,
+		 TRACE_DEV_NVIDIA, "nvidia_mmap"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_open", "nvidia_uvm", TRACE_ARG_INODE_MINOR, ERRNO,
+		 "open() of /dev/nvidia-uvm*", TRACE_SYS_OPEN, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_open_entry", "uvm_open"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_close", "nvidia_uvm", TRACE_ARG_INODE_MINOR, 0,
+		 "last close() (as a syscall: every close())", TRACE_SYS_CLOSE,
+		 TRACE_DEV_NVIDIA_UVM, "uvm_release_entry", "uvm_release"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_ioctl", "nvidia_uvm", TRACE_ARG_IOCTL_CMD, ERRNO,
+		 "ioctl(), per UVM_* command", TRACE_SYS_IOCTL, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_unlocked_ioctl_entry", "uvm_unlocked_ioctl"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_mmap", "nvidia_uvm", TRACE_ARG_FILE_MINOR, ERRNO,
+		 "mmap() of managed memory", TRACE_SYS_MMAP, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_mmap_entry", "uvm_mmap"),
+	FUNC(TRACE_NVIDIA, "fault", "nvidia", 0, 0,
+	     "CPU page fault on a mapping", "nvidia_fault"),
+	FUNC(TRACE_NVIDIA, "vma_open", "nvidia", 0, 0,
+	     "mapping copied (fork, split)", "nvidia_vma_open"),
+	FUNC(TRACE_NVIDIA, "vma_release", "nvidia", 0, 0,
+	     "mapping removed", "nvidia_vma_release"),
+	FUNC(TRACE_NVIDIA, "isr", "nvidia", 0, 0,
+	     "interrupt handler (INTx, MSI)", "nvidia_isr"),
+	FUNC(TRACE_NVIDIA, "isr_msix", "nvidia", 0, 0,
+	     "interrupt handler (MSI-X)", "nvidia_isr_msix"),
+	FUNC(TRACE_NVIDIA, "isr_bh", "nvidia", 0, 0,
+	     "interrupt bottom half (thread)", "nvidia_isr_kthread_bh"),
+	FUNC(TRACE_NVIDIA, "isr_msix_bh", "nvidia", 0, 0,
+	     "interrupt bottom half, MSI-X (thread)", "nvidia_isr_msix_kthread_bh"),
+	TP(TRACE_NVIDIA, "irq_handler", "nvidia", TP_IRQ_NAMED,
+	   "hard interrupt handlers named nvidia, per IRQ (irq tracepoints)",
+	   "irq_handler_entry"),
+	FUNC(TRACE_NVIDIA, "uvm_fault_replayable", "nvidia_uvm", 0, 0,
+	     "GPU replayable page faults serviced (one batch a call)",
+	     "uvm_parent_gpu_service_replayable_faults",
+	     "uvm_gpu_service_replayable_faults"),
+	FUNC(TRACE_NVIDIA, "uvm_fault_non_replayable", "nvidia_uvm", 0, 0,
+	     "GPU non-replayable fault buffer serviced",
+	     "uvm_parent_gpu_service_non_replayable_fault_buffer",
+	     "uvm_gpu_service_non_replayable_fault_buffer"),
+	FUNC(TRACE_NVIDIA, "uvm_cpu_fault", "nvidia_uvm", 0, 0,
+	     "CPU page fault on managed memory", "uvm_vm_fault_entry", "uvm_vm_fault"),
+	FUNC(TRACE_NVIDIA, "p2p_get_pages", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages pinned (GPUDirect RDMA)", "nvidia_p2p_get_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_put_pages", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages released", "nvidia_p2p_put_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_dma_map", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages DMA-mapped for a peer", "nvidia_p2p_dma_map_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_dma_unmap", "nvidia", 0, ERRNO,
+	     "peer-to-peer DMA mapping removed", "nvidia_p2p_dma_unmap_pages"),
+	FUNC(TRACE_NVIDIA, "suspend", "nvidia", 0, ERRNO,
+	     "GPU suspend (system or runtime)", "nv_pmops_suspend", "nvidia_suspend"),
+	FUNC(TRACE_NVIDIA, "resume", "nvidia", 0, ERRNO,
+	     "GPU resume", "nv_pmops_resume", "nvidia_resume"),
+	TP(TRACE_NVIDIA, "xid", "nvidia", TP_XID,
+	   "Xid error reports, per Xid, with the message", "nvidia_dev_xid"),
+
+	/* any character device: --device PATH or MAJOR[:MINOR] */
+	SYS("open", TRACE_SYS_OPEN, TRACE_ARG_INODE_MINOR, "open() of the devices"),
+	SYS("close", TRACE_SYS_CLOSE, TRACE_ARG_INODE_MINOR, "close()"),
+	SYS("read", TRACE_SYS_READ, TRACE_ARG_FILE_MINOR, "read(), pread64()"),
+	SYS("write", TRACE_SYS_WRITE, TRACE_ARG_FILE_MINOR, "write(), pwrite64()"),
+	SYS("ioctl", TRACE_SYS_IOCTL, TRACE_ARG_IOCTL_CMD, "ioctl(), per command"),
+	SYS("mmap", TRACE_SYS_MMAP, TRACE_ARG_FILE_MINOR, "mmap()"),
+	SYS("poll", TRACE_SYS_POLL, TRACE_ARG_FILE_MINOR, "poll(), ppoll()"),
 };
 
 #define NR_HOOKS ((int)(sizeof(hooks) / sizeof(hooks[0])))
@@ -228,6 +348,8 @@ const char *trace_group_name(unsigned int group)
 	case TRACE_NPU: return "npu";
 	case TRACE_DRM: return "drm";
 	case TRACE_BPFDRV: return "bpfdrv";
+	case TRACE_NVIDIA: return "nvidia";
+	case TRACE_DEV: return "dev";
 	}
 	return "?";
 }
@@ -402,6 +524,84 @@ static void absent(struct hook *h)
 static enum func_via func_via;
 static bool func_via_forced;	/* by an option: bpfdrv_fop is not used */
 
+/*
+ * The character devices of each class, for the syscall programs: fixed
+ * majors, or those /proc/devices lists under the driver's name.
+ */
+static unsigned int sys_dev_keys[TRACE_MAX_DEVICES + 8];
+static enum trace_dev_class sys_dev_classes[TRACE_MAX_DEVICES + 8];
+static int nr_sys_devs;
+
+#define KDEV(major, minor)	(((major) << 20) | (minor))	/* the kernel's dev_t */
+
+static void sys_dev_add(unsigned int key, enum trace_dev_class cls)
+{
+	if (nr_sys_devs < (int)(sizeof(sys_dev_keys) / sizeof(sys_dev_keys[0]))) {
+		sys_dev_keys[nr_sys_devs] = key;
+		sys_dev_classes[nr_sys_devs++] = cls;
+	}
+}
+
+/* The major /proc/devices gives character devices named @name, or -1. */
+static int chrdev_major(const char *name)
+{
+	char line[128], dev[64];
+	FILE *f = fopen("/proc/devices", "r");
+	bool chr = false;
+	int major = -1, m;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Character", 9))
+			chr = true;
+		else if (!strncmp(line, "Block", 5))
+			chr = false;
+		else if (chr && sscanf(line, "%d %63s", &m, dev) == 2 && !strcmp(dev, name))
+			major = m;
+	}
+	fclose(f);
+	return major;
+}
+
+static void probe_sys_devs(const struct trace_opts *o)
+{
+	int i, m;
+
+	nr_sys_devs = 0;
+	sys_dev_add(KDEV(226, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* DRM_MAJOR */
+	sys_dev_add(KDEV(261, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* ACCEL_MAJOR */
+	sys_dev_add(KDEV(195, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA);	/* NV_MAJOR_DEVICE_NUMBER */
+	m = chrdev_major("nvidia-uvm");
+	if (m > 0)
+		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA_UVM);
+	m = chrdev_major("bpfdrv");
+	if (m > 0)
+		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_BPFDRV);
+	for (i = 0; i < o->nr_devices; i++)
+		sys_dev_add(o->devices[i], TRACE_DEV_USER);
+}
+
+static bool sys_class_present(enum trace_dev_class cls)
+{
+	int i;
+
+	for (i = 0; i < nr_sys_devs; i++)
+		if (sys_dev_classes[i] == cls)
+			return true;
+	return false;
+}
+
+/* Trace hook @h by the system calls on its devices, if it has them. */
+static bool use_syscalls(struct hook *h)
+{
+	if (h->sys_op == TRACE_SYS_NONE || !sys_class_present(h->dev_class))
+		return false;
+	h->via = VIA_SYSCALL;
+	h->target = sys_op_names[h->sys_op];
+	return true;
+}
+
 /* A bpfdrv file operation that probe_hooks() put on the bpfdrv_fop tracepoint */
 static bool fop_traced(const struct hook *h)
 {
@@ -453,10 +653,23 @@ static void probe_hooks(unsigned int groups)
 
 		h->target = NULL;
 		h->btf_id = 0;
+		h->why[0] = '\0';
 		if (!(h->group & groups) || h->kind == HOOK_LAT)
 			continue;
+		if (h->kind == HOOK_SYS) {
+			if (!use_syscalls(h))
+				snprintf(h->why, sizeof(h->why), "no --device given");
+			continue;
+		}
 		if (h->module && !module_loaded(h->module)) {
 			absent(h);
+			continue;
+		}
+		if (h->kind == HOOK_FUNC && func_via == VIA_SYSCALL) {
+			if (!use_syscalls(h))
+				snprintf(h->why, sizeof(h->why), "--syscalls: %s",
+					 h->sys_op ? "its devices are not here" :
+					 "no system call stands for it");
 			continue;
 		}
 		if (h->fop && !func_via_forced) {
@@ -500,6 +713,39 @@ static void probe_hooks(unsigned int groups)
 
 /* --- loading and attaching --- */
 
+/*
+ * Programs the kernel refused on their own, and why: the hooks that use
+ * them are skipped (or traced another way), the others load.
+ */
+static struct refused_prog {
+	char name[64];
+	char why[128];
+} refused[16];
+static int nr_refused;
+
+static const char *refused_why(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_refused; i++)
+		if (!strcmp(refused[i].name, name))
+			return refused[i].why;
+	return NULL;
+}
+
+/* Is @prog not loaded? Then why, in @why. */
+static bool prog_unusable(const struct bpf_program *prog, char *why, size_t size)
+{
+	const char *r;
+
+	if (bpf_program__fd(prog) >= 0)
+		return false;
+	r = refused_why(bpf_program__name(prog));
+	snprintf(why, size, "program %s %s%s", bpf_program__name(prog),
+		 r ? "refused: " : "not loaded", r ? r : "");
+	return true;
+}
+
 static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 {
 	switch (p) {
@@ -513,6 +759,8 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	case TP_FENCE_SIGNALED: return skel->progs.tp_fence_signaled;
 	case TP_FENCE_DESTROY: return skel->progs.tp_fence_destroy;
 	case TP_VPU_JOB: return skel->progs.tp_vpu_job;
+	case TP_XID: return skel->progs.tp_xid;
+	case TP_IRQ_NAMED: return skel->progs.tp_irq_handler_entry;
 	}
 	return NULL;
 }
@@ -527,10 +775,12 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 static const struct hook *fentry_loaded_for;
 static bool count_only;		/* no return probes: links[1] is links[0] */
 
+static bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see open_skel() */
+
 static int set_autoload(struct trace_bpf *skel, bool follow)
 {
 	struct bpf_program *prog;
-	bool funcs = false, drm = false, fops = false;
+	bool funcs = false, drm = false, fops = false, sys = false, irqs = false;
 	const struct hook *first = NULL;
 	int i;
 
@@ -542,17 +792,27 @@ static int set_autoload(struct trace_bpf *skel, bool follow)
 
 		if (!h->target)
 			continue;
+		/* a function hook falls back to its system call */
+		sys |= h->sys_op != TRACE_SYS_NONE;
+		drm |= h->arg == TRACE_ARG_IOCTL_NR;
 		if (fop_traced(h)) {
 			fops = true;
-		} else if (h->kind == HOOK_FUNC) {
+		} else if (h->kind == HOOK_FUNC && h->via != VIA_SYSCALL) {
 			funcs = true;
+			irqs = true;
 			if (h->via == VIA_FENTRY && h->btf_id && !first)
 				first = h;
-			drm |= h->arg == TRACE_ARG_IOCTL_NR;
 		} else if (h->kind == HOOK_TP) {
+			irqs = true;
 			bpf_program__set_autoload(tp_program(skel, h->prog), true);
+			if (h->prog == TP_IRQ_NAMED)
+				bpf_program__set_autoload(skel->progs.tp_irq_handler_exit, true);
 		}
 	}
+	bpf_program__set_autoload(skel->progs.tp_sys_enter, sys);
+	bpf_program__set_autoload(skel->progs.tp_sys_exit, sys);
+	bpf_program__set_autoload(skel->progs.tp_irq_enter, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_irq_exit, irqs && irq_from_tracepoints);
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
 	bpf_program__set_autoload(skel->progs.func_exit, funcs && !count_only);
 	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
@@ -589,28 +849,33 @@ static int fentry_prog(struct bpf_program *tmpl, const struct hook *h)
 			     &opts);
 }
 
-static bool attach_fentry(struct trace_bpf *skel, struct hook *h, __u64 cookie)
+/* 0, or why fentry/fexit cannot trace @h (an errno, in @why) */
+static int attach_fentry(struct trace_bpf *skel, struct hook *h, __u64 cookie,
+			 char *why, size_t size)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .tracing.cookie = cookie);
 	struct bpf_program *tmpl[2] = { skel->progs.func_fentry, skel->progs.func_fexit };
 	int k;
 
-	if (bpf_program__fd(tmpl[0]) < 0)
-		return false;
 	for (k = 0; k < (count_only ? 1 : 2); k++) {
 		double t0 = now_s();
 
+		if (prog_unusable(tmpl[k], why, size))
+			return -1;
 		h->prog_fds[k] = fentry_prog(tmpl[k], h);
 		t_copy += now_s() - t0;
 		if (h->prog_fds[k] < 0)
-			return false;
+			goto fail;
 		h->link_fds[k] = bpf_link_create(h->prog_fds[k], 0,
 						 bpf_program__expected_attach_type(tmpl[k]),
 						 &lopts);
 		if (h->link_fds[k] < 0)
-			return false;
+			goto fail;
 	}
-	return true;
+	return 0;
+fail:
+	snprintf(why, size, "%s", strerror(errno));
+	return -1;
 }
 
 static void close_fds(int *fds, int n)
@@ -634,51 +899,234 @@ static int func_slot(int i)
 	return slot;
 }
 
-static void attach_hook(struct trace_bpf *skel, int i)
+/* Can kprobes be made here? Not without CONFIG_KPROBES (no kprobe PMU). */
+static bool have_kprobes(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe", F_OK) ||
+	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
+	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+}
+
+/* A kprobe/kretprobe pair on @h; 0, or why not in @why. */
+static int attach_kprobes(struct trace_bpf *skel, struct hook *h, __u64 cookie,
+			  char *why, size_t size)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, kopts, .bpf_cookie = cookie);
+
+	if (!have_kprobes()) {
+		snprintf(why, size, "not in this kernel");
+		return -1;
+	}
+	if (prog_unusable(skel->progs.func_entry, why, size) ||
+	    (!count_only && prog_unusable(skel->progs.func_exit, why, size)))
+		return -1;
+	h->links[0] = bpf_program__attach_kprobe_opts(skel->progs.func_entry,
+						      h->target, &kopts);
+	if (h->links[0] && count_only) {
+		h->links[1] = h->links[0];
+	} else if (h->links[0]) {
+		kopts.retprobe = true;
+		h->links[1] = bpf_program__attach_kprobe_opts(skel->progs.func_exit,
+							      h->target, &kopts);
+	}
+	if (h->links[0] && h->links[1])
+		return 0;
+	snprintf(why, size, "%s", strerror(errno));
+	bpf_link__destroy(h->links[0]);
+	h->links[0] = h->links[1] = NULL;
+	return -1;
+}
+
+/*
+ * A function hook: fentry where it was chosen, else kprobes, else the
+ * system call that stands for it (attached with the others later). Why
+ * each way failed stays in h->why, for --list.
+ */
+static void attach_func(struct trace_bpf *skel, int i)
 {
 	struct hook *h = &hooks[i];
-	__u64 cookie;
-	int e;
+	__u64 cookie = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(i));
+	char why[sizeof(h->why)] = "";
+	size_t n;
 
-	if (h->kind == HOOK_FUNC) {
-		LIBBPF_OPTS(bpf_kprobe_opts, kopts);
-
-		cookie = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(i));
-		if (h->via == VIA_FENTRY && h->btf_id && attach_fentry(skel, h, cookie)) {
+	if (h->via == VIA_FENTRY && h->btf_id) {
+		if (!attach_fentry(skel, h, cookie, why, sizeof(why))) {
 			h->attached = true;
 			return;
 		}
-		close_fds(h->link_fds, 2);
-		close_fds(h->prog_fds, 2);
-		h->via = VIA_KPROBE;	/* the fallback */
-		kopts.bpf_cookie = cookie;
-		h->links[0] = bpf_program__attach_kprobe_opts(skel->progs.func_entry,
-							      h->target, &kopts);
-		if (h->links[0] && count_only) {
-			h->links[1] = h->links[0];
-		} else if (h->links[0]) {
-			kopts.retprobe = true;
-			h->links[1] = bpf_program__attach_kprobe_opts(
-				skel->progs.func_exit, h->target, &kopts);
-		}
-	} else {
-		LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
-
-		cookie = TRACE_COOKIE(i, 0, h->flags);
-		topts.cookie = cookie;
-		h->links[0] = bpf_program__attach_raw_tracepoint_opts(
-			tp_program(skel, h->prog), h->target, &topts);
-		h->links[1] = h->links[0];
+		snprintf(h->why, sizeof(h->why), "fentry: %s; ", why);
 	}
+	close_fds(h->link_fds, 2);
+	close_fds(h->prog_fds, 2);
+	h->via = VIA_KPROBE;
+	n = strlen(h->why);
+	if (!attach_kprobes(skel, h, cookie, why, sizeof(why))) {
+		h->attached = true;
+		return;
+	}
+	snprintf(h->why + n, sizeof(h->why) - n, "kprobe: %s", why);
+	use_syscalls(h);	/* VIA_SYSCALL: attach_syscalls() tries it */
+}
+
+static void attach_hook(struct trace_bpf *skel, int i)
+{
+	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
+	struct hook *h = &hooks[i];
+	struct bpf_program *prog = tp_program(skel, h->prog);
+	char why[sizeof(h->why)];
+
+	if (h->kind == HOOK_FUNC) {
+		attach_func(skel, i);
+		return;
+	}
+	if (prog_unusable(prog, why, sizeof(why)) ||
+	    (h->prog == TP_IRQ_NAMED &&
+	     prog_unusable(skel->progs.tp_irq_handler_exit, why, sizeof(why)))) {
+		snprintf(h->why, sizeof(h->why), "%s", why);
+		return;
+	}
+	topts.cookie = TRACE_COOKIE(i, 0, h->flags);
+	h->links[0] = bpf_program__attach_raw_tracepoint_opts(prog, h->target, &topts);
+	h->links[1] = h->links[0];
+	if (h->links[0] && h->prog == TP_IRQ_NAMED)	/* the exit too */
+		h->links[1] = bpf_program__attach_raw_tracepoint_opts(
+			skel->progs.tp_irq_handler_exit, "irq_handler_exit", &topts);
 	if (h->links[0] && h->links[1]) {
 		h->attached = true;
 		return;
 	}
-	e = errno;
-	snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(e));
+	snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(errno));
 	bpf_link__destroy(h->links[0]);
 	h->links[0] = h->links[1] = NULL;
 }
+
+static struct bpf_link *sys_links[2];
+
+/* The system calls of each operation (x86-64 numbers from the C library). */
+static const struct { int nr; enum trace_sys_op op; } sys_numbers[] = {
+	{ __NR_open, TRACE_SYS_OPEN }, { __NR_openat, TRACE_SYS_OPEN },
+#ifdef __NR_openat2
+	{ __NR_openat2, TRACE_SYS_OPEN },
+#endif
+	{ __NR_close, TRACE_SYS_CLOSE },
+	{ __NR_read, TRACE_SYS_READ }, { __NR_pread64, TRACE_SYS_READ },
+	{ __NR_write, TRACE_SYS_WRITE }, { __NR_pwrite64, TRACE_SYS_WRITE },
+	{ __NR_ioctl, TRACE_SYS_IOCTL }, { __NR_mmap, TRACE_SYS_MMAP },
+	{ __NR_poll, TRACE_SYS_POLL }, { __NR_ppoll, TRACE_SYS_POLL },
+};
+
+/* Every hook traced by its system calls: one enter and one exit link. */
+static void attach_syscalls(struct trace_bpf *skel)
+{
+	bool ops[TRACE_SYS_NR] = {}, any = false;
+	char why[sizeof(hooks[0].why)] = "";
+	int i, k;
+
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+
+		if (!h->target || h->attached || h->via != VIA_SYSCALL)
+			continue;
+		skel->bss->sys_cookies[h->dev_class][h->sys_op] =
+			TRACE_COOKIE(i, h->arg, h->flags);
+		ops[h->sys_op] = any = true;
+	}
+	if (!any)
+		return;
+	for (i = 0; i < (int)(sizeof(sys_numbers) / sizeof(sys_numbers[0])); i++)
+		if (sys_numbers[i].nr < TRACE_SYSCALLS && ops[sys_numbers[i].op])
+			skel->bss->sys_ops[sys_numbers[i].nr] = sys_numbers[i].op;
+	for (i = 0; i < nr_sys_devs; i++)
+		bpf_map__update_elem(skel->maps.sys_devs, &sys_dev_keys[i], sizeof(__u32),
+				     &sys_dev_classes[i], sizeof(__u32), BPF_ANY);
+	if (!prog_unusable(skel->progs.tp_sys_enter, why, sizeof(why)) &&
+	    !prog_unusable(skel->progs.tp_sys_exit, why, sizeof(why))) {
+		/* the exit first: an enter is never left without its exit */
+		sys_links[1] = bpf_program__attach_raw_tracepoint(skel->progs.tp_sys_exit,
+								  "sys_exit");
+		sys_links[0] = sys_links[1] ?
+			bpf_program__attach_raw_tracepoint(skel->progs.tp_sys_enter,
+							   "sys_enter") : NULL;
+		if (!sys_links[0])
+			snprintf(why, sizeof(why), "attach failed: %s", strerror(errno));
+	}
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+		size_t n = strlen(h->why);
+
+		if (!h->target || h->attached || h->via != VIA_SYSCALL)
+			continue;
+		h->attached = !!sys_links[0];
+		if (!h->attached)
+			snprintf(h->why + n, sizeof(h->why) - n, "%ssyscall: %s",
+				 n ? "; " : "", why);
+	}
+	if (!sys_links[0]) {
+		for (k = 0; k < 2; k++) {
+			bpf_link__destroy(sys_links[k]);
+			sys_links[k] = NULL;
+		}
+	}
+}
+
+/*
+ * Interrupt context from tracepoints (trace_irqtp.bpf.o): every entry and
+ * exit of a hard interrupt handler, x86 system vector and softirq moves a
+ * depth per CPU. Their number, for --list; 0 if none could attach.
+ */
+static struct bpf_link *irq_links[32];
+static int nr_irq_links;
+static char irq_why[128];
+
+/* Both ends of tracepoint pair @base (_entry, _exit): 1, 0 if absent, -1 */
+static int attach_irq_pair(struct trace_bpf *skel, const char *base, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts, .cookie = cookie);
+	struct bpf_program *progs[2] = { skel->progs.tp_irq_exit, skel->progs.tp_irq_enter };
+	const char *ends[2] = { "exit", "entry" };
+	char name[64];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		snprintf(name, sizeof(name), "%s_%s", base, ends[k]);
+		if (!tracepoint_exists(NULL, name))
+			return 0;
+	}
+	if (nr_irq_links + 2 > (int)(sizeof(irq_links) / sizeof(irq_links[0])))
+		return 0;
+	/* the exit first: a depth is never raised without its way down */
+	for (k = 0; k < 2; k++) {
+		snprintf(name, sizeof(name), "%s_%s", base, ends[k]);
+		irq_links[nr_irq_links] = bpf_program__attach_raw_tracepoint_opts(progs[k],
+										  name, &topts);
+		if (!irq_links[nr_irq_links]) {
+			snprintf(irq_why, sizeof(irq_why), "%s: %s", name, strerror(errno));
+			return -1;
+		}
+		nr_irq_links++;
+	}
+	return 1;
+}
+
+static void attach_irq_context(struct trace_bpf *skel)
+{
+	static const char *const hard[] = {
+		"irq_handler", "local_timer", "irq_work", "call_function",
+		"call_function_single", "reschedule", "thermal_apic",
+		"x86_platform_ipi", "error_apic", "spurious_apic",
+	};
+	int i;
+
+	irq_why[0] = '\0';
+	if (!irq_from_tracepoints || !bpf_program__autoload(skel->progs.tp_irq_enter) ||
+	    prog_unusable(skel->progs.tp_irq_enter, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(skel->progs.tp_irq_exit, irq_why, sizeof(irq_why)))
+		return;
+	for (i = 0; i < (int)(sizeof(hard) / sizeof(hard[0])); i++)
+		attach_irq_pair(skel, hard[i], 0);
+	attach_irq_pair(skel, "softirq", 1);
+}
+
 
 static struct bpf_link *multi_links[2];
 static struct bpf_link *fop_link;
@@ -686,7 +1134,8 @@ static struct bpf_link *fop_link;
 /* bpfdrv's file operations: one link to bpfdrv_fop, a cookie per op. */
 static void attach_fops(struct trace_bpf *skel)
 {
-	int i, n = 0, e;
+	char why[sizeof(hooks[0].why)] = "";
+	int i, n = 0;
 
 	for (i = 0; i < NR_HOOKS; i++) {
 		const struct hook *h = &hooks[i];
@@ -698,17 +1147,22 @@ static void attach_fops(struct trace_bpf *skel)
 	}
 	if (!n)
 		return;
-	fop_link = bpf_program__attach_raw_tracepoint(skel->progs.tp_bpfdrv_fop,
-						      "bpfdrv_fop");
-	e = errno;
+	if (!prog_unusable(skel->progs.tp_bpfdrv_fop, why, sizeof(why))) {
+		fop_link = bpf_program__attach_raw_tracepoint(skel->progs.tp_bpfdrv_fop,
+							      "bpfdrv_fop");
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	}
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
 		if (!fop_traced(h))
 			continue;
 		h->attached = !!fop_link;
-		if (!fop_link)
-			snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(e));
+		if (fop_link)
+			continue;
+		/* the system calls on the driver's node instead */
+		snprintf(h->why, sizeof(h->why), "tracepoint: %s", why);
+		use_syscalls(h);
 	}
 }
 
@@ -750,6 +1204,7 @@ static void attach_hooks(struct trace_bpf *skel)
 	double t0 = now_s();
 	int i;
 
+	attach_irq_context(skel);
 	if (!attach_multi(skel)) {
 		/* one function the kernel refuses fails them all: go one by one */
 		bpf_link__destroy(multi_links[0]);
@@ -765,12 +1220,14 @@ static void attach_hooks(struct trace_bpf *skel)
 		double t0 = now_s();
 
 		if (!hooks[i].target || hooks[i].kind == HOOK_LAT || hooks[i].attached ||
-		    hooks[i].via == VIA_FOP)
+		    hooks[i].kind == HOOK_SYS || hooks[i].via == VIA_FOP ||
+		    (hooks[i].kind == HOOK_FUNC && hooks[i].via == VIA_SYSCALL))
 			continue;
 		attach_hook(skel, i);
 		if (hooks[i].kind == HOOK_FUNC)
 			t_attach_func += now_s() - t0;
 	}
+	attach_syscalls(skel);
 	/* A latency is measured when both of its events are. */
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
@@ -799,10 +1256,16 @@ static void detach_hooks(void)
 	multi_links[0] = multi_links[1] = NULL;
 	bpf_link__destroy(fop_link);
 	fop_link = NULL;
+	for (i = 0; i < 2; i++) {
+		bpf_link__destroy(sys_links[i]);
+		sys_links[i] = NULL;
+	}
+	while (nr_irq_links > 0)
+		bpf_link__destroy(irq_links[--nr_irq_links]);
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		if (h->kind == HOOK_FUNC && h->links[1] != h->links[0])
+		if (h->links[1] != h->links[0])
 			bpf_link__destroy(h->links[1]);
 		if (h->kind != HOOK_LAT)
 			bpf_link__destroy(h->links[0]);
@@ -815,6 +1278,9 @@ static void detach_hooks(void)
 /* --- reading the results --- */
 
 unsigned int trace_groups_active;
+static const struct trace_opts *session_opts;	/* for the names of --device */
+
+#define MINOR_MASK	0xfffffU
 
 int trace_hook_by_id(__u32 id)
 {
@@ -834,7 +1300,7 @@ unsigned int trace_hook_group(int i) { return hooks[i].group; }
 bool trace_hook_attached(int i) { return hooks[i].attached; }
 bool trace_hook_per_minor(int i)
 {
-	return hooks[i].kind == HOOK_FUNC &&
+	return (hooks[i].kind == HOOK_FUNC || hooks[i].kind == HOOK_SYS) &&
 	       (hooks[i].arg == TRACE_ARG_FILE_MINOR ||
 		hooks[i].arg == TRACE_ARG_INODE_MINOR);
 }
@@ -897,6 +1363,34 @@ static __u32 sub_number(int hook, __u32 sub)
 	return hook_is_ioctl(hook) ? TRACE_IOCTL_NR(sub) : sub;
 }
 
+/* The device node of a minor, for the class of hook @h. */
+static void minor_name(const struct hook *h, __u32 minor, char *buf, size_t size)
+{
+	const char *name = NULL;
+	int i;
+
+	switch (h->dev_class) {
+	case TRACE_DEV_BPFDRV:
+		name = trace_driver_name(minor);
+		break;
+	case TRACE_DEV_NVIDIA:
+	case TRACE_DEV_NVIDIA_UVM:
+		nvidia_minor_name(minor, h->dev_class == TRACE_DEV_NVIDIA_UVM, buf, size);
+		return;
+	case TRACE_DEV_USER:	/* the --device that names exactly this one */
+		for (i = 0; session_opts && i < session_opts->nr_devices; i++)
+			if ((session_opts->devices[i] & MINOR_MASK) == minor)
+				name = session_opts->device_names[i];
+		break;
+	default:
+		break;
+	}
+	if (name)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "minor%u", minor);
+}
+
 /*
  * A row's sub-key in words: the ioctl's name as the kernel's descriptor
  * gives it (the number where it has none), driver name, CRTC or event
@@ -922,12 +1416,20 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 		} else {
 			snprintf(buf, size, "0x%02x", nr);
 		}
-	} else if (trace_hook_per_minor(hook)) {
-		name = trace_driver_name(sub);
+	} else if (h->arg == TRACE_ARG_IOCTL_CMD) {
+		name = h->dev_class == TRACE_DEV_NVIDIA ? nvidia_ioctl_name(sub) :
+		       h->dev_class == TRACE_DEV_NVIDIA_UVM ? nvidia_uvm_ioctl_name(sub) :
+		       NULL;
 		if (name)
 			snprintf(buf, size, "%s", name);
 		else
-			snprintf(buf, size, "minor%u", sub);
+			snprintf(buf, size, "0x%x", sub);
+	} else if (trace_hook_per_minor(hook)) {
+		minor_name(h, sub, buf, size);
+	} else if (h->prog == TP_XID && h->kind == HOOK_TP) {
+		snprintf(buf, size, "%u %.*s", sub, TRACE_STR_LEN, hist ? hist->str : "");
+	} else if (h->prog == TP_IRQ_NAMED && h->kind == HOOK_TP) {
+		snprintf(buf, size, "irq%u", sub);
 	} else if (h->flags & TRACE_CTX_CRTC) {
 		snprintf(buf, size, "crtc%u", sub);
 	} else if (hist && hist->str[0]) {
@@ -1212,6 +1714,31 @@ void trace_json_hist(FILE *out, const struct trace_hist *h)
 	fputs("]", out);
 }
 
+/* How events in interrupts are told from the interrupted task's. */
+static void print_irq_context(struct trace_session *s)
+{
+	char how[192];
+
+	if (!irq_from_tracepoints)
+		snprintf(how, sizeof(how), "told by the preempt count (a percpu ksym)");
+	else if (nr_irq_links)
+		snprintf(how, sizeof(how),
+			 "told by %d irq, softirq and x86 vector tracepoints%s",
+			 nr_irq_links, s->opts->irq_tracepoints ? "" :
+			 " (percpu ksyms cannot be resolved here)");
+	else if (irq_why[0])
+		snprintf(how, sizeof(how), "not told apart: %s", irq_why);
+	else
+		snprintf(how, sizeof(how), "not needed (no hook here fires in one)");
+	if (s->opts->json) {
+		fputs("{\"type\":\"irq_context\",\"how\":", s->out);
+		trace_json_str(s->out, how);
+		fputs("}\n", s->out);
+	} else {
+		fprintf(s->out, "\nInterrupt context: %s.\n", how);
+	}
+}
+
 static void print_list(struct trace_session *s)
 {
 	FILE *out = s->out;
@@ -1222,16 +1749,20 @@ static void print_list(struct trace_session *s)
 			"TARGET", "STATUS");
 	for (i = 0; i < NR_HOOKS; i++) {
 		const struct hook *h = &hooks[i];
-		const char *kind = h->kind == HOOK_FUNC ? via_names[h->via] :
+		const char *kind = h->kind == HOOK_FUNC || h->kind == HOOK_SYS ?
+				   via_names[h->via] :
 				   h->kind == HOOK_TP ? "tracepoint" : "latency";
-		char status[128];
+		char status[256];
 
 		if (!(h->group & s->opts->groups))
 			continue;
-		if (h->attached)
-			snprintf(status, sizeof(status), "attached%s",
-				 h->kind == HOOK_FUNC && count_only && h->via != VIA_FOP ?
-				 ", entry only" : "");
+		if (!h->attached)
+			kind = "-";
+		if (h->attached)	/* and why not a way tried before */
+			snprintf(status, sizeof(status), "attached%s%s%s%s",
+				 h->kind == HOOK_FUNC && count_only && h->via <= VIA_KPROBE ?
+				 ", entry only" : "", h->why[0] ? " (" : "", h->why,
+				 h->why[0] ? ")" : "");
 		else
 			snprintf(status, sizeof(status), "skipped: %s", h->why);
 		if (s->opts->json) {
@@ -1253,6 +1784,7 @@ static void print_list(struct trace_session *s)
 				h->name, kind, h->target ? h->target : "-", status);
 		}
 	}
+	print_irq_context(s);
 	if (s->opts->json)
 		fprintf(out, "{\"type\":\"startup\",\"total_s\":%.3f,\"probe_s\":%.3f,"
 			"\"load_s\":%.3f,\"attach_s\":%.3f,\"attach_functions_s\":%.3f,\"copy_programs_s\":%.3f}\n",
@@ -1617,6 +2149,143 @@ static void quiesce(struct trace_session *s)
 		usleep(100 * 1000);	/* nohz_full CPUs: no global barrier */
 }
 
+/*
+ * Can this kernel resolve a percpu variable as a ksym (the preempt count)?
+ * Not without CONFIG_KALLSYMS_ALL: the verifier then refuses every program
+ * that names one ("ldimm64 failed to find the address"), so interrupts are
+ * told from tracepoints by an object that names none (trace_irqtp.bpf.o).
+ */
+static bool percpu_ksym_resolves(void)
+{
+	static const char *const vars[] = { "__preempt_count", "pcpu_hot" };
+	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
+	struct bpf_insn insns[4] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_BTF_ID },
+		{},
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int i, id = -1, fd;
+
+	for (i = 0; i < 2 && id <= 0; i++)
+		id = btf ? btf__find_by_name_kind(btf, vars[i], BTF_KIND_VAR) : -1;
+	if (id <= 0)
+		return false;	/* neither: the preempt count would read 0 */
+	insns[0].imm = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "percpu_ksym", "GPL", insns, 4,
+			   NULL);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* The object, opened and set up for this session's options and hooks. */
+static struct trace_bpf *open_skel(const struct trace_opts *o)
+{
+	struct trace_bpf *skel = calloc(1, sizeof(*skel));
+	struct bpf_program *prog;
+	int i, e;
+
+	if (!skel || trace_bpf__create_skeleton(skel))
+		goto fail;
+	/* the same source and layout, built without percpu ksyms */
+	if (irq_from_tracepoints)
+		skel->skeleton->data = trace_irqtp_bpf__elf_bytes(&skel->skeleton->data_sz);
+	if (bpf_object__open_skeleton(skel->skeleton, NULL))
+		goto fail;
+	skel->rodata->targ_tgid = o->pid;
+	skel->rodata->targ_follow = o->follow;
+	skel->rodata->count_only = count_only;
+	if (o->perfetto)
+		skel->rodata->emit_events = true;
+	else	/* the ring buffer stays, smallest */
+		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+	if (o->comm) {
+		skel->rodata->targ_comm_set = true;
+		strncpy((char *)skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
+	}
+	/* NVIDIA's interrupt handlers are named after its module */
+	strcpy((char *)skel->rodata->irq_name, "nvidia");
+	if (set_autoload(skel, o->follow))
+		goto fail;
+	for (i = 0; i < nr_refused; i++) {
+		prog = bpf_object__find_program_by_name(skel->obj, refused[i].name);
+		if (prog)
+			bpf_program__set_autoload(prog, false);
+	}
+	return skel;
+fail:
+	e = errno;
+	trace_bpf__destroy(skel);
+	errno = e;
+	return NULL;
+}
+
+/*
+ * After the object failed to load: find the programs that the kernel
+ * refuses on their own (each loaded alone), and note why.
+ */
+static int find_refused(const struct trace_opts *o)
+{
+	char names[32][64];
+	struct bpf_program *prog;
+	struct trace_bpf *skel = open_skel(o);
+	int n = 0, found = 0, i, e;
+
+	if (!skel)
+		return 0;
+	bpf_object__for_each_program(prog, skel->obj)
+		if (bpf_program__autoload(prog) && n < 32)
+			snprintf(names[n++], sizeof(names[0]), "%.63s", bpf_program__name(prog));
+	trace_bpf__destroy(skel);
+	for (i = 0; i < n && nr_refused < (int)(sizeof(refused) / sizeof(refused[0])); i++) {
+		size_t mark = libbpf_log_mark();
+		struct refused_prog *r = &refused[nr_refused];
+
+		skel = open_skel(o);
+		if (!skel)
+			break;
+		bpf_object__for_each_program(prog, skel->obj)
+			if (strcmp(bpf_program__name(prog), names[i]))
+				bpf_program__set_autoload(prog, false);
+		if (trace_bpf__load(skel)) {
+			e = errno;
+			snprintf(r->name, sizeof(r->name), "%s", names[i]);
+			if (!libbpf_log_reason(mark, r->why, sizeof(r->why)))
+				snprintf(r->why, sizeof(r->why), "%s", strerror(e));
+			nr_refused++;
+			found++;
+		}
+		trace_bpf__destroy(skel);
+	}
+	return found;
+}
+
+/* Load what the kernel accepts: a refused program only loses its hooks. */
+static int load_skel(struct trace_session *s, const struct trace_opts *o)
+{
+	int tries, e = 0;
+
+	for (tries = 0; tries < 3; tries++) {
+		s->skel = open_skel(o);
+		if (!s->skel) {
+			err("cannot open the tracing programs: %s", strerror(errno));
+			return -1;
+		}
+		if (!trace_bpf__load(s->skel))
+			return 0;
+		e = errno;
+		trace_bpf__destroy(s->skel);
+		s->skel = NULL;
+		if (!find_refused(o))
+			break;
+	}
+	err("cannot load the tracing programs: %s (-v shows libbpf's log)", strerror(e));
+	return -1;
+}
+
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
@@ -1627,6 +2296,8 @@ int trace_session_run(struct trace_opts *o)
 	pid_t child = 0;
 
 	trace_groups_active = o->groups;
+	session_opts = o;
+	nr_refused = 0;
 	for (i = 0; i < NR_HOOKS; i++) {
 		if (!hooks[i].name) {	/* an H_* index out of step with the table */
 			err("internal error: hook %d is empty", i);
@@ -1650,47 +2321,32 @@ int trace_session_run(struct trace_opts *o)
 		if (!o->pid)
 			o->pid = child;
 	}
-	s.skel = trace_bpf__open();
-	if (!s.skel) {
-		err("cannot open the tracing programs: %s", strerror(errno));
-		goto out;
-	}
-	s.skel->rodata->targ_tgid = o->pid;
 	/* a command is traced with everything it starts, as strace -f does */
 	o->follow = o->pid && (o->follow || o->cmd);
-	s.skel->rodata->targ_follow = o->follow;
 	count_only = o->count_only;
-	s.skel->rodata->count_only = count_only;
-	if (o->perfetto)
-		s.skel->rodata->emit_events = true;
-	else	/* the ring buffer stays, smallest */
-		bpf_map__set_max_entries(s.skel->maps.events, getpagesize());
-	if (o->comm) {
-		s.skel->rodata->targ_comm_set = true;
-		strncpy((char *)s.skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
-	}
 	t0 = now_s();
 	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
 	func_via_forced = o->via;
+	probe_sys_devs(o);
+	irq_from_tracepoints = o->irq_tracepoints || !percpu_ksym_resolves();
 	probe_hooks(o->groups);
 	s.t_probe = now_s() - t0;
-	if (set_autoload(s.skel, o->follow)) {
-		err("cannot prepare the tracing programs: %s", strerror(errno));
-		goto out;
-	}
 	t0 = now_s();
-	if (trace_bpf__load(s.skel)) {
-		err("cannot load the tracing programs: %s (-v shows libbpf's log)",
-			  strerror(errno));
+	if (load_skel(&s, o))
 		goto out;
-	}
-	s.skel->bss->drm_core_ioctls = find_ksym(s.skel, "drm:drm_ioctls") ?:
-				       find_ksym(s.skel, "drm_ioctls");
+	if (bpf_program__fd(s.skel->progs.find_ksym) >= 0)
+		s.skel->bss->drm_core_ioctls = find_ksym(s.skel, "drm:drm_ioctls") ?:
+					       find_ksym(s.skel, "drm_ioctls");
 	if (o->follow) {
-		s.skel->links.trace_fork = bpf_program__attach(s.skel->progs.trace_fork);
+		char why[128] = "";
+
+		if (!prog_unusable(s.skel->progs.trace_fork, why, sizeof(why))) {
+			s.skel->links.trace_fork =
+				bpf_program__attach(s.skel->progs.trace_fork);
+			snprintf(why, sizeof(why), "%s", strerror(errno));
+		}
 		if (!s.skel->links.trace_fork) {
-			err("cannot follow the forks of process %u: %s", o->pid,
-			    strerror(errno));
+			err("cannot follow the forks of process %u: %s", o->pid, why);
 			goto out;
 		}
 	}
@@ -1869,16 +2525,58 @@ static int parse_groups(const char *arg, unsigned int *groups)
 			*groups |= TRACE_DRM;
 		else if (!strcmp(tok, "bpfdrv"))
 			*groups |= TRACE_BPFDRV;
+		else if (!strcmp(tok, "nvidia"))
+			*groups |= TRACE_NVIDIA;
+		else if (!strcmp(tok, "dev"))
+			*groups |= TRACE_DEV;
 		else if (!strcmp(tok, "all"))
-			*groups |= TRACE_NPU | TRACE_DRM | TRACE_BPFDRV;
+			*groups |= TRACE_ALL;
 		else
 			break;
 	}
 	if (tok || !*groups) {
-		err("invalid group list '%s': npu, drm, bpfdrv or all, comma-separated",
+		err("invalid group list '%s': npu, drm, bpfdrv, nvidia, dev or all, comma-separated",
 			  arg);
 		return -1;
 	}
+	return 0;
+}
+
+/* --device PATH or MAJOR[:MINOR]: a character device for the dev group */
+static int parse_device(const char *arg, struct trace_opts *o)
+{
+	unsigned int major, minor = TRACE_ANY_MINOR;
+	struct stat st;
+	char *end;
+
+	if (o->nr_devices >= TRACE_MAX_DEVICES) {
+		err("at most %d devices", TRACE_MAX_DEVICES);
+		return -1;
+	}
+	if (arg[0] == '/') {
+		if (stat(arg, &st)) {
+			err("%s: %s", arg, strerror(errno));
+			return -1;
+		}
+		if (!S_ISCHR(st.st_mode)) {
+			err("%s is not a character device", arg);
+			return -1;
+		}
+		major = major(st.st_rdev);
+		minor = minor(st.st_rdev);
+	} else {
+		errno = 0;
+		major = strtoul(arg, &end, 10);
+		if (!errno && *end == ':')
+			minor = strtoul(end + 1, &end, 10);
+		if (errno || end == arg || *end || major >= 4096 ||
+		    (minor != TRACE_ANY_MINOR && minor >= TRACE_ANY_MINOR)) {
+			err("invalid device '%s': a path, or MAJOR[:MINOR]", arg);
+			return -1;
+		}
+	}
+	o->devices[o->nr_devices] = (major << 20) | minor;
+	o->device_names[o->nr_devices++] = (char *)arg;
 	return 0;
 }
 
@@ -1886,10 +2584,12 @@ static void usage_trace(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfdrv trace [OPTIONS] [-- COMMAND [ARGS]]\n"
-		"  Trace the Intel NPU (intel_vpu), DRM and bpfdrv's own drivers:\n"
-		"  counts per process, ioctl and callback latency histograms, GPU\n"
-		"  scheduler and dma_fence latencies. Hooks this kernel lacks are skipped.\n"
-		"  -g, --groups LIST    npu,drm,bpfdrv (default: all)\n"
+		"  Trace the Intel NPU (intel_vpu), DRM, NVIDIA's driver and bpfdrv's\n"
+		"  own drivers: counts per process, ioctl and callback latency\n"
+		"  histograms, GPU scheduler and dma_fence latencies. Hooks this kernel\n"
+		"  lacks or refuses are skipped, each with its reason (see --list).\n"
+		"  -g, --groups LIST    npu,drm,bpfdrv,nvidia,dev (default: all, which\n"
+		"                       is all but dev)\n"
 		"  -l, --list           show each hook, what it attached to, and exit\n"
 		"  -i, --interval SECS  print a live table every SECS seconds\n"
 		"  -d, --duration SECS  stop after SECS seconds (default: Ctrl-C)\n"
@@ -1906,6 +2606,14 @@ static void usage_trace(FILE *f)
 		"      --fentry, --kprobe-multi, --kprobes\n"
 		"                       trace functions this way, not the one chosen\n"
 		"                       for this kernel (see --list)\n"
+		"      --syscalls       trace the system calls on the devices' files\n"
+		"                       instead of functions (chosen by itself where\n"
+		"                       the kernel refuses function probes)\n"
+		"      --device DEV     the dev group: a character device by PATH or\n"
+		"                       MAJOR[:MINOR], traced by its system calls\n"
+		"                       (repeatable)\n"
+		"      --irq-tracepoints  tell interrupts from the irq tracepoints, as\n"
+		"                       where percpu ksyms cannot be resolved\n"
 		"  -- COMMAND           run COMMAND once attached, trace it and every\n"
 		"                       process it starts, stop when it exits (exit\n"
 		"                       status: its status)\n");
@@ -1929,16 +2637,31 @@ int cmd_trace(int argc, char **argv)
 		{ "fentry", no_argument, NULL, 'F' },
 		{ "kprobe-multi", no_argument, NULL, 'M' },
 		{ "perfetto", required_argument, NULL, 'P' },
+		{ "syscalls", no_argument, NULL, 'S' },
+		{ "device", required_argument, NULL, 'D' },
+		{ "irq-tracepoints", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct trace_opts o = { .groups = TRACE_NPU | TRACE_DRM | TRACE_BPFDRV };
+	struct trace_opts o = { .groups = TRACE_ALL };
+	bool groups_given = false;
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+g:li:d:p:fc:jo:qCh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g':
 			if (parse_groups(optarg, &o.groups))
+				return 2;
+			groups_given = true;
+			break;
+		case 'S':
+			o.via = 1 + VIA_SYSCALL;
+			break;
+		case 'I':
+			o.irq_tracepoints = true;
+			break;
+		case 'D':
+			if (parse_device(optarg, &o))
 				return 2;
 			break;
 		case 'l':
@@ -1975,6 +2698,9 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = argv + optind;
+	/* --device alone: trace those devices; with -g: as the list says */
+	if (o.nr_devices && !groups_given)
+		o.groups = TRACE_DEV;
 	if (o.cmd && o.list) {
 		err("--list takes no command");
 		return 2;

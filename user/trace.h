@@ -25,11 +25,12 @@
 #define TRACE_ARG_IOCTL_NR	1	/* arg 2 is an ioctl cmd: sub = _IOC_NR */
 #define TRACE_ARG_FILE_MINOR	2	/* arg 1 is a struct file: sub = minor */
 #define TRACE_ARG_INODE_MINOR	3	/* arg 1 is a struct inode: sub = minor */
+#define TRACE_ARG_IOCTL_CMD	4	/* arg 2 is an ioctl cmd: sub = the cmd */
 #define TRACE_RET_ERRNO		(1ULL << 24)	/* negative return = error */
 #define TRACE_CTX_CRTC		(1ULL << 25)	/* tracepoint arg 0 is a CRTC index */
 /* A function hook's slot for its calls in flight (per task). */
 #define TRACE_SLOT_SHIFT	32
-#define TRACE_FUNC_SLOTS	32	/* a power of 2: the slot is masked */
+#define TRACE_FUNC_SLOTS	64	/* a power of 2: the slot is masked */
 #define TRACE_COOKIE(hook, arg, flags) \
 	((__u64)(hook) | ((__u64)(arg) << TRACE_ARG_SHIFT) | (flags))
 #define TRACE_FUNC_COOKIE(hook, arg, flags, slot) \
@@ -118,6 +119,36 @@ struct trace_ksym {
 	char name[64];		/* NUL-padded */
 	__u64 addr;
 };
+
+/*
+ * Device activity seen from the system calls, where functions cannot be
+ * probed: what a syscall is to the tracer, and the kind of character
+ * device a file descriptor is (by its major, and for --device its minor).
+ */
+enum trace_sys_op {
+	TRACE_SYS_NONE,
+	TRACE_SYS_OPEN,
+	TRACE_SYS_CLOSE,
+	TRACE_SYS_READ,
+	TRACE_SYS_WRITE,
+	TRACE_SYS_IOCTL,
+	TRACE_SYS_MMAP,
+	TRACE_SYS_POLL,
+	TRACE_SYS_NR,
+};
+
+enum trace_dev_class {
+	TRACE_DEV_DRM,		/* DRM and accel nodes */
+	TRACE_DEV_BPFDRV,	/* /dev/bpfdrv/ */
+	TRACE_DEV_NVIDIA,	/* nvidia.ko: /dev/nvidiactl, /dev/nvidia0... */
+	TRACE_DEV_NVIDIA_UVM,	/* nvidia_uvm.ko: /dev/nvidia-uvm */
+	TRACE_DEV_USER,		/* the devices --device names */
+	TRACE_DEV_NR,
+};
+
+#define TRACE_SYSCALLS		512	/* syscall numbers below this are looked at */
+#define TRACE_POLL_FDS		8	/* a poll() is a device's if one of these is */
+#define TRACE_ANY_MINOR		0xfffffU	/* a sys_devs key: the whole major */
 
 /* Per-process counts. */
 struct trace_proc_key {

@@ -16,7 +16,11 @@
 #define TRACE_NPU	(1U << 0)
 #define TRACE_DRM	(1U << 1)
 #define TRACE_BPFDRV	(1U << 2)
-#define TRACE_MAX_HOOKS	64
+#define TRACE_NVIDIA	(1U << 3)
+#define TRACE_DEV	(1U << 4)	/* the devices of --device */
+#define TRACE_ALL	(TRACE_NPU | TRACE_DRM | TRACE_BPFDRV | TRACE_NVIDIA)
+#define TRACE_MAX_HOOKS	128
+#define TRACE_MAX_DEVICES 16
 
 struct trace_session;
 
@@ -28,6 +32,10 @@ struct trace_opts {
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
 	int via;		/* 0: choose; else 1 + how to trace functions */
+	bool irq_tracepoints;	/* tell interrupts from tracepoints, not ksyms */
+	unsigned int devices[TRACE_MAX_DEVICES];	/* --device: dev_t (kernel) */
+	char *device_names[TRACE_MAX_DEVICES];
+	int nr_devices;
 	bool count_only;	/* count function calls at entry: no latency */
 	const char *perfetto;	/* write a timeline to this file */
 	bool follow;		/* pid's descendants too (set for cmd) */
