@@ -733,6 +733,27 @@ static const char *refused_why(const char *name)
 	return NULL;
 }
 
+/*
+ * BPFDRV_TRACE_REFUSE=prog,...: treat these programs as refused by the
+ * kernel, so that tests reach every fallback on any kernel.
+ */
+static void refuse_for_tests(void)
+{
+	const char *env = getenv("BPFDRV_TRACE_REFUSE");
+	char buf[512], *tok, *save = NULL;
+
+	nr_refused = 0;
+	if (!env)
+		return;
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (tok = strtok_r(buf, ",", &save); tok && nr_refused < 16;
+	     tok = strtok_r(NULL, ",", &save)) {
+		snprintf(refused[nr_refused].name, sizeof(refused[0].name), "%s", tok);
+		snprintf(refused[nr_refused++].why, sizeof(refused[0].why),
+			 "(BPFDRV_TRACE_REFUSE)");
+	}
+}
+
 /* Is @prog not loaded? Then why, in @why. */
 static bool prog_unusable(const struct bpf_program *prog, char *why, size_t size)
 {
@@ -2297,7 +2318,7 @@ int trace_session_run(struct trace_opts *o)
 
 	trace_groups_active = o->groups;
 	session_opts = o;
-	nr_refused = 0;
+	refuse_for_tests();
 	for (i = 0; i < NR_HOOKS; i++) {
 		if (!hooks[i].name) {	/* an H_* index out of step with the table */
 			err("internal error: hook %d is empty", i);
@@ -2370,7 +2391,7 @@ int trace_session_run(struct trace_opts *o)
 				trace_group_name(hooks[i].group), hooks[i].name,
 				hooks[i].why);
 	if (!nattached) {
-		err("nothing to trace: no hook of the chosen groups exists here");
+		err("nothing to trace: no hook of the chosen groups can be attached here");
 		goto out;
 	}
 
@@ -2614,6 +2635,7 @@ static void usage_trace(FILE *f)
 		"                       (repeatable)\n"
 		"      --irq-tracepoints  tell interrupts from the irq tracepoints, as\n"
 		"                       where percpu ksyms cannot be resolved\n"
+		"      --ioctl-names    print NVIDIA's ioctl numbers and names, and exit\n"
 		"  -- COMMAND           run COMMAND once attached, trace it and every\n"
 		"                       process it starts, stop when it exits (exit\n"
 		"                       status: its status)\n");
@@ -2640,6 +2662,7 @@ int cmd_trace(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, 'S' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "irq-tracepoints", no_argument, NULL, 'I' },
+		{ "ioctl-names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -2660,6 +2683,9 @@ int cmd_trace(int argc, char **argv)
 		case 'I':
 			o.irq_tracepoints = true;
 			break;
+		case 'N':	/* the tables names come from, e.g. to check them */
+			nvidia_print_ioctl_names(stdout);
+			return 0;
 		case 'D':
 			if (parse_device(optarg, &o))
 				return 2;

@@ -62,6 +62,13 @@ mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
 in_root make -s bpf user selftests >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
+# the tool as the packages build it (libbpf linked in), for the host's own
+# kernel: the host-trace part runs it there
+host_tool=/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/host
+if [ "$mode" = test ]; then
+	in_root make -s user STATIC_LIBBPF=1 BUILD="$host_tool" >>"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
+		{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build for the host failed"; }
+fi
 # the package part installs them in the guest
 with_package=0
 if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] ||
@@ -263,7 +270,7 @@ log "up to $max_jobs runs at once"
 # the guest's kernel here first, natively in the guest's own root, and the
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
-main_parts=$(echo " ${BPFDRV_PARTS:-} " | sed 's/ package / /g; s/^ *//; s/ *$//')
+main_parts=$(echo " ${BPFDRV_PARTS:-} " | sed 's/ package / /g; s/ host-trace / /g; s/^ *//; s/ *$//')
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")
@@ -304,6 +311,13 @@ if [ "$with_package" = 1 ]; then
 		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" "${kernels[@]}"
 	launch host host "$BPFDRV_BUILD/vm/test-host.log" \
 		"$BPFDRV_TOP/selftests/vm/package-host.sh"
+fi
+# the tracer on the host's own kernel (a restricted one: no kprobes, no
+# fentry, no percpu ksyms), in the bookworm root for its C library
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" host-trace "* ]]; then
+	launch host host-trace "$BPFDRV_BUILD/vm/test-host-trace.log" \
+		env BPFDRV_ROOT="$BPFDRV_ROOT12" bash -c '. "$1"; shift; in_root "$@"' bash \
+		"$BPFDRV_TOP/selftests/vm/lib.sh" selftests/host/trace-host.sh "$host_tool/user/bpfdrv"
 fi
 # the development loop, as a user drives it from the host
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then

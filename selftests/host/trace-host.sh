@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bpfdrv trace on the build host's own kernel, the kind GPU clouds run
+# (no kprobes, fentry refused, no percpu ksyms; see ENVIRONMENT.md): it
+# must never fail wholesale, and its syscall mode must count exactly what
+# an LD_PRELOAD counter counts. Only tracing programs run on the host; the
+# host never loads bpfdrv.ko. Runs inside the bookworm root (the host's C
+# library and python3), as root; prints unnumbered TAP lines.
+# Usage: trace-host.sh [BPFDRV]
+cd "$(dirname "$0")/../.." || exit 1
+B=${1:-build/host/user/bpfdrv}	# the tool built with STATIC_LIBBPF=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+check() { # DESCRIPTION CMD...
+	local what=$1
+
+	shift
+	if "$@" >"$out/check.out" 2>&1; then ok "$what"; else
+		nok "$what"; sed 's/^/# /' "$out/check.out" | head -20; fi
+}
+
+echo "# host kernel $(uname -r), lockdown: $(cat /sys/kernel/security/lockdown 2>/dev/null || echo "not shown")"
+if ! [ -x "$B" ]; then
+	nok "the host build of bpfdrv exists ($B)"
+	exit 0
+fi
+
+# --- never wholesale: every hook attached, or skipped with its reason ---
+$B trace --list --json >"$out/list.json" 2>"$out/list.err"
+check "trace --list exits 0 on the host kernel" test $? -eq 0
+python3 - "$out/list.json" <<'EOF2'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+for o in rows:
+    if o["type"] == "hook":
+        print("# %-7s %-24s %-12s %s" % (o["group"], o["hook"], o["kind"], o["status"][:90]))
+    elif o["type"] == "irq_context":
+        print("# interrupt context: " + o["how"])
+EOF2
+check "trace --list: each hook is attached by a named way, or skipped with a reason" \
+	python3 -c 'import json, sys
+ways = {"fentry", "kprobe.multi", "kprobe", "tracepoint", "syscall", "latency"}
+bad = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "hook" and not
+       ((o["attached"] and o["kind"] in ways) or
+        (not o["attached"] and o["kind"] == "-" and len(o["status"]) > len("skipped: ")))]
+print(bad)
+sys.exit(bool(bad))' "$out/list.json"
+check "trace --list says how interrupts are told apart" \
+	grep -q '"type":"irq_context"' "$out/list.json"
+timeout 60 $B trace -g drm -q -d 0.5 >"$out/drm.txt" 2>&1
+check "trace -g drm runs with what attaches (the dma_fence tracepoints) and exits 0" \
+	eval "[ $? -eq 0 ] && grep -q 'Traced for' '$out/drm.txt'"
+$B trace -g drm --irq-tracepoints --list --json >"$out/irqtp.json" 2>&1
+check "trace --irq-tracepoints: interrupts are told by tracepoints" \
+	grep -q '"how":"told by [1-9][0-9]* irq, softirq' "$out/irqtp.json"
+BPFDRV_TRACE_REFUSE=tp_count $B trace -g drm --list --json >"$out/refuse.json" 2>&1
+check "a refused program loses only its hooks: fence_wait skipped, fence_init attached" \
+	python3 -c 'import json, sys
+h = {o["hook"]: o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "hook"}
+sys.exit(not (not h["fence_wait"]["attached"] and "refused" in h["fence_wait"]["status"]
+              and h["fence_init"]["attached"]))' "$out/refuse.json"
+BPFDRV_TRACE_REFUSE=tp_sys_enter $B trace --device /dev/null -d 0.2 >"$out/none.txt" 2>&1
+check "nothing attachable: exit status 1 and one line that says so" \
+	eval "[ $? -eq 1 ] && grep -q 'nothing to trace' '$out/none.txt'"
+
+# --- NVIDIA's ioctl names: every define of the header, with its value ---
+$B trace --ioctl-names >"$out/names.txt"
+check "trace --ioctl-names: NVIDIA's names and numbers are those of its header" \
+	python3 - user/nvidia/nv_ioctl_numbers.h "$out/names.txt" <<'EOF2'
+import re, sys
+defs = dict(re.findall(r"^#define (\w+)\s+(.+?)\s*$", open(sys.argv[1]).read(), re.M))
+def value(expr):
+    expr = re.sub(r"UVM_IOCTL_BASE\((\d+)\)", r"\1", expr)
+    expr = re.sub(r"\b(NV_IOCTL_BASE)\b", defs["NV_IOCTL_BASE"], expr)
+    return eval(expr, {})
+want = {n: value(v) for n, v in defs.items()
+        if (n.startswith("NV_ESC_") or n.startswith("UVM_")) and n != "UVM_IOCTL_BASE(i)"
+        and "(" not in n}
+got = {l.split()[2]: int(l.split()[1]) for l in open(sys.argv[2])}
+bad = {n: (v, got.get(n)) for n, v in want.items() if got.get(n) != v}
+extra = set(got) - set(want)
+print("# %d names in the header, %d printed; wrong or missing %s, extra %s"
+      % (len(want), len(got), bad, extra))
+sys.exit(bool(bad or extra))
+EOF2
+
+# --- the syscall mode against an LD_PRELOAD counter: threads and forks ---
+gcc=$(command -v gcc-12 || command -v gcc)
+if ! $gcc -O2 -Wall -shared -fPIC -o "$out/devcount.so" selftests/host/devcount.c \
+	-ldl -lpthread 2>"$out/cc.err"; then
+	nok "the LD_PRELOAD counter builds"
+	sed 's/^/# /' "$out/cc.err"
+	exit 0
+fi
+mkdir "$out/counts"
+: >"$out/stdin"
+devs=()
+for d in /dev/null /dev/zero /dev/full /dev/ptmx; do
+	devs+=("$((0x$(stat -c %t "$d"))):$((0x$(stat -c %T "$d")))")
+done
+$B trace --json -o "$out/sys.json" --device /dev/null --device /dev/zero \
+	--device /dev/full --device /dev/ptmx -- \
+	env LD_PRELOAD="$out/devcount.so" DEVCOUNT_DIR="$out/counts" WORKLOAD_ROUNDS=400 \
+	python3 selftests/host/workload.py <"$out/stdin" >"$out/workload.out" 2>&1
+check "trace --device ... -- workload: exit 0" test $? -eq 0
+python3 selftests/host/compare.py "$out/sys.json" "$out/counts" "${devs[@]}"
+# the syscall mode is what the tool chose: no option forced it
+check "the dev group was traced by system calls" \
+	grep -q '"group":"dev","hook":"write","kind":"syscall"' \
+	<($B trace --list --json --device /dev/null)
