@@ -1570,6 +1570,12 @@ static int lookup_proc(int fd, const struct trace_proc_key *key, struct trace_pr
 	return 0;
 }
 
+/* Are the hook's events calls (func_count()): a function's or a syscall's? */
+static bool counted_by_call(int hook)
+{
+	return hooks[hook].kind == HOOK_FUNC || hooks[hook].kind == HOOK_SYS;
+}
+
 /*
  * Counting only (-C), a function's calls are counted in the process rows
  * alone, one map update per call: a (hook, sub) row's count is their sum.
@@ -1581,7 +1587,7 @@ static void count_from_procs(struct trace_session *s, struct trace_row *rows, in
 	struct trace_proc v;
 
 	for (i = 0; i < n; i++)
-		if (hooks[rows[i].hook].kind == HOOK_FUNC)
+		if (counted_by_call(rows[i].hook))
 			rows[i].hist.count = 0;
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
@@ -1589,7 +1595,7 @@ static void count_from_procs(struct trace_session *s, struct trace_row *rows, in
 		if (lookup_proc(fd, &key, &v))
 			continue;
 		for (i = 0; i < n; i++)
-			if (hooks[rows[i].hook].kind == HOOK_FUNC &&
+			if (counted_by_call(rows[i].hook) &&
 			    (__u32)rows[i].hook == key.hook && rows[i].sub == key.sub)
 				rows[i].hist.count += v.count;
 	}

@@ -132,6 +132,8 @@ TRACERS = [
 	("group", "bpfdrv trace -g GROUP", "the same, one group"),
 	("fentry", "bpfdrv trace --fentry", "the same, fentry/fexit"),
 	("kprobe-multi", "bpfdrv trace --kprobe-multi", "the same, kprobe.multi"),
+	("syscalls", "bpfdrv trace --syscalls",
+	 "the same, from the system calls on the device's file"),
 	("count", "bpfdrv trace -C",
 	 "count per process, at entry (bpfdrv_fop: at return)"),
 	("bpftrace", "bpftrace, kprobe count", "count, at entry"),

@@ -13,12 +13,13 @@
 #   trace_bench ROUNDS SECONDS
 
 # sessions: TRACER:GROUP:WORKLOADS (the workloads run under one attach)
-# (fentry and kprobe-multi: all groups, functions traced that way instead
-# of the way chosen for the kernel, to show what each way costs)
+# (fentry, kprobe-multi and syscalls: all groups, functions traced that
+# way instead of the way chosen for the kernel, to show what each way
+# costs; syscalls is what kernels that refuse function probes get)
 SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
 group:drm:drm_version group:bpfdrv:echo_read1
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
-count::drm_version,echo_read1
+syscalls::drm_version,echo_read1 count::drm_version,echo_read1
 bpftrace::drm_version,echo_read1 bpftrace-keyed::drm_version,echo_read1
 bpftrace-lat::drm_version,echo_read1"
 BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
@@ -56,7 +57,7 @@ tracer_start() {
 		taskset -c 0 $BPFDRV trace -q -g "$2" --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
-	fentry|kprobe-multi)
+	fentry|kprobe-multi|syscalls)
 		taskset -c 0 $BPFDRV trace -q --$1 --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
@@ -189,7 +190,8 @@ trace_prog_time() {
 for p in json.load(sys.stdin):
     if p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
                          "func_fexit", "func_entry", "func_exit",
-                         "tp_bpfdrv_fop") and p.get("run_cnt"):
+                         "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit") and
+            p.get("run_cnt"):
         print(json.dumps({"bench": "trace_prog", "prog": p["name"],
                           "run_cnt": p["run_cnt"],
                           "run_time_ns": p["run_time_ns"]}))'

@@ -163,15 +163,30 @@ else
 	kill $tracer
 	sed 's/^/# /' "$OUT/hold.err"
 fi
-for via in fentry kprobes; do
+for via in fentry kprobes syscalls; do
 	$BPFDRV trace -g bpfdrv --$via --json -o "$OUT/trace-$via.json" -- \
 		$T/test_trace_chrdev tr 2 "$OUT/tally-$via.json" 2>"$OUT/trace-$via.err"
 	check "trace -g bpfdrv --$via -- workload exits 0" test $? -eq 0
 	for op in open read ioctl poll; do
-		expect_eq "trace --$via: bpfdrv $op count (function probes) equals the workload's" \
+		expect_eq "trace --$via: bpfdrv $op count equals the workload's" \
 			"$(jsum "$OUT/trace-$via.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
 			"$(jget "$OUT/tally-$via.json" $op)"
 	done
+done
+# where the kernel refuses every function probe and the module's
+# tracepoint, the tool falls back to the system calls by itself
+refuse_funcs=func_fentry,func_fexit,func_mentry,func_mexit,func_entry,func_exit
+BPFDRV_TRACE_REFUSE=$refuse_funcs,tp_bpfdrv_fop $BPFDRV trace -g bpfdrv --list --json \
+	>"$OUT/fallback-list.json" 2>&1
+expect_eq "trace --list, function probes refused: bpfdrv's 6 operations fall back to syscalls" \
+	"$(jcount "$OUT/fallback-list.json" type=hook group=bpfdrv kind=syscall attached=true)" 6
+BPFDRV_TRACE_REFUSE=$refuse_funcs,tp_bpfdrv_fop $BPFDRV trace -g bpfdrv --json \
+	-o "$OUT/trace-fallback.json" -- $T/test_trace_chrdev tr 2 "$OUT/tally-fallback.json" \
+	2>"$OUT/trace-fallback.err"
+for op in open read write ioctl poll; do
+	expect_eq "trace, function probes refused: bpfdrv $op count (syscalls) equals the workload's" \
+		"$(jsum "$OUT/trace-fallback.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
+		"$(jget "$OUT/tally-fallback.json" $op)"
 done
 # a read that waits for a writer: the module's time covers the wait, and
 # is no more than the reader measured around its read()
@@ -377,6 +392,48 @@ EOF2
 		fi
 	done
 
+	# the system calls on the DRM nodes (--syscalls, and by itself where
+	# function probes are refused) against the workload's tally and an
+	# ftrace kprobe on drm_ioctl in the same run
+	kev=$tfs/kprobe_events
+	echo 'p:bpfdrv_test/drm_ioctl drm_ioctl cmd=%si:x32' >>$kev 2>/dev/null
+	for how in --syscalls refused; do
+		echo 0 >$tfs/tracing_on
+		echo >$tfs/trace
+		echo 1 >$tfs/events/bpfdrv_test/drm_ioctl/enable 2>/dev/null
+		echo 1 >$tfs/tracing_on
+		if [ $how = refused ]; then
+			BPFDRV_TRACE_REFUSE=$refuse_funcs $BPFDRV trace -g drm --json \
+				-o "$OUT/sys-$how.json" -- $T/test_trace_drm run "$vgem" "$gpu" 3 \
+				"$OUT/sys-$how-tally.json" 2>"$OUT/sys-$how.err"
+		else
+			$BPFDRV trace -g drm $how --json -o "$OUT/sys-$how.json" -- \
+				$T/test_trace_drm run "$vgem" "$gpu" 3 "$OUT/sys-$how-tally.json" \
+				2>"$OUT/sys-$how.err"
+		fi
+		rc=$?
+		echo 0 >$tfs/tracing_on
+		echo 0 >$tfs/events/bpfdrv_test/drm_ioctl/enable 2>/dev/null
+		check "trace -g drm ($how) -- DRM workload exits 0, nothing lost" test $rc -eq 0
+		expect_eq "trace -g drm ($how): drm_ioctl is traced by its system call" \
+			"$(grep -c '"hook":"drm_ioctl","target":"ioctl"' "$OUT/sys-$how.json")" \
+			"$(grep -c '"hook":"drm_ioctl"' <(grep '"type":"stat"' "$OUT/sys-$how.json"))"
+		for ioc in VERSION GET_CAP MODE_CREATE_DUMB VGEM_FENCE_ATTACH GEM_CLOSE; do
+			expect_eq "trace -g drm ($how): $ioc count equals the workload's" \
+				"$(jsum "$OUT/sys-$how.json" count type=stat hook=drm_ioctl detail=$ioc)" \
+				"$(jget "$OUT/sys-$how-tally.json" ioctl.$ioc)"
+		done
+		if [ -d $tfs/events/bpfdrv_test/drm_ioctl ]; then
+			expect_eq "trace -g drm ($how): drm_ioctl count equals ftrace's kprobe count" \
+				"$(jsum "$OUT/sys-$how.json" count type=stat hook=drm_ioctl)" \
+				"$(grep -c 'drm_ioctl: (drm_ioctl' $tfs/trace)"
+		else
+			echo "# skip: ftrace kprobe on drm_ioctl (no kprobe events)"
+		fi
+	done
+	echo '-:bpfdrv_test/drm_ioctl' >>$kev 2>/dev/null
+	echo >$tfs/trace
+
 	# rarer ioctls and numbers no ioctl has: every name from the kernel
 	$BPFDRV trace -g drm --json -o "$OUT/rare.json" -- \
 		$T/test_trace_drm rare "$vgem" "$gpu" "$OUT/rare_tally.json" 2>"$OUT/rare.err"
@@ -411,6 +468,26 @@ print(" ".join(json.load(open(sys.argv[1]))["ioctl"]))' "$OUT/rare_tally.json");
 			"$(jsum "$OUT/irq.json" count type=proc hook=vblank context=hardirq)" "$vbl"
 	else
 		echo "# no vblanks from virtio_gpu on this kernel: nothing to attribute"
+	fi
+
+	# the same, with interrupts told from the irq tracepoints (as where
+	# percpu ksyms cannot be resolved)
+	$T/test_trace_drm pending "$vgem" 12 >"$OUT/pending-tp.out" &
+	pending=$!
+	wait_for 10 grep -q attached "$OUT/pending-tp.out"
+	$BPFDRV trace -g drm -q --irq-tracepoints --json -o "$OUT/irq-tp.json" -- sh -c \
+		'end=$(($(date +%s) + 11)); while [ $(date +%s) -lt $end ]; do :; done'
+	wait $pending
+	expect_eq "trace --irq-tracepoints: the fence signaled in softirq is on the softirq row" \
+		"$(jsum "$OUT/irq-tp.json" count type=proc hook=fence_signaled context=softirq)" 1
+	expect_eq "trace --irq-tracepoints: no fence signal is charged to the busy task" \
+		"$(jsum "$OUT/irq-tp.json" count type=proc hook=fence_signaled context=task)" 0
+	vbl=$(jsum "$OUT/irq-tp.json" count type=stat hook=vblank)
+	if [ "$vbl" -gt 0 ]; then
+		ctx=hardirq
+		preempt_rt && ctx=softirq
+		expect_eq "trace --irq-tracepoints: all $vbl vblanks are on the $ctx row" \
+			"$(jsum "$OUT/irq-tp.json" count type=proc hook=vblank context=$ctx)" "$vbl"
 	fi
 
 	timeout 60 $BPFDRV trace -g drm -q -d 1 >"$OUT/dur.txt" 2>&1
