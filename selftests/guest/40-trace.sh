@@ -373,13 +373,16 @@ else:
 sys.exit(0 if ok else 1)
 EOF2
 	}
-	for via in "" -C --fentry --kprobes; do
+	for via in "" -C --syscalls --fentry --kprobes; do
 		$BPFDRV trace -g drm $via --json -o "$OUT/thr.json" -- \
 			$T/test_trace_drm threads "$gpu" 64 40 "$OUT/thr_tally.json" 2>"$OUT/thr.err"
 		thr_rc=$?
 		echo "# ${via:-default}: $(grep '"type":"lost"' "$OUT/thr.json")"
 		if [ -z "$via" ]; then
 			check "trace: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
+				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc exact
+		elif [ $via = --syscalls ]; then
+			check "trace --syscalls: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
 				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc exact
 		elif [ $via = -C ]; then
 			check "trace -C: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
