@@ -287,19 +287,23 @@ OWNER_MAP(sched_jobs);		/* by scheduler fence address */
 OWNER_MAP(fences);		/* by dma_fence address */
 OWNER_MAP(vpu_jobs);		/* by NPU job id */
 
-static __always_inline bool comm_wanted(const char *comm)
+/* Are the NUL-terminated names @a and @b (set by user space) equal? */
+static __always_inline bool name_eq(const char *a, const volatile char *b)
 {
 	int i;
 
-	if (!targ_comm_set)
-		return true;
 	for (i = 0; i < TRACE_COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
+		if (a[i] != b[i])
 			return false;
-		if (!comm[i])
+		if (!a[i])
 			break;
 	}
 	return true;
+}
+
+static __always_inline bool comm_wanted(const char *comm)
+{
+	return !targ_comm_set || name_eq(comm, targ_comm);
 }
 
 /* Is process @tgid targ_tgid or, when following, one of its descendants? */
@@ -1046,16 +1050,9 @@ struct {
 static __always_inline bool irq_named(struct irqaction *action)
 {
 	char name[TRACE_COMM_LEN] = {};
-	int i;
 
 	bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(action, name));
-	for (i = 0; i < TRACE_COMM_LEN; i++) {
-		if (name[i] != irq_name[i])
-			return false;
-		if (!name[i])
-			break;
-	}
-	return true;
+	return name_eq(name, irq_name);
 }
 
 SEC("raw_tp")

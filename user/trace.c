@@ -2279,7 +2279,8 @@ static int find_refused(const struct trace_opts *o)
 				bpf_program__set_autoload(prog, false);
 		if (trace_bpf__load(skel)) {
 			e = errno;
-			snprintf(r->name, sizeof(r->name), "%s", names[i]);
+			_Static_assert(sizeof(r->name) == sizeof(names[0]), "names");
+			memcpy(r->name, names[i], sizeof(r->name));
 			if (!libbpf_log_reason(mark, r->why, sizeof(r->why)))
 				snprintf(r->why, sizeof(r->why), "%s", strerror(e));
 			nr_refused++;
