@@ -980,7 +980,7 @@ static void attach_func(struct trace_bpf *skel, int i)
 	close_fds(h->link_fds, 2);
 	close_fds(h->prog_fds, 2);
 	h->via = VIA_KPROBE;
-	n = strlen(h->why);
+	n = strlen(h->why);	/* after the earlier ways' reasons */
 	if (!attach_kprobes(skel, h, cookie, why, sizeof(why))) {
 		h->attached = true;
 		return;
@@ -1187,8 +1187,8 @@ static void attach_fops(struct trace_bpf *skel)
 	}
 }
 
-/* Every kprobe.multi function in two links; false if the kernel refused. */
-static bool attach_multi(struct trace_bpf *skel)
+/* Every kprobe.multi function in two links; false (and why) if refused. */
+static bool attach_multi(struct trace_bpf *skel, char *why, size_t size)
 {
 	const char *syms[NR_HOOKS];
 	__u64 cookies[NR_HOOKS];
@@ -1207,11 +1207,15 @@ static bool attach_multi(struct trace_bpf *skel)
 	for (k = 0; k < (count_only ? 1 : 2); k++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = syms,
 			    .cookies = cookies, .cnt = n, .retprobe = k);
+		struct bpf_program *prog = k ? skel->progs.func_mexit : skel->progs.func_mentry;
 
-		multi_links[k] = bpf_program__attach_kprobe_multi_opts(
-			k ? skel->progs.func_mexit : skel->progs.func_mentry, NULL, &mopts);
-		if (!multi_links[k])
+		if (prog_unusable(prog, why, size))
 			return false;
+		multi_links[k] = bpf_program__attach_kprobe_multi_opts(prog, NULL, &mopts);
+		if (!multi_links[k]) {
+			snprintf(why, size, "%s", strerror(errno));
+			return false;
+		}
 	}
 	for (i = 0; i < NR_HOOKS; i++)
 		if (hooks[i].kind == HOOK_FUNC && hooks[i].target &&
@@ -1222,18 +1226,23 @@ static bool attach_multi(struct trace_bpf *skel)
 
 static void attach_hooks(struct trace_bpf *skel)
 {
+	char why[sizeof(hooks[0].why) / 2] = "";
 	double t0 = now_s();
 	int i;
 
 	attach_irq_context(skel);
-	if (!attach_multi(skel)) {
+	if (!attach_multi(skel, why, sizeof(why))) {
 		/* one function the kernel refuses fails them all: go one by one */
 		bpf_link__destroy(multi_links[0]);
 		bpf_link__destroy(multi_links[1]);
 		multi_links[0] = multi_links[1] = NULL;
-		for (i = 0; i < NR_HOOKS; i++)
-			if (hooks[i].via == VIA_MULTI)
-				hooks[i].via = VIA_KPROBE;
+		for (i = 0; i < NR_HOOKS; i++) {
+			if (hooks[i].via != VIA_MULTI)
+				continue;
+			hooks[i].via = VIA_KPROBE;
+			snprintf(hooks[i].why, sizeof(hooks[i].why), "kprobe.multi: %s; ",
+				 why);
+		}
 	}
 	attach_fops(skel);
 	t_attach_func += now_s() - t0;
