@@ -11,6 +11,9 @@
 # make deb        the Debian packages (bpfdrv-dkms, bpfdrv, bpfdrv-dev), built
 #                 in the Debian root; results in build/deb/
 # make install    the tool, drivers, headers and module source (DESTDIR, PREFIX)
+# make vm-start DRIVERS=dir, vm-run CMD=..., vm-stop: the development loop
+# make vm-build DRIVERS=dir   build your drivers with the root's compiler
+# make vm-check DRIVERS=dir   load them on every kernel of the matrix
 
 BUILD	?= build
 KREL	?= $(shell uname -r)
@@ -47,7 +50,8 @@ BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
-.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop clean \
+.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop vm-build \
+	vm-check clean \
 	install install-tool install-dev install-dkms-src deb
 all: bpf user kmod
 
@@ -252,6 +256,16 @@ vm-run:
 
 vm-stop:
 	selftests/vm/session.sh stop
+
+# DRIVERS=dir: build it with the root's compiler (vm-build); load every
+# object in it on each kernel of the matrix, or KERNELS=..., one boot each,
+# with the verifier's verdict per kernel (vm-check)
+vm-build:
+	$(if $(DRIVERS),BPFDRV_DRIVERS="$(DRIVERS)") selftests/vm/build-drivers.sh
+
+vm-check:
+	$(if $(DRIVERS),BPFDRV_DRIVERS="$(DRIVERS)") \
+		$(if $(KERNELS),BPFDRV_KERNELS="$(KERNELS)") selftests/vm/run.sh check
 
 clean:
 	rm -rf $(BUILD)

@@ -1370,7 +1370,10 @@ static int cmd_status(int argc, char **argv)
 		printf("%s: live updates: %u\n", argv[1], updates);
 	if (has_exit) {
 		format_exit(&r, why, sizeof(why));
-		printf("%s: last exit: %s\n", argv[1], why);
+		/* a function lost while the driver serves others is no exit */
+		printf("%s: %s: %s\n", argv[1],
+		       n && !strcmp(r.kind, "removed") ? "an instance was removed" :
+		       "last exit", why);
 	}
 	return 0;
 }

@@ -127,6 +127,10 @@ static const char hw_gpio[] =
 
 /* sleepable: the PCI and GPIO kfuncs may sleep */
 static const char driver_ioctl[] =
+"/*\n"
+" * .s: sleepable. ioctl runs in the caller's process, and the PCI, GPIO,\n"
+" * I2C and SPI kfuncs may sleep; the verifier refuses them elsewhere.\n"
+" */\n"
 "SEC(\"struct_ops.s/@N@_ioctl\")\n"
 "int BPF_PROG(@N@_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,\n"
 "\t     unsigned int cmd, struct bpfdrv_io *io)\n"
@@ -194,10 +198,18 @@ static const char makefile[] =
 "test-@N@: test-@N@.c @N@.h\n"
 "\t$(CC) -O2 -Wall -o $@ $<\n"
 "\n"
+"# the verifier of every kernel bpfdrv tests: each boots once in a VM and\n"
+"# loads this directory's objects (needs a bpfdrv source tree, and root)\n"
+"BPFDRV_TREE ?= $(abspath $(BPFDRV_INCLUDE)/..)\n"
+"check: @N@.bpf.o\n"
+"\t@test -f $(BPFDRV_TREE)/selftests/vm/run.sh || \\\n"
+"\t\t{ echo 'set BPFDRV_TREE to a bpfdrv source tree'; exit 1; }\n"
+"\t$(MAKE) -C $(BPFDRV_TREE) vm-check DRIVERS=$(CURDIR)\n"
+"\n"
 "clean:\n"
 "\trm -f @N@.bpf.o test-@N@\n"
 "\n"
-".PHONY: all clean\n";
+".PHONY: all check clean\n";
 
 static const char test_prog[] =
 "// SPDX-License-Identifier: GPL-2.0\n"
