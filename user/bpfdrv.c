@@ -1181,12 +1181,34 @@ int unload_by_name(const char *name)
 	return 0;
 }
 
+/*
+ * unload --all: every pinned driver (what the packages' removal detaches).
+ * A driver held by a running bpfdrv load stays until that process ends.
+ */
+static int unload_all(void)
+{
+	DIR *d = opendir(PIN_DIR);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : 1;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && name_valid(de->d_name))
+			ret |= unload_by_name(de->d_name);
+	closedir(d);
+	return ret;
+}
+
 static int cmd_unload(int argc, char **argv)
 {
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv unload NAME\n");
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: bpfdrv unload NAME | --all (every pinned driver)\n");
 		return argc == 2 ? 0 : 2;
 	}
+	if (!strcmp(argv[1], "--all"))
+		return unload_all();
 	if (!name_valid(argv[1])) {
 		err("invalid driver name '%s'", argv[1]);
 		return 1;
@@ -1387,7 +1409,7 @@ static void usage(FILE *f)
 		"       [--i2c-adapter NAME] [--i2c-addrs A,...]\n"
 		"       [--spi-controller NAME] [--spi-cs N] [--spi-mode M] [--spi-speed HZ]\n"
 		"                                  attach the drivers in a BPF object\n"
-		"  unload NAME                     detach a driver\n"
+		"  unload NAME | --all             detach a driver, or every pinned one\n"
 		"  update NAME OBJ                 replace a driver's code, files staying open\n"
 		"  list                            device instances, open files, call counts,\n"
 		"                                  and every driver's last exit\n"
