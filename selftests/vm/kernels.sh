@@ -27,14 +27,21 @@ if [ -n "${BPFDRV_KERNELS:-}" ]; then
 elif [ -f "$matrix" ] && [ -n "$(find "$matrix" -mmin -1440)" ]; then
 	cp "$matrix" "$want"
 else
-	log "resolving the kernel matrix"
-	"$(dirname "$0")/mkroot.sh" bookworm || exit 1
-	BPFDRV_ROOT=$BPFDRV_ROOT12 in_root apt-get update -q >/dev/null ||
-		die "apt-get update failed in the bookworm root"
-	BPFDRV_ROOT=$BPFDRV_ROOT12 in_root /bin/bash -c '
-		apt-cache search --names-only "^linux-headers-6\.12\.[0-9]+\+deb12-amd64$" |
-			sed -n "s/^linux-headers-\([^ ]*\) .*/\1/p" | sort -V | tail -n 1
-	' >"$want"
+	# make demo, bench and vm boot the newest kernel only: without a cached
+	# matrix, they resolve just that one (no bookworm root) and cache none
+	only_newest=
+	[ "$(echo $selectors)" = newest ] && only_newest=1
+	log "resolving the kernel matrix${only_newest:+ (its newest kernel)}"
+	: >"$want"
+	if [ -z "$only_newest" ]; then
+		"$(dirname "$0")/mkroot.sh" bookworm || exit 1
+		BPFDRV_ROOT=$BPFDRV_ROOT12 in_root apt-get update -q >/dev/null ||
+			die "apt-get update failed in the bookworm root"
+		BPFDRV_ROOT=$BPFDRV_ROOT12 in_root /bin/bash -c '
+			apt-cache search --names-only "^linux-headers-6\.12\.[0-9]+\+deb12-amd64$" |
+				sed -n "s/^linux-headers-\([^ ]*\) .*/\1/p" | sort -V | tail -n 1
+		' >"$want"
+	fi
 	in_root apt-get update -q >/dev/null || die "apt-get update failed in the root"
 	in_root /bin/bash -c '
 		releases() {	# releases FLAVOUR: every +deb13 release, oldest first
@@ -56,7 +63,7 @@ else
 		echo "$newest"
 	' >>"$want"
 	awk 'NF && !seen[$0]++' "$want" >"$want.sorted" && mv "$want.sorted" "$want"
-	[ -s "$want" ] && cp "$want" "$matrix"
+	[ -s "$want" ] && [ -z "$only_newest" ] && cp "$want" "$matrix"
 fi
 [ -s "$want" ] || die "no kernels found for the matrix"
 if [ -n "$selectors" ]; then
