@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv trace: the hook table, the whole policy, and probing the kernel
+ * for it.
+ *
+ * Each hook names the kernel functions or tracepoints it may be, newest
+ * name first; at start every candidate is probed (functions in the BTF of
+ * their module or in /proc/kallsyms, tracepoints by their btf_trace_<name>
+ * type in the kernel's or the module's BTF) and the first one present is
+ * attached. Nothing depends on a version number, so a renamed symbol
+ * (ivpu_bo_pin -> ivpu_bo_bind, drm_run_job -> drm_sched_job_run) is one
+ * more candidate, and a hook that the kernel or machine lacks is reported
+ * as absent and skipped. A function that a system call on its device
+ * stands for says which (FUNC_SYS), for kernels that probe no function.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfdrv_fop.h"
+#include "trace_hooks.h"
+
+const char *const via_names[] = {
+	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
+	[VIA_FOP] = "tracepoint", [VIA_SYSCALL] = "syscall",
+};
+
+const char *const sys_op_names[TRACE_SYS_NR] = {
+	[TRACE_SYS_OPEN] = "open", [TRACE_SYS_CLOSE] = "close",
+	[TRACE_SYS_READ] = "read", [TRACE_SYS_WRITE] = "write",
+	[TRACE_SYS_IOCTL] = "ioctl", [TRACE_SYS_MMAP] = "mmap",
+	[TRACE_SYS_POLL] = "poll",
+};
+
+#define FUNC(g, n, mod, arg_, fl, w, ...) \
+	{ .group = g, .name = n, .kind = HOOK_FUNC, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .arg = arg_, .flags = fl, .what = w }
+/* A function a system call on a device of class cls stands for. */
+#define FUNC_SYS(g, n, mod, arg_, fl, w, op, cls, ...) \
+	{ .group = g, .name = n, .kind = HOOK_FUNC, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .arg = arg_, .flags = fl, .what = w, \
+	  .sys_op = op, .dev_class = cls }
+/* A file operation of bpfdrv.ko: its tracepoint, the function or the syscall */
+#define FOP(n, op, arg_, fl, w, fn, sop) \
+	{ .group = TRACE_BPFDRV, .name = n, .kind = HOOK_FUNC, .module = "bpfdrv", \
+	  .alt = { fn }, .arg = arg_, .flags = fl, .what = w, .fop = 1 + (op), \
+	  .sys_op = sop, .dev_class = TRACE_DEV_BPFDRV }
+/* A system call on the devices --device names */
+#define SYS(n, op, arg_, w) \
+	{ .group = TRACE_DEV, .name = n, .kind = HOOK_SYS, .arg = arg_, .flags = ERRNO, \
+	  .what = w, .sys_op = op, .dev_class = TRACE_DEV_USER }
+#define TP(g, n, mod, p, w, ...) \
+	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .prog = p, .what = w }
+#define TP_FL(g, n, mod, p, fl, w, ...) \
+	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
+	  .alt = { __VA_ARGS__ }, .prog = p, .flags = fl, .what = w }
+#define LAT(g, n, id, a, b, w) \
+	{ .group = g, .name = n, .kind = HOOK_LAT, .lat_id = id, \
+	  .needs = { a, b }, .what = w }
+
+/* Indexes of hooks that latencies pair up; keep in sync with the table. */
+enum {
+	H_VPU_JOB = 12,
+	H_SCHED_QUEUE = 17, H_SCHED_RUN, H_SCHED_DONE,
+	H_FENCE_INIT = 26, H_FENCE_EMIT, H_FENCE_SIGNALED,
+};
+
+struct hook hooks[] = {
+	/* Intel NPU (intel_vpu) */
+	FUNC(TRACE_NPU, "bo_create_ioctl", "intel_vpu", 0, ERRNO,
+	     "DRM_IOCTL_IVPU_BO_CREATE", "ivpu_bo_create_ioctl"),
+	FUNC(TRACE_NPU, "submit_ioctl", "intel_vpu", 0, ERRNO,
+	     "DRM_IOCTL_IVPU_SUBMIT", "ivpu_submit_ioctl"),
+	FUNC(TRACE_NPU, "cmdq_submit_ioctl", "intel_vpu", 0, ERRNO,
+	     "DRM_IOCTL_IVPU_CMDQ_SUBMIT (newer kernels)", "ivpu_cmdq_submit_ioctl"),
+	FUNC(TRACE_NPU, "get_param_ioctl", "intel_vpu", 0, ERRNO,
+	     "DRM_IOCTL_IVPU_GET_PARAM", "ivpu_get_param_ioctl"),
+	FUNC(TRACE_NPU, "gem_create_object", "intel_vpu", 0, 0,
+	     "buffer object allocation", "ivpu_gem_create_object"),
+	FUNC(TRACE_NPU, "mmu_map_sgt", "intel_vpu", 0, ERRNO,
+	     "NPU MMU mapping of a buffer", "ivpu_mmu_context_map_sgt"),
+	FUNC(TRACE_NPU, "bo_bind", "intel_vpu", 0, ERRNO,
+	     "buffer pinned and mapped for a job", "ivpu_bo_bind", "ivpu_bo_pin"),
+	FUNC(TRACE_NPU, "ipc_irq", "intel_vpu", 0, 0,
+	     "firmware IPC interrupt", "ivpu_ipc_irq_handler"),
+	FUNC(TRACE_NPU, "ipc_receive", "intel_vpu", 0, ERRNO,
+	     "waiting for a firmware IPC reply", "ivpu_ipc_receive"),
+	FUNC(TRACE_NPU, "pm_runtime_suspend", "intel_vpu", 0, ERRNO,
+	     "runtime suspend", "ivpu_pm_runtime_suspend_cb"),
+	FUNC(TRACE_NPU, "pm_runtime_resume", "intel_vpu", 0, ERRNO,
+	     "runtime resume (firmware boot)", "ivpu_pm_runtime_resume_cb"),
+	FUNC(TRACE_NPU, "pm_recovery", "intel_vpu", 0, 0,
+	     "NPU recovery (hang, firmware error)", "ivpu_pm_trigger_recovery"),
+	[H_VPU_JOB] = TP(TRACE_NPU, "vpu_job", "intel_vpu", TP_VPU_JOB,
+			 "vpu:job events (create, submit, done, free)", "job"),
+	TP(TRACE_NPU, "vpu_jsm", "intel_vpu", TP_STR_COUNT,
+	   "vpu:jsm firmware messages ([tx], [rx])", "jsm"),
+	TP(TRACE_NPU, "vpu_pm", "intel_vpu", TP_STR_COUNT,
+	   "vpu:pm power events", "pm"),
+	LAT(TRACE_NPU, "job_submit_to_done", TRACE_LAT_VPU_SUBMIT_DONE,
+	    H_VPU_JOB, H_VPU_JOB, "NPU job latency, submit to done"),
+
+	/* DRM */
+	FUNC_SYS(TRACE_DRM, "drm_ioctl", "drm", TRACE_ARG_IOCTL_NR, ERRNO,
+		 "every DRM/accel ioctl, per ioctl number", TRACE_SYS_IOCTL,
+		 TRACE_DEV_DRM, "drm_ioctl"),
+	[H_SCHED_QUEUE] = TP(TRACE_DRM, "sched_queue", "gpu_sched", TP_SCHED_QUEUE,
+			     "job pushed to a scheduler entity",
+			     "drm_sched_job_queue", "drm_sched_job"),
+	[H_SCHED_RUN] = TP(TRACE_DRM, "sched_run", "gpu_sched", TP_SCHED_RUN,
+			   "job handed to the hardware",
+			   "drm_sched_job_run", "drm_run_job"),
+	[H_SCHED_DONE] = TP(TRACE_DRM, "sched_done", "gpu_sched", TP_SCHED_DONE,
+			    "job's hardware fence signaled",
+			    "drm_sched_job_done", "drm_sched_process_job"),
+	TP(TRACE_DRM, "sched_dep", "gpu_sched", TP_COUNT,
+	   "job waits for a dependency",
+	   "drm_sched_job_add_dep", "drm_sched_job_wait_dep"),
+	TP(TRACE_DRM, "sched_unschedulable", "gpu_sched", TP_COUNT,
+	   "job blocked on a dependency (newer kernels)",
+	   "drm_sched_job_unschedulable"),
+	LAT(TRACE_DRM, "sched_queue_to_run", TRACE_LAT_SCHED_QUEUE_RUN,
+	    H_SCHED_QUEUE, H_SCHED_RUN, "scheduler latency, queue to run"),
+	LAT(TRACE_DRM, "sched_run_to_done", TRACE_LAT_SCHED_RUN_DONE,
+	    H_SCHED_RUN, H_SCHED_DONE, "hardware latency, run to done"),
+	LAT(TRACE_DRM, "sched_queue_to_done", TRACE_LAT_SCHED_QUEUE_DONE,
+	    H_SCHED_QUEUE, H_SCHED_DONE, "job latency, queue to done"),
+	TP_FL(TRACE_DRM, "vblank", "drm", TP_COUNT, TRACE_CTX_CRTC,
+	      "vertical blank, per CRTC", "drm_vblank_event"),
+	[H_FENCE_INIT] = TP(TRACE_DRM, "fence_init", NULL, TP_FENCE_INIT,
+			    "dma_fence created", "dma_fence_init"),
+	[H_FENCE_EMIT] = TP(TRACE_DRM, "fence_emit", NULL, TP_FENCE_EMIT,
+			    "dma_fence handed to hardware", "dma_fence_emit"),
+	[H_FENCE_SIGNALED] = TP(TRACE_DRM, "fence_signaled", NULL, TP_FENCE_SIGNALED,
+				"dma_fence signaled", "dma_fence_signaled"),
+	TP(TRACE_DRM, "fence_destroy", NULL, TP_FENCE_DESTROY,
+	   "dma_fence freed", "dma_fence_destroy"),
+	TP(TRACE_DRM, "fence_wait", NULL, TP_COUNT,
+	   "a task starts waiting on a dma_fence", "dma_fence_wait_start"),
+	LAT(TRACE_DRM, "fence_init_to_signal", TRACE_LAT_FENCE_INIT_SIGNAL,
+	    H_FENCE_INIT, H_FENCE_SIGNALED, "fence lifetime, created to signaled"),
+	LAT(TRACE_DRM, "fence_emit_to_signal", TRACE_LAT_FENCE_EMIT_SIGNAL,
+	    H_FENCE_EMIT, H_FENCE_SIGNALED, "hardware latency, emitted to signaled"),
+	TP(TRACE_DRM, "vblank_queued", "drm", TP_COUNT,
+	   "vblank event requested", "drm_vblank_event_queued"),
+	TP(TRACE_DRM, "vblank_delivered", "drm", TP_COUNT,
+	   "vblank event sent to user space", "drm_vblank_event_delivered"),
+
+	/* bpfdrv's own file operations, per driver (by minor) */
+	FOP("open", BPFDRV_FOP_OPEN, TRACE_ARG_INODE_MINOR, ERRNO,
+	    "open() of /dev/bpfdrv/*", "bpfdrv_open", TRACE_SYS_OPEN),
+	FOP("release", BPFDRV_FOP_RELEASE, TRACE_ARG_INODE_MINOR, 0,
+	    "last close() (as a syscall: every close())", "bpfdrv_release",
+	    TRACE_SYS_CLOSE),
+	FOP("read", BPFDRV_FOP_READ, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "read(), including waits", "bpfdrv_read", TRACE_SYS_READ),
+	FOP("write", BPFDRV_FOP_WRITE, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "write(), including waits", "bpfdrv_write", TRACE_SYS_WRITE),
+	FOP("ioctl", BPFDRV_FOP_IOCTL, TRACE_ARG_FILE_MINOR, ERRNO,
+	    "ioctl()", "bpfdrv_ioctl", TRACE_SYS_IOCTL),
+	FOP("poll", BPFDRV_FOP_POLL, TRACE_ARG_FILE_MINOR, 0,
+	    "poll()/select()/epoll (as a syscall: poll/ppoll)", "bpfdrv_poll",
+	    TRACE_SYS_POLL),
+
+	/*
+	 * NVIDIA's driver (nvidia.ko, nvidia_uvm.ko): the functions of its
+	 * file operations, else the system calls on its nodes; interrupts by
+	 * function, or by handler name from the irq tracepoints.
+	 */
+	FUNC_SYS(TRACE_NVIDIA, "open", "nvidia", TRACE_ARG_INODE_MINOR, ERRNO,
+		 "open() of /dev/nvidia*", TRACE_SYS_OPEN, TRACE_DEV_NVIDIA,
+		 "nvidia_open"),
+	FUNC_SYS(TRACE_NVIDIA, "close", "nvidia", TRACE_ARG_INODE_MINOR, 0,
+		 "last close() (as a syscall: every close())", TRACE_SYS_CLOSE,
+		 TRACE_DEV_NVIDIA, "nvidia_close"),
+	FUNC_SYS(TRACE_NVIDIA, "ioctl", "nvidia", TRACE_ARG_IOCTL_CMD, ERRNO,
+		 "ioctl(), per escape code (NV_ESC_*)", TRACE_SYS_IOCTL,
+		 TRACE_DEV_NVIDIA, "nvidia_unlocked_ioctl"),
+	FUNC_SYS(TRACE_NVIDIA, "mmap", "nvidia", TRACE_ARG_FILE_MINOR, ERRNO,
+		 "mmap() of GPU or system memory", TRACE_SYS_MMAP,
+		 TRACE_DEV_NVIDIA, "nvidia_mmap"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_open", "nvidia_uvm", TRACE_ARG_INODE_MINOR, ERRNO,
+		 "open() of /dev/nvidia-uvm*", TRACE_SYS_OPEN, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_open_entry", "uvm_open"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_close", "nvidia_uvm", TRACE_ARG_INODE_MINOR, 0,
+		 "last close() (as a syscall: every close())", TRACE_SYS_CLOSE,
+		 TRACE_DEV_NVIDIA_UVM, "uvm_release_entry", "uvm_release"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_ioctl", "nvidia_uvm", TRACE_ARG_IOCTL_CMD, ERRNO,
+		 "ioctl(), per UVM_* command", TRACE_SYS_IOCTL, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_unlocked_ioctl_entry", "uvm_unlocked_ioctl"),
+	FUNC_SYS(TRACE_NVIDIA, "uvm_mmap", "nvidia_uvm", TRACE_ARG_FILE_MINOR, ERRNO,
+		 "mmap() of managed memory", TRACE_SYS_MMAP, TRACE_DEV_NVIDIA_UVM,
+		 "uvm_mmap_entry", "uvm_mmap"),
+	FUNC(TRACE_NVIDIA, "fault", "nvidia", 0, 0,
+	     "CPU page fault on a mapping", "nvidia_fault"),
+	FUNC(TRACE_NVIDIA, "vma_open", "nvidia", 0, 0,
+	     "mapping copied (fork, split)", "nvidia_vma_open"),
+	FUNC(TRACE_NVIDIA, "vma_release", "nvidia", 0, 0,
+	     "mapping removed", "nvidia_vma_release"),
+	FUNC(TRACE_NVIDIA, "isr", "nvidia", 0, 0,
+	     "interrupt handler (INTx, MSI)", "nvidia_isr"),
+	FUNC(TRACE_NVIDIA, "isr_msix", "nvidia", 0, 0,
+	     "interrupt handler (MSI-X)", "nvidia_isr_msix"),
+	FUNC(TRACE_NVIDIA, "isr_bh", "nvidia", 0, 0,
+	     "interrupt bottom half (thread)", "nvidia_isr_kthread_bh"),
+	FUNC(TRACE_NVIDIA, "isr_msix_bh", "nvidia", 0, 0,
+	     "interrupt bottom half, MSI-X (thread)", "nvidia_isr_msix_kthread_bh"),
+	TP(TRACE_NVIDIA, "irq_handler", "nvidia", TP_IRQ_NAMED,
+	   "hard interrupt handlers named nvidia, per IRQ (irq tracepoints)",
+	   "irq_handler_entry"),
+	FUNC(TRACE_NVIDIA, "uvm_fault_replayable", "nvidia_uvm", 0, 0,
+	     "GPU replayable page faults serviced (one batch a call)",
+	     "uvm_parent_gpu_service_replayable_faults",
+	     "uvm_gpu_service_replayable_faults"),
+	FUNC(TRACE_NVIDIA, "uvm_fault_non_replayable", "nvidia_uvm", 0, 0,
+	     "GPU non-replayable fault buffer serviced",
+	     "uvm_parent_gpu_service_non_replayable_fault_buffer",
+	     "uvm_gpu_service_non_replayable_fault_buffer"),
+	FUNC(TRACE_NVIDIA, "uvm_cpu_fault", "nvidia_uvm", 0, 0,
+	     "CPU page fault on managed memory", "uvm_vm_fault_entry", "uvm_vm_fault"),
+	FUNC(TRACE_NVIDIA, "p2p_get_pages", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages pinned (GPUDirect RDMA)", "nvidia_p2p_get_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_put_pages", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages released", "nvidia_p2p_put_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_dma_map", "nvidia", 0, ERRNO,
+	     "peer-to-peer pages DMA-mapped for a peer", "nvidia_p2p_dma_map_pages"),
+	FUNC(TRACE_NVIDIA, "p2p_dma_unmap", "nvidia", 0, ERRNO,
+	     "peer-to-peer DMA mapping removed", "nvidia_p2p_dma_unmap_pages"),
+	FUNC(TRACE_NVIDIA, "suspend", "nvidia", 0, ERRNO,
+	     "GPU suspend (system or runtime)", "nv_pmops_suspend", "nvidia_suspend"),
+	FUNC(TRACE_NVIDIA, "resume", "nvidia", 0, ERRNO,
+	     "GPU resume", "nv_pmops_resume", "nvidia_resume"),
+	TP(TRACE_NVIDIA, "xid", "nvidia", TP_XID,
+	   "Xid error reports, per Xid, with the message", "nvidia_dev_xid"),
+
+	/* any character device: --device PATH or MAJOR[:MINOR] */
+	SYS("open", TRACE_SYS_OPEN, TRACE_ARG_INODE_MINOR, "open() of the devices"),
+	SYS("close", TRACE_SYS_CLOSE, TRACE_ARG_INODE_MINOR, "close()"),
+	SYS("read", TRACE_SYS_READ, TRACE_ARG_FILE_MINOR, "read(), pread64()"),
+	SYS("write", TRACE_SYS_WRITE, TRACE_ARG_FILE_MINOR, "write(), pwrite64()"),
+	SYS("ioctl", TRACE_SYS_IOCTL, TRACE_ARG_IOCTL_CMD, "ioctl(), per command"),
+	SYS("mmap", TRACE_SYS_MMAP, TRACE_ARG_FILE_MINOR, "mmap()"),
+	SYS("poll", TRACE_SYS_POLL, TRACE_ARG_FILE_MINOR, "poll(), ppoll()"),
+};
+
+#define TABLE_SIZE ((int)(sizeof(hooks) / sizeof(hooks[0])))
+
+_Static_assert(TABLE_SIZE < 0xff00, "hook ids must stay below the latency ids");
+_Static_assert(TABLE_SIZE <= TRACE_MAX_HOOKS, "raise TRACE_MAX_HOOKS");
+
+const int nr_hooks = TABLE_SIZE;
+
+
+/* --- probing --- */
+
+static bool module_loaded(const char *module)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", module);
+	return !access(path, F_OK);
+}
+
+/* Mark the function candidates that /proc/kallsyms lists (kprobes). */
+static void probe_functions(bool *found)
+{
+	char line[512], name[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int i, j;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char type;
+
+		if (sscanf(line, "%*s %c %255s", &type, name) != 2 ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (i = 0; i < NR_HOOKS; i++) {
+			if (hooks[i].kind != HOOK_FUNC)
+				continue;
+			for (j = 0; j < MAX_ALT && hooks[i].alt[j]; j++)
+				if (!strcmp(name, hooks[i].alt[j]))
+					found[i * MAX_ALT + j] = true;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * The kernel's BTF objects, loaded once: vmlinux and each module's split
+ * BTF, with the object fd that an fentry program names as its target.
+ */
+static struct btf *vmlinux_btf;
+static struct kernel_btf {
+	char name[64];
+	__u32 id;
+	int fd;
+	struct btf *btf;
+} kernel_btfs[512];
+static int nr_kernel_btfs = -1;
+
+static void list_kernel_btfs(void)
+{
+	__u32 id = 0;
+
+	nr_kernel_btfs = 0;
+	while (!bpf_btf_get_next_id(id, &id) && nr_kernel_btfs < 512) {
+		struct kernel_btf *k = &kernel_btfs[nr_kernel_btfs];
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)k->name;
+		info.name_len = sizeof(k->name);
+		if (bpf_btf_get_info_by_fd(fd, &info, &len) || !info.kernel_btf) {
+			close(fd);
+			continue;
+		}
+		k->id = id;
+		k->fd = fd;
+		nr_kernel_btfs++;
+	}
+}
+
+void free_kernel_btfs(void)
+{
+	int i;
+
+	for (i = 0; i < nr_kernel_btfs; i++) {
+		btf__free(kernel_btfs[i].btf);
+		kernel_btfs[i].btf = NULL;
+		close(kernel_btfs[i].fd);
+	}
+	nr_kernel_btfs = -1;
+	btf__free(vmlinux_btf);
+	vmlinux_btf = NULL;
+}
+
+/* @module's BTF (NULL: vmlinux's) and its object fd (0 for vmlinux). */
+struct btf *kernel_btf(const char *module, int *obj_fd)
+{
+	int i;
+
+	if (!vmlinux_btf)
+		vmlinux_btf = btf__load_vmlinux_btf();
+	*obj_fd = 0;
+	if (!module || !vmlinux_btf)
+		return vmlinux_btf;
+	if (nr_kernel_btfs < 0)
+		list_kernel_btfs();
+	for (i = 0; i < nr_kernel_btfs; i++) {
+		struct kernel_btf *k = &kernel_btfs[i];
+
+		if (strcmp(k->name, module))
+			continue;
+		if (!k->btf)
+			k->btf = btf__load_from_kernel_by_id_split(k->id, vmlinux_btf);
+		*obj_fd = k->fd;
+		return k->btf;
+	}
+	return NULL;
+}
+
+/* Is there a tracepoint @name in @module's BTF (or the kernel's)? */
+bool tracepoint_exists(const char *module, const char *name)
+{
+	struct btf *btf;
+	char tname[128];
+	int fd;
+
+	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
+	btf = kernel_btf(NULL, &fd);
+	if (btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0)
+		return true;
+	btf = module ? kernel_btf(module, &fd) : NULL;
+	return btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
+}
+
+/* Does @module (NULL: the kernel) have BTF? */
+static bool has_btf(const char *module)
+{
+	int fd;
+
+	return !!kernel_btf(module, &fd);
+}
+
+/*
+ * Can @name be traced by fentry/fexit: a function in the BTF of the hook's
+ * module, or of the kernel (a module built in)? Notes where it is.
+ */
+static bool fentry_target(struct hook *h, const char *name)
+{
+	const char *where[2] = { h->module, NULL };
+	int i, fd, id;
+
+	for (i = h->module ? 0 : 1; i < 2; i++) {
+		struct btf *btf = kernel_btf(where[i], &fd);
+
+		id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+		if (id > 0) {
+			h->btf_id = id;
+			h->btf_obj_fd = fd;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void absent(struct hook *h)
+{
+	if (h->module && !module_loaded(h->module))
+		snprintf(h->why, sizeof(h->why), "module %s not loaded", h->module);
+	else
+		snprintf(h->why, sizeof(h->why), "not in this kernel");
+}
+
+/* How functions are traced: chosen by trace_choose_via() or an option. */
+enum func_via func_via;
+bool func_via_forced;
+
+/*
+ * The character devices of each class, for the syscall programs: fixed
+ * majors, or those /proc/devices lists under the driver's name.
+ */
+unsigned int sys_dev_keys[TRACE_MAX_DEVICES + 8];
+enum trace_dev_class sys_dev_classes[TRACE_MAX_DEVICES + 8];
+int nr_sys_devs;
+
+#define KDEV(major, minor)	(((major) << 20) | (minor))	/* the kernel's dev_t */
+
+static void sys_dev_add(unsigned int key, enum trace_dev_class cls)
+{
+	if (nr_sys_devs < (int)(sizeof(sys_dev_keys) / sizeof(sys_dev_keys[0]))) {
+		sys_dev_keys[nr_sys_devs] = key;
+		sys_dev_classes[nr_sys_devs++] = cls;
+	}
+}
+
+/* The major /proc/devices gives character devices named @name, or -1. */
+static int chrdev_major(const char *name)
+{
+	char line[128], dev[64];
+	FILE *f = fopen("/proc/devices", "r");
+	bool chr = false;
+	int major = -1, m;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Character", 9))
+			chr = true;
+		else if (!strncmp(line, "Block", 5))
+			chr = false;
+		else if (chr && sscanf(line, "%d %63s", &m, dev) == 2 && !strcmp(dev, name))
+			major = m;
+	}
+	fclose(f);
+	return major;
+}
+
+void probe_sys_devs(const struct trace_opts *o)
+{
+	int i, m;
+
+	nr_sys_devs = 0;
+	sys_dev_add(KDEV(226, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* DRM_MAJOR */
+	sys_dev_add(KDEV(261, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* ACCEL_MAJOR */
+	sys_dev_add(KDEV(195, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA);	/* NV_MAJOR_DEVICE_NUMBER */
+	m = chrdev_major("nvidia-uvm");
+	if (m > 0)
+		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA_UVM);
+	m = chrdev_major("bpfdrv");
+	if (m > 0)
+		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_BPFDRV);
+	for (i = 0; i < o->nr_devices; i++)
+		sys_dev_add(o->devices[i], TRACE_DEV_USER);
+}
+
+static bool sys_class_present(enum trace_dev_class cls)
+{
+	int i;
+
+	for (i = 0; i < nr_sys_devs; i++)
+		if (sys_dev_classes[i] == cls)
+			return true;
+	return false;
+}
+
+/* Trace hook @h by the system calls on its devices, if it has them. */
+bool use_syscalls(struct hook *h)
+{
+	if (h->sys_op == TRACE_SYS_NONE || !sys_class_present(h->dev_class))
+		return false;
+	h->via = VIA_SYSCALL;
+	h->target = sys_op_names[h->sys_op];
+	return true;
+}
+
+/* A bpfdrv file operation that probe_hooks() put on the bpfdrv_fop tracepoint */
+bool fop_traced(const struct hook *h)
+{
+	return h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP;
+}
+
+/*
+ * Choose how to trace functions. fentry/fexit have no limit on calls in
+ * flight, but on a preemptible kernel a task preempted inside an fentry
+ * program makes the kernel skip that program for the next task on the CPU
+ * (counted as recursion misses). kprobe.multi programs run with preemption
+ * off; since fprobe runs on the function graph tracer (6.14) their returns
+ * have no instance limit either. Before that, fprobe's rethook pool held
+ * 2 instances per CPU and function, and fentry is the better choice.
+ * Counting at entry only (@count_only) needs no return probe: kprobe.multi
+ * wherever the kernel has fprobe.
+ */
+enum func_via choose_via(bool count_only)
+{
+	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, "fprobe", BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return VIA_FENTRY;
+	if (count_only)
+		return VIA_MULTI;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "rethook"))
+			return VIA_FENTRY;
+	return VIA_MULTI;
+}
+
+/*
+ * Pick each hook's target: the first candidate this kernel has. Functions
+ * in BTF are traced by fentry/fexit; the others, if /proc/kallsyms lists
+ * them, by kprobes (read only when needed: it is slow to generate).
+ */
+void probe_hooks(unsigned int groups)
+{
+	bool found[TRACE_MAX_HOOKS * MAX_ALT] = {}, scanned = false;
+	int i, j, fop_tp = -1;	/* has bpfdrv.ko the tracepoint? -1: not asked */
+
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+
+		h->target = NULL;
+		h->btf_id = 0;
+		h->why[0] = '\0';
+		if (!(h->group & groups) || h->kind == HOOK_LAT)
+			continue;
+		if (h->kind == HOOK_SYS) {
+			if (!use_syscalls(h))
+				snprintf(h->why, sizeof(h->why), "no --device given");
+			continue;
+		}
+		if (h->module && !module_loaded(h->module)) {
+			absent(h);
+			continue;
+		}
+		if (h->kind == HOOK_FUNC && func_via == VIA_SYSCALL) {
+			if (!use_syscalls(h))
+				snprintf(h->why, sizeof(h->why), "--syscalls: %s",
+					 h->sys_op ? "its devices are not here" :
+					 "no system call stands for it");
+			continue;
+		}
+		if (h->fop && !func_via_forced) {
+			if (fop_tp < 0)
+				fop_tp = tracepoint_exists(h->module, "bpfdrv_fop");
+			if (fop_tp) {
+				h->target = "bpfdrv_fop";
+				h->via = VIA_FOP;
+				continue;
+			}
+		}
+		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
+			if (h->kind == HOOK_TP) {
+				if (tracepoint_exists(h->module, h->alt[j]))
+					h->target = h->alt[j];
+				continue;
+			}
+			if (func_via != VIA_KPROBE && fentry_target(h, h->alt[j])) {
+				h->target = h->alt[j];
+				h->via = func_via;
+				continue;
+			}
+			h->via = VIA_KPROBE;
+			/*
+			 * A function its module's BTF lacks was inlined or
+			 * renamed (.isra, .constprop): a kprobe by that name
+			 * would not find it either.
+			 */
+			if (func_via != VIA_KPROBE && has_btf(h->module))
+				continue;
+			if (!scanned)
+				probe_functions(found);
+			scanned = true;
+			if (found[i * MAX_ALT + j])
+				h->target = h->alt[j];
+		}
+		if (!h->target)
+			absent(h);
+	}
+}
