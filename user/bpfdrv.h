@@ -10,20 +10,33 @@
 
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
 #define DRIVERS_FILE	"/sys/kernel/bpfdrv/drivers"
+#define PIN_DIR		"/sys/fs/bpf/bpfdrv"
+#define EXITS_FILE	"/sys/kernel/bpfdrv/exits"
+#define UNLOAD_FILE	"/sys/kernel/bpfdrv/unload"
+#define STARTING_FILE	"/sys/kernel/bpfdrv/starting"
 
 #ifndef BPFDRV_VERSION
 #define BPFDRV_VERSION	"(development)"
 #endif
 
-void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int check_module(void);
-int read_line(const char *path, char *buf, size_t size);
-bool init_ns_capable(int cap);
-int check_bpf_elf(const char *path);
-
 struct bpf_object;
 struct bpf_map;
 struct btf;
+
+/* user/util.c: what every command uses */
+void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int check_module(void);
+int read_line(const char *path, char *buf, size_t size);
+int read_sysfs(const char *name, const char *attr, char *buf, size_t size);
+bool init_ns_capable(int cap);
+int check_bpf_elf(const char *path);
+bool name_valid(const char *name);
+
+/* user/libbpf_log.c: libbpf's word, kept and explained */
+void libbpf_log_init(bool verbose);
+int load_object(struct bpf_object *obj, const char *path);
+size_t libbpf_log_mark(void);
+bool libbpf_log_reason(size_t mark, char *buf, size_t size);
 
 /* What bpfdrv load and update may change in a driver's declaration. */
 struct map_overrides {
@@ -54,21 +67,36 @@ struct map_overrides {
 	{ "spi-mode", required_argument, NULL, 'M' }, \
 	{ "spi-speed", required_argument, NULL, 'H' }
 
+/* user/object.c: a driver object's declaration, before it is loaded */
 bool override_option(int opt, const char *arg, struct map_overrides *o);
 int check_overrides(const struct map_overrides *o);
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio, int *n_i2c, int *n_spi);
-int load_object(struct bpf_object *obj, const char *path);
-size_t libbpf_log_mark(void);
-bool libbpf_log_reason(size_t mark, char *buf, size_t size);
+int member_offset(const struct btf *btf, __u32 type_id, const char *name);
+
+/* user/load.c: attach and detach */
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int unload_by_name(const char *name);
+
+/* user/list.c: what is attached, and every driver's last exit */
+/* A driver's last exit, as bpfdrv.ko keeps it in EXITS_FILE. */
+struct exit_rec {
+	char name[BPFDRV_NAME_MAX + 1];
+	char kind[16];
+	char cb[16];
+	long long time;
+	char msg[256];
+};
+bool find_exit(const char *name, struct exit_rec *r);
+void format_exit(const struct exit_rec *r, char *buf, size_t size);
+int print_instances(const char *drv, bool pinned);
 int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
 		 unsigned int *instances);
-bool name_valid(const char *name);
-int member_offset(const struct btf *btf, __u32 type_id, const char *name);
-int cmd_load(int argc, char **argv);
-int unload_by_name(const char *name);
+int cmd_list(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* user/update.c: live update of an attached driver */
 int cmd_update(int argc, char **argv);

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfdrv list and status: the attached drivers, their device instances,
+ * open files and call counts, how each was attached, and every driver's
+ * last exit with its reason, as bpfdrv.ko's sysfs files give them.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <limits.h>
+#include <time.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfdrv.h"
+
+/* The PCI function an instance sits on, or "-". */
+static void instance_pci(const char *inst, char *bdf, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/device", inst);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(bdf, size, "-");
+		return;
+	}
+	target[n] = '\0';
+	snprintf(bdf, size, "%s", strrchr(target, '/') + 1);
+}
+
+
+/* The last exit of driver @name (every driver's if @name is NULL, one a call). */
+static bool next_exit(FILE *f, const char *name, struct exit_rec *r)
+{
+	char line[512];
+	int n;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32s %15s %lld %15s %n", r->name, r->kind,
+			   &r->time, r->cb, &n) != 4)
+			continue;
+		if (name && strcmp(r->name, name))
+			continue;
+		snprintf(r->msg, sizeof(r->msg), "%s", line + n);
+		r->msg[strcspn(r->msg, "\n")] = '\0';
+		return true;
+	}
+	return false;
+}
+
+bool find_exit(const char *name, struct exit_rec *r)
+{
+	FILE *f = fopen(EXITS_FILE, "r");
+	bool found;
+
+	if (!f)
+		return false;
+	found = next_exit(f, name, r);
+	fclose(f);
+	return found;
+}
+
+/* "error in read at 2026-11-23 12:00:01: message" */
+void format_exit(const struct exit_rec *r, char *buf, size_t size)
+{
+	time_t t = r->time;
+	char when[32] = "?";
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	if (strcmp(r->cb, "-"))
+		snprintf(buf, size, "%s in %s at %s: %s", r->kind, r->cb, when, r->msg);
+	else
+		snprintf(buf, size, "%s at %s: %s", r->kind, when, r->msg);
+}
+
+/* Print the nodes of driver @drv; returns how many it has. */
+int print_instances(const char *drv, bool pinned)
+{
+	struct dirent *de;
+	char owner[BPFDRV_NAME_MAX + 1], bdf[64];
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir(SYSFS_CLASS);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.' ||
+		    read_sysfs(de->d_name, "driver", owner, sizeof(owner)) ||
+		    strcmp(owner, drv))
+			continue;
+		instance_pci(de->d_name, bdf, sizeof(bdf));
+		printf("%s: attached, /dev/bpfdrv/%s%s%s%s\n", drv, de->d_name,
+		       strcmp(bdf, "-") ? " on " : "", strcmp(bdf, "-") ? bdf : "",
+		       pinned ? " (pinned)" : "");
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+static const char * const op_names[] = {
+	"open", "release", "read", "write", "ioctl", "poll", "bad_returns",
+};
+
+#define NR_OPS (sizeof(op_names) / sizeof(op_names[0]))
+
+static int parse_stats(const char *name, unsigned long long *counts)
+{
+	char buf[512], *line, *save = NULL;
+	size_t i;
+
+	if (read_sysfs(name, "stats", buf, sizeof(buf)))
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char key[32];
+		unsigned long long v;
+
+		if (sscanf(line, "%31s %llu", key, &v) != 2)
+			continue;
+		for (i = 0; i < NR_OPS; i++)
+			if (!strcmp(key, op_names[i]))
+				counts[i] = v;
+	}
+	return 0;
+}
+
+/* Every driver's last exit, after bpfdrv list's table. */
+static void print_exits(void)
+{
+	FILE *f = fopen(EXITS_FILE, "r");
+	struct exit_rec r;
+	char why[512];
+	bool header = false;
+
+	if (!f)
+		return;
+	while (next_exit(f, NULL, &r)) {
+		if (!header)
+			printf("\nLAST EXIT\n");
+		header = true;
+		format_exit(&r, why, sizeof(why));
+		printf("%-16s %s\n", r.name, why);
+	}
+	fclose(f);
+}
+
+/*
+ * Who attached driver @drv, in a word: "udev" or "boot" (autoload), "pin"
+ * (bpfdrv load --pin or a tool that pinned it), "process" (a loader that
+ * holds the link while it runs).
+ */
+static void attached_by(const char *drv, char *by, size_t size)
+{
+	char pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1], how[PATH_MAX];
+
+	snprintf(pin, sizeof(pin), PIN_DIR "/%s", drv);
+	if (!attach_origin(drv, how, sizeof(how)))
+		snprintf(by, size, "%.*s", (int)strcspn(how, " "), how);
+	else
+		snprintf(by, size, "%s", access(pin, F_OK) ? "process" : "pin");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct dirent *de;
+	DIR *dir;
+	int rows = 0;
+
+	if (argc > 1) {
+		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
+
+		fprintf(help ? stdout : stderr, "usage: bpfdrv list\n");
+		return help ? 0 : 2;
+	}
+	if (check_module())
+		return 1;
+	dir = opendir(SYSFS_CLASS);
+	if (!dir) {
+		err(SYSFS_CLASS ": %s", strerror(errno));
+		return 1;
+	}
+	printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s %s\n",
+	       "NAME", "DRIVER", "PCI", "OPEN", "LINK", "open", "release", "read",
+	       "write", "ioctl", "poll", "BAD", "BY");
+	while ((de = readdir(dir))) {
+		unsigned long long c[NR_OPS] = {};
+		char open_count[32], link[32], drv[BPFDRV_NAME_MAX + 1], bdf[64];
+		char by[16];
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (read_sysfs(de->d_name, "open_count", open_count, sizeof(open_count)) ||
+		    read_sysfs(de->d_name, "link_id", link, sizeof(link)) ||
+		    read_sysfs(de->d_name, "driver", drv, sizeof(drv)) ||
+		    parse_stats(de->d_name, c))
+			continue;	/* detached while we looked */
+		instance_pci(de->d_name, bdf, sizeof(bdf));
+		attached_by(drv, by, sizeof(by));
+		printf("%-16s %-12s %-12s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu %s\n",
+		       de->d_name, drv, bdf, strtoul(open_count, NULL, 10),
+		       strtoul(link, NULL, 10), c[0], c[1], c[2], c[3], c[4],
+		       c[5], c[6], by);
+		rows++;
+	}
+	closedir(dir);
+	if (!rows)
+		printf("(no drivers attached)\n");
+	print_exits();
+	return 0;
+}
+
+/*
+ * Attached driver @name in /sys/kernel/bpfdrv/drivers: its link id (0
+ * without a link), how often it was updated and its device instances
+ * (@instances may be NULL). -1 if it is not attached.
+ */
+int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
+		 unsigned int *instances)
+{
+	char line[128], drv[BPFDRV_NAME_MAX + 1];
+	unsigned int link, inst, upd;
+	int ret = -1;
+	FILE *f = fopen(DRIVERS_FILE, "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%32s %u %u %u", drv, &link, &inst, &upd) == 4 &&
+		    !strcmp(drv, name)) {
+			*link_id = link;
+			*updates = upd;
+			if (instances)
+				*instances = inst;
+			ret = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1], how[PATH_MAX];
+	struct exit_rec r;
+	bool has_exit;
+	unsigned int link_id, updates;
+	int n;
+
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv status NAME\n"
+			"  Whether driver NAME is attached, its devices, and its last exit\n"
+			"  (unload, error, protocol, removed) with the reason.\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (check_module())
+		return 1;
+	if (!name_valid(argv[1])) {
+		err("invalid driver name '%s'", argv[1]);
+		return 1;
+	}
+	snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[1]);
+	n = print_instances(argv[1], !access(pin, F_OK));
+	has_exit = find_exit(argv[1], &r);
+	if (!n && !has_exit) {
+		err("no driver named '%s' is attached or has exited (see: bpfdrv list)",
+		    argv[1]);
+		return 1;
+	}
+	if (!n)
+		printf("%s: not attached\n", argv[1]);
+	if (n && !attach_origin(argv[1], how, sizeof(how)))
+		printf("%s: attached by %s\n", argv[1], how);
+	if (!driver_entry(argv[1], &link_id, &updates, NULL) && updates)
+		printf("%s: live updates: %u\n", argv[1], updates);
+	if (has_exit) {
+		format_exit(&r, why, sizeof(why));
+		/* a function lost while the driver serves others is no exit */
+		printf("%s: %s: %s\n", argv[1],
+		       n && !strcmp(r.kind, "removed") ? "an instance was removed" :
+		       "last exit", why);
+	}
+	return 0;
+}
