@@ -39,8 +39,6 @@
 #define DRIVER_PATH	"/etc/bpfdrv/drivers:/usr/local/lib/bpfdrv/drivers:" \
 			"/usr/lib/bpfdrv/drivers"
 #define AUTOLOAD_CONF	"/etc/bpfdrv/autoload.conf"
-#define RUN_DIR		"/run/bpfdrv"
-#define ORIGIN_DIR	RUN_DIR "/attached"
 #define MAX_CONF_ARGS	16
 #define MAX_ATTACHED	64	/* drivers autoload boot tells apart */
 
@@ -223,43 +221,6 @@ static int lock_autoload(void)
 		return -1;
 	}
 	return fd;
-}
-
-/* Record how driver @name was attached, for bpfdrv list. */
-static void set_origin(const char *name, const char *how)
-{
-	char path[sizeof(ORIGIN_DIR) + BPFDRV_NAME_MAX + 1];
-	FILE *f;
-
-	mkdir(RUN_DIR, 0755);
-	mkdir(ORIGIN_DIR, 0755);
-	snprintf(path, sizeof(path), ORIGIN_DIR "/%.*s", BPFDRV_NAME_MAX - 1, name);
-	f = fopen(path, "w");
-	if (f) {
-		fprintf(f, "%s\n", how);
-		fclose(f);
-	}
-}
-
-/* How driver @name was attached ("udev 0000:00:04.0"), "" if not recorded. */
-int attach_origin(const char *name, char *buf, size_t size)
-{
-	char path[sizeof(ORIGIN_DIR) + BPFDRV_NAME_MAX + 1];
-
-	snprintf(path, sizeof(path), ORIGIN_DIR "/%.*s", BPFDRV_NAME_MAX - 1, name);
-	if (read_line(path, buf, size)) {
-		buf[0] = '\0';
-		return -1;
-	}
-	return 0;
-}
-
-void clear_origin(const char *name)
-{
-	char path[sizeof(ORIGIN_DIR) + BPFDRV_NAME_MAX + 1];
-
-	snprintf(path, sizeof(path), ORIGIN_DIR "/%.*s", BPFDRV_NAME_MAX - 1, name);
-	unlink(path);
 }
 
 /* Load bpfdrv.ko if it is not loaded (DKMS installs it; nothing loads it). */

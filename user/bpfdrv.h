@@ -31,6 +31,7 @@ int read_sysfs(const char *name, const char *attr, char *buf, size_t size);
 bool init_ns_capable(int cap);
 int check_bpf_elf(const char *path);
 bool name_valid(const char *name);
+int member_offset(const struct btf *btf, __u32 type_id, const char *name);
 
 /* user/libbpf_log.c: libbpf's word, kept and explained */
 void libbpf_log_init(bool verbose);
@@ -74,7 +75,6 @@ bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio, int *n_i2c, int *n_spi);
-int member_offset(const struct btf *btf, __u32 type_id, const char *name);
 
 /* user/load.c: attach and detach */
 int cmd_load(int argc, char **argv);
@@ -116,6 +116,11 @@ int cmd_new(int argc, char **argv);
 
 /* user/autoload.c: attaching installed drivers on device match and at boot */
 int cmd_autoload(int argc, char **argv);
+
+/* user/origin.c: how each driver was attached */
+#define RUN_DIR		"/run/bpfdrv"
+#define ORIGIN_DIR	RUN_DIR "/attached"
+void set_origin(const char *name, const char *how);
 int attach_origin(const char *name, char *buf, size_t size);
 void clear_origin(const char *name);
 

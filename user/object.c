@@ -24,25 +24,6 @@
 #include "i2c.h"
 #include "spi.h"
 
-/*
- * The offset of a data member in the object's chr_ext_ops type, or -1 if
- * the object was built without it (older headers).
- */
-int member_offset(const struct btf *btf, __u32 type_id, const char *name)
-{
-	const struct btf_type *t = btf__type_by_id(btf, type_id);
-	const struct btf_member *m;
-	int i;
-
-	if (!t || !btf_is_struct(t))
-		return -1;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	return -1;
-}
-
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map)
 {
 	const struct btf_type *t;

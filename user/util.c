@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "bpfdrv.h"
 
 void err(const char *fmt, ...)
@@ -122,4 +124,23 @@ int read_sysfs(const char *name, const char *attr, char *buf, size_t size)
 
 	snprintf(path, sizeof(path), SYSFS_CLASS "/%s/%s", name, attr);
 	return read_line(path, buf, size);
+}
+
+/*
+ * The offset of a data member in the object's chr_ext_ops type, or -1 if
+ * the object was built without it (older headers).
+ */
+int member_offset(const struct btf *btf, __u32 type_id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !btf_is_struct(t))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	return -1;
 }
