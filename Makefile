@@ -52,7 +52,7 @@ ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,
 
 .PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop vm-build \
 	vm-check clean \
-	install install-tool install-dev install-dkms-src deb
+	install install-tool install-dev install-dkms-src install-harness deb
 all: bpf user kmod
 
 bpf: $(BPF_DRIVERS)
@@ -215,9 +215,22 @@ install-dev: $(BUILD)/user/bpfdrv
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 		-e "s|@ABI@|$$(awk '$$2 == "BPFDRV_ABI_VERSION" { print $$3 }' include/bpfdrv_abi.h)|" \
 		packaging/bpfdrv.pc.in >$(DESTDIR)$(PREFIX)/share/pkgconfig/bpfdrv.pc
-	rm -rf $(BUILD)/example && $(BUILD)/user/bpfdrv new hello -o $(BUILD)/example >/dev/null
+	rm -rf $(BUILD)/example && $(BUILD)/user/bpfdrv new hello --ci -o $(BUILD)/example >/dev/null
 	install -d $(DESTDIR)$(PREFIX)/share/doc/bpfdrv-dev/examples/hello
 	install -m 644 $(BUILD)/example/* $(DESTDIR)$(PREFIX)/share/doc/bpfdrv-dev/examples/hello/
+	install -D -m 644 $(BUILD)/example/.github/workflows/bpfdrv.yml \
+		$(DESTDIR)$(PREFIX)/share/doc/bpfdrv-dev/examples/hello/.github/workflows/bpfdrv.yml
+	install -D -m 755 packaging/bpfdrv-ci $(DESTDIR)$(PREFIX)/bin/bpfdrv-ci
+	$(MAKE) install-harness HARNESS=$(DESTDIR)$(PREFIX)/share/bpfdrv/harness
+
+# What bpfdrv-ci runs: the sources of the module (with the test modules
+# the guest loads), the tool and the drivers, and the VM harness (make
+# vm-build, make vm-check).
+HARNESS_FILES := Makefile Kbuild VERSION include kmod bpf-drivers user \
+		 selftests/vm selftests/kmods
+install-harness:
+	install -d $(HARNESS)
+	tar -cf - $(HARNESS_FILES) | tar -C $(HARNESS) -xf -
 
 # The module's source as DKMS builds it: kmod/ and the ABI headers.
 DKMS_SRC = $(DESTDIR)$(PREFIX)/src/bpfdrv-$(VERSION)

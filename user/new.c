@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,13 +199,15 @@ static const char makefile[] =
 "test-@N@: test-@N@.c @N@.h\n"
 "\t$(CC) -O2 -Wall -o $@ $<\n"
 "\n"
-"# the verifier of every kernel bpfdrv tests: each boots once in a VM and\n"
-"# loads this directory's objects (needs a bpfdrv source tree, and root)\n"
+"# every kernel bpfdrv tests, each booted once in a VM: this directory's\n"
+"# drivers loaded and their tests run there (root). bpfdrv-ci comes with\n"
+"# bpfdrv-dev; a bpfdrv source tree's make vm-check does the same.\n"
 "BPFDRV_TREE ?= $(abspath $(BPFDRV_INCLUDE)/..)\n"
-"check: @N@.bpf.o\n"
-"\t@test -f $(BPFDRV_TREE)/selftests/vm/run.sh || \\\n"
-"\t\t{ echo 'set BPFDRV_TREE to a bpfdrv source tree'; exit 1; }\n"
-"\t$(MAKE) -C $(BPFDRV_TREE) vm-check DRIVERS=$(CURDIR)\n"
+"check:\n"
+"\t@if command -v bpfdrv-ci >/dev/null; then bpfdrv-ci $(CURDIR); \\\n"
+"\telif test -f $(BPFDRV_TREE)/selftests/vm/run.sh; then \\\n"
+"\t\t$(MAKE) -C $(BPFDRV_TREE) vm-build vm-check DRIVERS=$(CURDIR); \\\n"
+"\telse echo 'install bpfdrv-dev (bpfdrv-ci), or set BPFDRV_TREE'; exit 1; fi\n"
 "\n"
 "clean:\n"
 "\trm -f @N@.bpf.o test-@N@\n"
@@ -292,12 +295,52 @@ static int emit(const char *dir, const char *file, const char *tmpl,
 	return fclose(f) ? -1 : 0;
 }
 
+/* --ci: a CI workflow that runs bpfdrv-ci on the repository */
+static const char ci_workflow[] =
+"# CI for the drivers of this repository: bpfdrv-ci builds them, then loads\n"
+"# each and runs its test-NAME on every kernel bpfdrv tests (Debian's\n"
+"# kernels, each booted under QEMU), and fails if any check fails.\n"
+"#\n"
+"# The job runs in a Debian container: bpfdrv-ci builds a Debian root with\n"
+"# debootstrap, from the mirror of the container's apt configuration (or\n"
+"# BPFDRV_MIRROR), and needs mounts and chroot (a privileged container).\n"
+"# BPFDRV_DEV_DEB names the bpfdrv-dev package to install: set it as a\n"
+"# repository variable (a file in the repository, or a URL your CI reaches).\n"
+"name: bpfdrv\n"
+"on: [push, pull_request]\n"
+"jobs:\n"
+"  kernels:\n"
+"    runs-on: ubuntu-latest\n"
+"    container:\n"
+"      image: debian:bookworm\n"
+"      options: --privileged\n"
+"    env:\n"
+"      BPFDRV_DEV_DEB: ${{ vars.BPFDRV_DEV_DEB }}\n"
+"    steps:\n"
+"      - uses: actions/checkout@v4\n"
+"      - name: bpfdrv-dev\n"
+"        run: |\n"
+"          apt-get update -q\n"
+"          case $BPFDRV_DEV_DEB in\n"
+"          http*) apt-get install -y -q curl && curl -fsSLo /tmp/dev.deb \"$BPFDRV_DEV_DEB\" &&\n"
+"                 BPFDRV_DEV_DEB=/tmp/dev.deb;;\n"
+"          esac\n"
+"          apt-get install -y -q make debootstrap \"$(realpath \"$BPFDRV_DEV_DEB\")\"\n"
+"      - name: every kernel\n"
+"        run: bpfdrv-ci .\n"
+"      - uses: actions/cache@v4\n"
+"        with:\n"
+"          path: ~/.cache/bpfdrv\n"
+"          key: bpfdrv-roots-${{ hashFiles('**/Makefile') }}\n";
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [-o DIR]\n"
+		"usage: bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [--ci] [-o DIR]\n"
 		"  writes NAME.bpf.c, NAME.h, test-NAME.c and a Makefile to DIR\n"
-		"  (default: ./NAME); NAME is a C identifier of at most %d characters\n",
+		"  (default: ./NAME); NAME is a C identifier of at most %d characters.\n"
+		"  --ci also writes .github/workflows/bpfdrv.yml, a CI job that runs\n"
+		"  bpfdrv-ci (bpfdrv-dev): the drivers and their tests on every kernel\n",
 		BPFDRV_PCI_NAME_MAX);
 }
 
@@ -306,6 +349,7 @@ int cmd_new(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "pci", required_argument, NULL, 'p' },
 		{ "gpio", required_argument, NULL, 'g' },
+		{ "ci", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -313,6 +357,7 @@ int cmd_new(int argc, char **argv)
 	unsigned int vendor, device, line;
 	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[256];
 	int c, i, failed;
+	bool ci = false;
 	char *ops;
 
 	optind = 1;
@@ -326,6 +371,9 @@ int cmd_new(int argc, char **argv)
 			break;
 		case 'o':
 			dir = optarg;
+			break;
+		case 'c':
+			ci = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -397,9 +445,19 @@ int cmd_new(int argc, char **argv)
 	snprintf(file, sizeof(file), "test-%s.c", name);
 	failed = failed || emit(dir, file, test_prog, name, "w") ||
 		 emit(dir, "Makefile", makefile, name, "w");
+	if (!failed && ci) {
+		char wf[PATH_MAX];
+
+		snprintf(wf, sizeof(wf), "%s/.github", dir);
+		mkdir(wf, 0755);
+		snprintf(wf, sizeof(wf), "%s/.github/workflows", dir);
+		mkdir(wf, 0755);
+		failed = emit(wf, "bpfdrv.yml", ci_workflow, name, "w");
+	}
 	if (failed)
 		return 1;
-	printf("%s/: %s.bpf.c %s.h test-%s.c Makefile\n", dir, name, name, name);
+	printf("%s/: %s.bpf.c %s.h test-%s.c Makefile%s\n", dir, name, name, name,
+	       ci ? " .github/workflows/bpfdrv.yml" : "");
 	printf("build: make -C %s; load: bpfdrv load --pin %s/%s.bpf.o; test: %s/test-%s\n",
 	       dir, dir, name, dir, name);
 	return 0;

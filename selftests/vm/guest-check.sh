@@ -3,7 +3,8 @@
 # make vm-check, in the guest: load and attach every BPF object of /drivers
 # on this kernel, one at a time, and say what the verifier (or the
 # attach) answered, with the likely fix for the messages kernels are known
-# to differ on. Prints unnumbered TAP lines; the host numbers them.
+# to differ on; while NAME.bpf.o is loaded, run /drivers/test-NAME if there
+# is one. Prints unnumbered TAP lines; the host numbers them.
 cd /src || exit 1
 rel=$(uname -r)
 echo "# kernel $rel"
@@ -30,6 +31,24 @@ hint() {
 	esac
 }
 
+# run_test NAME: /drivers/test-NAME, if there is one, while NAME is loaded;
+# its TAP lines labelled with NAME, and a line for its exit status
+run_test() {
+	local t=/drivers/test-$1 out rc
+
+	[ -x "$t" ] || return 0
+	out=$(cd /drivers && timeout 120 "$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed -n -e "s/^ok [0-9]* - /ok - $1: /p" \
+		-e "s/^not ok [0-9]* - /not ok - $1: /p" -e 's/^#/#  /p'
+	if [ $rc -eq 0 ]; then
+		echo "ok - test-$1 passes on $rel"
+	else
+		echo "not ok - test-$1 passes on $rel (exit $rc)"
+		printf '%s\n' "$out" | grep -v "^ok \|^not ok \|^#" | sed 's/^/#   /' | head -20
+	fi
+}
+
 n=0
 for obj in /drivers/*.bpf.o; do
 	[ -e "$obj" ] || { echo "# no *.bpf.o in /drivers"; break; }
@@ -37,6 +56,7 @@ for obj in /drivers/*.bpf.o; do
 	name=${obj##*/}
 	if out=$(bpfdrv load --pin "$obj" 2>&1); then
 		echo "ok - $name loads and attaches on $rel"
+		run_test "${name%.bpf.o}"
 	else
 		echo "not ok - $name loads and attaches on $rel"
 		printf '%s\n' "$out" | sed 's/^/#   /'
