@@ -3,8 +3,9 @@
 # bpfdrv-ci as a driver author uses it in a repository of their own: the
 # bpfdrv-dev package unpacked (nothing of this tree), its example driver
 # copied to a directory outside the tree, and bpfdrv-ci run there on the
-# oldest and the newest kernel of the matrix: the example builds, loads
-# and passes its own test on both. Prints unnumbered TAP lines for run.sh.
+# newest kernel of the matrix (make vm-check, which it runs, is tested on
+# the oldest too): the example builds, loads and passes its own test.
+# Prints unnumbered TAP lines for run.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -25,12 +26,11 @@ check_file "$work/pkg/usr/bin/bpfdrv-ci" "bpfdrv-dev installs bpfdrv-ci"
 check_file "$repo/.github/workflows/bpfdrv.yml" "the example has the CI workflow that runs bpfdrv-ci"
 
 start=$SECONDS
-KERNELS="oldest newest" BPFDRV_CI_WORK=$work/harness \
+KERNELS=newest BPFDRV_CI_WORK=$work/harness \
 	"$work/pkg/usr/bin/bpfdrv-ci" "$repo" >"$work/out" 2>"$work/err"
 rc=$?
-echo "# bpfdrv-ci on the oldest and newest kernel: exit $rc in $((SECONDS - start)) s"
+echo "# bpfdrv-ci on the newest kernel: exit $rc in $((SECONDS - start)) s"
 sed 's/^/# /' "$work/out"
-oldest=$(head -n 1 "$BPFDRV_CACHE/kernels")
 newest=$(tail -n 1 "$BPFDRV_CACHE/kernels")
 if [ $rc -eq 0 ] && grep -q "^[1-9][0-9]* passed, 0 failed$" "$work/out"; then
 	ok "bpfdrv-ci: exit 0, every check passed"
@@ -38,7 +38,7 @@ else
 	nok "bpfdrv-ci: exit 0, every check passed (rc $rc)"
 	sed 's/^/# /' "$work/err" | tail -20
 fi
-for rel in "$oldest" "$newest"; do
+for rel in "$newest"; do
 	if grep -q "^ok [0-9]* - \[$rel\] hello.bpf.o loads and attaches" "$work/out" &&
 		grep -q "^ok [0-9]* - \[$rel\] test-hello passes on" "$work/out"; then
 		ok "bpfdrv-ci: the example loads and passes its test on $rel"
