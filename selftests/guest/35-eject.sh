@@ -104,6 +104,17 @@ if [ ${#edus[@]} -ge 1 ]; then
 	check "unbinding the function records 'removed' for its driver" \
 		eval "$BPFDRV status ej_rm | grep -q 'last exit: removed at .*lost PCI function ${edus[0]}'"
 	$BPFDRV unload ej_rm >/dev/null
+	# a driver that keeps another function: the lost one is no exit
+	if [ ${#edus[@]} -ge 2 ]; then
+		$BPFDRV load --pin --name ej_two $OBJ/edu.bpf.o >/dev/null
+		wait_for 10 test -c /dev/bpfdrv/ej_two1
+		$BPFDRV unbind "${edus[0]}" >/dev/null
+		$BPFDRV status ej_two >"$OUT/status-two" 2>&1
+		check "an attached driver that lost one of two functions: an instance was removed, not its last exit" \
+			eval "grep -q 'ej_two: an instance was removed: removed at .*lost PCI function ${edus[0]}' '$OUT/status-two' &&
+			      ! grep -q 'last exit' '$OUT/status-two'"
+		$BPFDRV unload ej_two >/dev/null
+	fi
 else
 	echo "# skip: ejection from irq (no edu device)"
 fi

@@ -90,6 +90,14 @@ check "bpfdrv --version is the package's" \
 check "the man pages are installed" \
 	test -f /usr/share/man/man8/bpfdrv.8.gz -a -f /usr/share/man/man5/bpfdrv-autoload.conf.5.gz
 
+# --- the functions already present got their driver at install ---
+if [ -n "$(edu_bdfs)" ]; then
+	udevadm settle -t 60
+	check "install: the edu functions already present got the edu driver (no reboot)" \
+		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
+	bpfdrv unload edu >/dev/null	# the checks below attach it their own ways
+fi
+
 # --- a packaged driver end to end ---
 check "bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o" \
 	bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o
@@ -186,11 +194,34 @@ if command -v systemd-analyze >/dev/null; then
 		systemd-analyze verify /usr/lib/systemd/system/bpfdrv.service
 fi
 
+# --- remove with drivers attached: all detached, the module unloaded ---
+bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o >/dev/null
+if [ -n "$(edu_bdfs)" ]; then
+	udevadm trigger --action=add --subsystem-match=pci
+	udevadm settle -t 60
+	wait_for 30 test -c /dev/bpfdrv/edu0
+fi
+check "before removal: echo (pinned) and edu (udev) are attached" \
+	eval "attached echo && { [ -z \"\$(edu_bdfs)\" ] || attached edu; }"
+dpkg -r bpfdrv bpfdrv-dkms >"$OUT/remove" 2>&1
+rc=$?
+sed 's/^/#   /' "$OUT/remove"
+check "dpkg -r bpfdrv bpfdrv-dkms succeeds" test $rc -eq 0
+check "after removal: bpfdrv.ko is unloaded" test ! -d /sys/module/bpfdrv
+check "after removal: no node in /dev/bpfdrv, no pin in /sys/fs/bpf/bpfdrv" \
+	eval "test -z \"\$(ls /dev/bpfdrv /sys/fs/bpf/bpfdrv 2>/dev/null)\""
+bound=0
+for bdf in $(edu_bdfs); do [ "$(driver_of "$bdf")" = bpfdrv ] && bound=$((bound + 1)); done
+check "after removal: no PCI function is bound to bpfdrv" test $bound -eq 0
+check "after removal: the configuration stays (removed, not purged)" \
+	test -f /etc/bpfdrv/autoload.conf
+
 # --- purge: nothing left ---
-rmmod bpfdrv 2>/dev/null
 dpkg --purge bpfdrv-dev bpfdrv bpfdrv-dkms >"$OUT/purge" 2>&1
 check "dpkg --purge removes the three packages" \
 	eval "! dpkg -l 'bpfdrv*' 2>/dev/null | grep -q '^ii'"
 check "the DKMS module and the udev rule are gone" \
 	eval "! modinfo -n bpfdrv 2>/dev/null | grep -q dkms && test ! -e /usr/lib/udev/rules.d/60-bpfdrv.rules"
+check "purge: /etc/bpfdrv and the DKMS tree are gone" \
+	eval "test ! -e /etc/bpfdrv && test ! -e /usr/src/bpfdrv-$ver && test ! -e /var/lib/dkms/bpfdrv"
 udevadm control --reload

@@ -27,7 +27,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-test}
-case $mode in test|demo|bench|deb|vm|vm-start) ;; *) die "usage: run.sh test|demo|bench|deb|vm|vm-start";; esac
+case $mode in test|demo|bench|deb|vm|vm-start|check) ;;
+*) die "usage: run.sh test|demo|bench|deb|vm|vm-start|check";; esac
 [ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
 
 for tool in unshare chroot timeout; do
@@ -46,12 +47,19 @@ if [ "$mode" = deb ]; then
 	build_debs
 	exit
 fi
+# the demo, the benchmark and a development session boot the newest
+# kernel: only that one is installed (a fresh machine's first demo is quick)
+case $mode in demo|bench|vm|vm-start)
+	[ -n "${BPFDRV_KERNELS:-}" ] || export BPFDRV_KERNELS=newest;;
+esac
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 # Benchmark ratios come from one boot; the newest kernel is the one to quote.
 [ "$mode" = bench ] && kernels=("${kernels[-1]}")
 # A development session: the kernel asked for first, else the newest.
 case $mode in vm*) [ -n "${BPFDRV_KERNELS:-}" ] || kernels=("${kernels[-1]}");; esac
+[ "$mode" = check ] && [ -z "${BPFDRV_DRIVERS:-}" ] &&
+	die "make vm-check needs DRIVERS=dir, a directory of built drivers (*.bpf.o)"
 if [ -n "${BPFDRV_DRIVERS:-}" ]; then
 	[ -d "$BPFDRV_DRIVERS" ] || die "DRIVERS=$BPFDRV_DRIVERS is not a directory"
 	BPFDRV_DRIVERS=$(cd "$BPFDRV_DRIVERS" && pwd)
@@ -60,7 +68,12 @@ fi
 
 mkdir -p "$BPFDRV_BUILD/vm"
 log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
-in_root make -s bpf user selftests >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
+targets="bpf user selftests"
+# the demo runs the drivers and the edu test program only; vm-check, the
+# tool (bpfdrv-ci's harness has no tests)
+[ "$mode" = demo ] && targets="bpf user ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/selftests/test_edu"
+[ "$mode" = check ] && targets="bpf user"
+in_root make -s $targets >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
 # the tool as the packages build it (libbpf linked in), for the host's own
 # kernel: the host-trace part runs it there
@@ -263,6 +276,24 @@ report() {
 }
 
 echo "TAP version 13"
+# make vm-check: each kernel boots once and loads every object of DRIVERS
+if [ "$mode" = check ]; then
+	for rel in "${kernels[@]}"; do
+		log "$rel: loading the objects of $BPFDRV_DRIVERS"
+		out=$BPFDRV_BUILD/vm/check-$rel.log
+		vm "$rel" "selftests/vm/guest-check.sh" --rodir=/drivers=/drivers >"$out" 2>&1
+		tally "$rel" "$out"
+		if ! grep -q "^# guest done" <(tr -d '\r' <"$out"); then
+			n=$((n + 1)) kfailed=$((kfailed + 1))
+			echo "not ok $n - [$rel] the guest ran to completion (see $out)"
+		fi
+		passed=$((passed + kpassed)) failed=$((failed + kfailed))
+	done
+	echo "1..$n"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 log "up to $max_jobs runs at once"
 # The package part boots on its own, on the newest kernel only (unless
 # PARTS names it); package-dkms.sh below builds for every kernel. DKMS's
@@ -270,7 +301,8 @@ log "up to $max_jobs runs at once"
 # the guest's kernel here first, natively in the guest's own root, and the
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
-main_parts=$(echo " ${BPFDRV_PARTS:-} " | sed 's/ package / /g; s/ host-trace / /g; s/^ *//; s/ *$//')
+main_parts=$(echo " ${BPFDRV_PARTS:-} " |
+	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/^ *//; s/ *$//')
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")
@@ -319,10 +351,17 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" host-trace "* ]]; th
 		env BPFDRV_ROOT="$BPFDRV_ROOT12" bash -c '. "$1"; shift; in_root "$@"' bash \
 		"$BPFDRV_TOP/selftests/vm/lib.sh" selftests/host/trace-host.sh "$host_tool/user/bpfdrv"
 fi
-# the development loop, as a user drives it from the host
+# the development loop, as a user drives it from the host; make vm-check
+# on a directory of drivers (the oldest and the newest kernel), and
+# bpfdrv-ci from the bpfdrv-dev package on a copy of its example
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then
 	launch host "session ${kernels[-1]}" "$BPFDRV_BUILD/vm/test-session.log" \
 		"$BPFDRV_TOP/selftests/vm/session-test.sh" "${kernels[-1]}"
+	launch host vm-check "$BPFDRV_BUILD/vm/test-vm-check.log" \
+		"$BPFDRV_TOP/selftests/vm/check-test.sh"
+	[ "$with_package" = 1 ] &&
+		launch host bpfdrv-ci "$BPFDRV_BUILD/vm/test-bpfdrv-ci.log" \
+			"$BPFDRV_TOP/selftests/vm/ci-test.sh"
 fi
 for i in "${!job_pids[@]}"; do
 	report "$i"
