@@ -508,6 +508,7 @@ static int unload_all(void)
 		if (de->d_name[0] != '.' && name_valid(de->d_name))
 			ret |= unload_by_name(de->d_name);
 	closedir(d);
+	rmdir(PIN_DIR);	/* when empty: a driver pinned meanwhile keeps it */
 	return ret;
 }
 

@@ -137,6 +137,7 @@ else
 	check "an object root does not own is skipped" \
 		eval "bpfdrv autoload match ${edus[0]} 2>/dev/null | grep -qx BPFDRV_OBJECT=/usr/lib/bpfdrv/drivers/edu.bpf.o"
 	rm /etc/bpfdrv/drivers/aaa.bpf.o
+	rmdir /etc/bpfdrv/drivers	# the administrator's directory: not the package's
 	udevadm control --reload
 	for bdf in "${edus[@]}"; do echo 1 >/sys/bus/pci/devices/$bdf/remove; done
 	echo 1 >/sys/bus/pci/rescan
@@ -208,8 +209,9 @@ rc=$?
 sed 's/^/#   /' "$OUT/remove"
 check "dpkg -r bpfdrv bpfdrv-dkms succeeds" test $rc -eq 0
 check "after removal: bpfdrv.ko is unloaded" test ! -d /sys/module/bpfdrv
-check "after removal: no node in /dev/bpfdrv, no pin in /sys/fs/bpf/bpfdrv" \
-	eval "test -z \"\$(ls /dev/bpfdrv /sys/fs/bpf/bpfdrv 2>/dev/null)\""
+left=$(ls -d /dev/bpfdrv /sys/fs/bpf/bpfdrv /sys/module/bpfdrv 2>/dev/null)
+check "after removal: no /dev/bpfdrv, no /sys/fs/bpf/bpfdrv (pins), no module" test -z "$left"
+[ -n "$left" ] && echo "# left: $left"
 bound=0
 for bdf in $(edu_bdfs); do [ "$(driver_of "$bdf")" = bpfdrv ] && bound=$((bound + 1)); done
 check "after removal: no PCI function is bound to bpfdrv" test $bound -eq 0
@@ -222,6 +224,7 @@ check "dpkg --purge removes the three packages" \
 	eval "! dpkg -l 'bpfdrv*' 2>/dev/null | grep -q '^ii'"
 check "the DKMS module and the udev rule are gone" \
 	eval "! modinfo -n bpfdrv 2>/dev/null | grep -q dkms && test ! -e /usr/lib/udev/rules.d/60-bpfdrv.rules"
-check "purge: /etc/bpfdrv and the DKMS tree are gone" \
-	eval "test ! -e /etc/bpfdrv && test ! -e /usr/src/bpfdrv-$ver && test ! -e /var/lib/dkms/bpfdrv"
+left=$(ls -d /etc/bpfdrv /usr/src/bpfdrv-$ver /var/lib/dkms/bpfdrv /run/bpfdrv 2>/dev/null)
+check "purge: /etc/bpfdrv, the module's source and DKMS tree, /run/bpfdrv are gone" test -z "$left"
+[ -n "$left" ] && echo "# left: $left"
 udevadm control --reload
