@@ -382,8 +382,11 @@ EOF2
 			check "trace: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
 				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc exact
 		elif [ $via = --syscalls ]; then
-			check "trace --syscalls: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
-				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc exact
+			# on kernels that run tracepoints' programs preemptible (7.x),
+			# one preempted (in a lock's release) is skipped for the next
+			# task on its CPU, as fentry's are: exact, or the loss reported
+			check "trace --syscalls: 64 threads x 40 blocking ioctls: exact, or any call not counted reported with status 1" \
+				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc reported
 		elif [ $via = -C ]; then
 			check "trace -C: 64 threads x 40 blocking ioctls are counted exactly, none lost" \
 				check_loss "$OUT/thr.json" "$OUT/thr_tally.json" $thr_rc exact
@@ -454,31 +457,44 @@ print(" ".join(json.load(open(sys.argv[1]))["ioctl"]))' "$OUT/rare_tally.json");
 	$T/test_trace_drm pending "$vgem" 12 >"$OUT/pending.out" &
 	pending=$!
 	wait_for 10 grep -q attached "$OUT/pending.out"
-	# two tracers at once: the preempt count, and the irq tracepoints (as
-	# where percpu ksyms cannot be resolved), each with a busy shell
-	busy='end=$(($(date +%s) + 11)); while [ $(date +%s) -lt $end ]; do :; done'
-	$BPFDRV trace -g drm -q --json -o "$OUT/irq.json" -- sh -c "$busy" &
-	tracer=$!
-	$BPFDRV trace -g drm -q --irq-tracepoints --json -o "$OUT/irq-tp.json" -- \
-		sh -c "$busy"
-	wait $tracer $pending
-	for how in "" " --irq-tracepoints"; do
-		f=$OUT/irq${how:+-tp}.json
-		expect_eq "trace$how: the fence signaled in softirq is on the softirq row" \
-			"$(jsum "$f" count type=proc hook=fence_signaled context=softirq)" 1
-		expect_eq "trace$how: no fence signal is charged to the busy task" \
-			"$(jsum "$f" count type=proc hook=fence_signaled context=task)" 0
-		vbl=$(jsum "$f" count type=stat hook=vblank)
-		if [ "$vbl" -gt 0 ]; then
-			# PREEMPT_RT expires the vblank timer in the ktimers softirq thread
-			ctx=hardirq
-			preempt_rt && ctx=softirq
-			expect_eq "trace$how: all $vbl vblanks are on the $ctx row" \
-				"$(jsum "$f" count type=proc hook=vblank context=$ctx)" "$vbl"
-		else
-			echo "# no vblanks from virtio_gpu on this kernel: nothing to attribute"
-		fi
-	done
+	$BPFDRV trace -g drm -q --json -o "$OUT/irq.json" -- sh -c \
+		'end=$(($(date +%s) + 11)); while [ $(date +%s) -lt $end ]; do :; done'
+	wait $pending
+	expect_eq "trace: the fence signaled in softirq is on the softirq row" \
+		"$(jsum "$OUT/irq.json" count type=proc hook=fence_signaled context=softirq)" 1
+	expect_eq "trace: no fence signal is charged to the busy task" \
+		"$(jsum "$OUT/irq.json" count type=proc hook=fence_signaled context=task)" 0
+	vbl=$(jsum "$OUT/irq.json" count type=stat hook=vblank)
+	if [ "$vbl" -gt 0 ] && preempt_rt; then
+		# PREEMPT_RT expires the vblank timer in the ktimers softirq thread
+		expect_eq "trace: all $vbl vblanks are on the softirq row (PREEMPT_RT)" \
+			"$(jsum "$OUT/irq.json" count type=proc hook=vblank context=softirq)" "$vbl"
+	elif [ "$vbl" -gt 0 ]; then
+		expect_eq "trace: all $vbl vblanks are on the hardirq row" \
+			"$(jsum "$OUT/irq.json" count type=proc hook=vblank context=hardirq)" "$vbl"
+	else
+		echo "# no vblanks from virtio_gpu on this kernel: nothing to attribute"
+	fi
+
+	# the same, with interrupts told from the irq tracepoints (as where
+	# percpu ksyms cannot be resolved)
+	$T/test_trace_drm pending "$vgem" 12 >"$OUT/pending-tp.out" &
+	pending=$!
+	wait_for 10 grep -q attached "$OUT/pending-tp.out"
+	$BPFDRV trace -g drm -q --irq-tracepoints --json -o "$OUT/irq-tp.json" -- sh -c \
+		'end=$(($(date +%s) + 11)); while [ $(date +%s) -lt $end ]; do :; done'
+	wait $pending
+	expect_eq "trace --irq-tracepoints: the fence signaled in softirq is on the softirq row" \
+		"$(jsum "$OUT/irq-tp.json" count type=proc hook=fence_signaled context=softirq)" 1
+	expect_eq "trace --irq-tracepoints: no fence signal is charged to the busy task" \
+		"$(jsum "$OUT/irq-tp.json" count type=proc hook=fence_signaled context=task)" 0
+	vbl=$(jsum "$OUT/irq-tp.json" count type=stat hook=vblank)
+	if [ "$vbl" -gt 0 ]; then
+		ctx=hardirq
+		preempt_rt && ctx=softirq
+		expect_eq "trace --irq-tracepoints: all $vbl vblanks are on the $ctx row" \
+			"$(jsum "$OUT/irq-tp.json" count type=proc hook=vblank context=$ctx)" "$vbl"
+	fi
 
 	timeout 60 $BPFDRV trace -g drm -q -d 1 >"$OUT/dur.txt" 2>&1
 	check "trace -d 1 ends by itself with status 0 and prints a summary" \
