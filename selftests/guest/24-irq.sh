@@ -18,6 +18,13 @@ fi
 EDU_BDF=${edus[-1]}
 NODE=/dev/bpfdrv/irqtest0
 load_module || { nok "insmod bpfdrv.ko for the irq_hard tests"; exit 0; }
+# Under TCG a vCPU the host deschedules stretches a call past the default
+# 10 ms (6.12: an irq_hard ran 10077 us, its driver ejected for that and
+# not for what the check provoked). Only the overrun check tests the time
+# budget: every other check runs under half a second's.
+LAX_US=500000
+lax_budget() { echo $LAX_US >/sys/module/bpfdrv/parameters/irq_hard_max_us; }
+lax_budget
 
 # irqt.py OP NODE ARGS: raise interrupts and read irqtest's counts
 cat >"$OUT/irqt.py" <<'PY'
@@ -160,7 +167,7 @@ irq_round() {
 	irqt mode $NODE slow >/dev/null
 	irqt fire $NODE >/dev/null
 	ejected_with protocol "irq_hard ran for [0-9]* us, longer than the 1000 us allowed"
-	echo 10000 >/sys/module/bpfdrv/parameters/irq_hard_max_us
+	lax_budget
 
 	attach $TOBJ/irqtest_nothread.bpf.o
 	irqt mode $NODE wake >/dev/null
@@ -177,9 +184,11 @@ irq_round() {
 irq_round MSI
 if wait_for 10 rmmod bpfdrv && insmod "$KO" msi=0; then
 	ok "reload bpfdrv.ko with msi=0"
+	lax_budget
 	irq_round INTx
 	wait_for 10 rmmod bpfdrv
 	load_module
+	lax_budget
 else
 	nok "reload bpfdrv.ko with msi=0"
 fi

@@ -477,13 +477,17 @@ print(" ".join(json.load(open(sys.argv[1]))["ioctl"]))' "$OUT/rare_tally.json");
 	fi
 
 	# the same, with interrupts told from the irq tracepoints (as where
-	# percpu ksyms cannot be resolved)
-	$T/test_trace_drm pending "$vgem" 12 >"$OUT/pending-tp.out" &
-	pending=$!
-	wait_for 10 grep -q attached "$OUT/pending-tp.out"
+	# percpu ksyms cannot be resolved); the tracer attaches first, so that
+	# a slow start cannot miss vgem's 10 s timer (the fence's creator is
+	# not traced: its signal is the interrupt's)
 	$BPFDRV trace -g drm -q --irq-tracepoints --json -o "$OUT/irq-tp.json" -- sh -c \
-		'end=$(($(date +%s) + 11)); while [ $(date +%s) -lt $end ]; do :; done'
-	wait $pending
+		'end=$(($(date +%s) + 14)); while [ $(date +%s) -lt $end ]; do :; done' \
+		2>"$OUT/irq-tp.err" &
+	tracer=$!
+	wait_for 60 grep -q "tracing" "$OUT/irq-tp.err"
+	$T/test_trace_drm pending "$vgem" 12 >"$OUT/pending-tp.out"
+	wait $tracer
+	echo "# --irq-tracepoints: $(grep -c '"hook":"fence_signaled"' "$OUT/irq-tp.json") fence_signaled rows; $(grep '"type":"irq_context"' "$OUT/irq-tp.json")"
 	expect_eq "trace --irq-tracepoints: the fence signaled in softirq is on the softirq row" \
 		"$(jsum "$OUT/irq-tp.json" count type=proc hook=fence_signaled context=softirq)" 1
 	expect_eq "trace --irq-tracepoints: no fence signal is charged to the busy task" \
