@@ -631,7 +631,7 @@ int cmd_trace(int argc, char **argv)
 		case 'I':
 			o.irq_tracepoints = true;
 			break;
-		case 'N':	/* the tables names come from, e.g. to check them */
+		case 'N':	/* NVIDIA's names and numbers, to check them against its header */
 			nvidia_print_ioctl_names(stdout);
 			return 0;
 		case 'D':
