@@ -67,12 +67,12 @@ if [ -n "${BPFDRV_DRIVERS:-}" ]; then
 fi
 
 mkdir -p "$BPFDRV_BUILD/vm"
-log "building BPF objects, bpfdrv and selftests (once, for every kernel)"
 targets="bpf user selftests"
 # the demo runs the drivers and the edu test program only; vm-check, the
 # tool (bpfdrv-ci's harness has no tests)
 [ "$mode" = demo ] && targets="bpf user ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/selftests/test_edu"
 [ "$mode" = check ] && targets="bpf user"
+log "building ${targets// /, } (once, for every kernel)"
 in_root make -s $targets >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
 # the tool as the packages build it (libbpf linked in), for the host's own
