@@ -406,24 +406,6 @@ static struct bpf_link *irq_links[32];
 static int nr_irq_links;
 static char irq_why[128];
 
-/* Has the kernel's struct task_struct a member @name? */
-static bool task_has_member(const char *name)
-{
-	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int id, i;
-
-	id = btf ? btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT) : -1;
-	if (id <= 0)
-		return false;
-	t = btf__type_by_id(btf, id);
-	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return true;
-	return false;
-}
-
 /* Both ends of tracepoint pair @base (_entry, _exit): 1, 0 if absent, -1 */
 static int attach_irq_pair(struct trace_bpf *skel, const char *base, __u64 cookie)
 {
@@ -475,7 +457,7 @@ static void attach_irq_context(struct trace_bpf *skel)
 	 * the depth: their programs would only run preemptible there, and one
 	 * preempted would make the kernel skip the hard ones on its CPU.
 	 */
-	if (!task_has_member("softirq_disable_cnt"))
+	if (kernel_struct_has("task_struct", "softirq_disable_cnt") <= 0)
 		attach_irq_pair(skel, "softirq", 1);
 }
 

@@ -522,23 +522,33 @@ bool fop_traced(const struct hook *h)
  * Counting at entry only (@count_only) needs no return probe: kprobe.multi
  * wherever the kernel has fprobe.
  */
-enum func_via choose_via(bool count_only)
+/* Does the kernel's struct @type exist (-1: no), and has it @member (1)? */
+int kernel_struct_has(const char *type, const char *member)
 {
 	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
 	const struct btf_type *t;
 	const struct btf_member *m;
 	int id, i;
 
-	id = btf ? btf__find_by_name_kind(btf, "fprobe", BTF_KIND_STRUCT) : -1;
+	id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
 	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return 1;
+	return 0;
+}
+
+enum func_via choose_via(bool count_only)
+{
+	int rethook = kernel_struct_has("fprobe", "rethook");
+
+	if (rethook < 0)
 		return VIA_FENTRY;
 	if (count_only)
 		return VIA_MULTI;
-	t = btf__type_by_id(btf, id);
-	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "rethook"))
-			return VIA_FENTRY;
-	return VIA_MULTI;
+	return rethook ? VIA_FENTRY : VIA_MULTI;
 }
 
 /*

@@ -82,6 +82,7 @@ extern int nr_sys_devs;
 struct btf *kernel_btf(const char *module, int *obj_fd);
 bool tracepoint_exists(const char *module, const char *name);
 void free_kernel_btfs(void);
+int kernel_struct_has(const char *type, const char *member);
 enum func_via choose_via(bool count_only);
 void probe_sys_devs(const struct trace_opts *o);
 bool use_syscalls(struct hook *h);
