@@ -12,6 +12,8 @@
 #   BPFDRV_JOBS=n          make test: runs (VM boots, host checks) at once
 #                          (default: a quarter of the host's cores, at least 1)
 #   BPFDRV_DEB12_PARTS="." make test: the parts run on Debian 12's kernel
+#   BPFDRV_LTS_PARTS="..." BPFDRV_MID_PARTS="..." BPFDRV_RT_PARTS="...": on
+#                          trixie's 6.12, on 7.2, on PREEMPT_RT
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
@@ -325,23 +327,25 @@ fi
 # runs the parts that depend on the compiler and on BTF (the kfuncs, the
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
-# root; trixie's 6.12 runs the rest of the same source.
+# root; trixie's 6.12, the same kernel version, runs the rest.
 deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject abi lockdown}
+lts_parts=${BPFDRV_LTS_PARTS:-isolation trace drm-clients update bench-equiv}
 # The line between 6.12 LTS and the newest (7.2) runs what depends on the
 # kernel's version (the verifier, BTF, PCI and interrupt APIs, the tracer's
-# hooks); PREEMPT_RT what depends on preemption and timing (interrupts,
-# ejection and its drain, update, isolation, the tracer). The newest
-# generic kernel and trixie's 6.12 run everything: the whole suite on five
-# kernels did not fit CI's 90 minutes on a slow day.
+# hooks); PREEMPT_RT, the newest's version, what depends on preemption and
+# timing (interrupts, ejection and its drain, update, isolation, the
+# tracer). The newest generic kernel runs everything: the whole suite on
+# five kernels did not fit CI's 90 minutes on a slow day.
 mid_parts=${BPFDRV_MID_PARTS:-core hostile pci irq trace abi}
-rt_parts=${BPFDRV_RT_PARTS:-core hostile pci irq eject isolation trace update}
+rt_parts=${BPFDRV_RT_PARTS:-irq eject isolation trace update}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		parts=$main_parts
 		if [ -z "${BPFDRV_PARTS:-}" ]; then
 			case $rel in
 			*-rt-*) parts=$rt_parts;;
-			"${kernels[-1]}"|6.12.*) ;;
+			"${kernels[-1]}") ;;
+			6.12.*) parts=$lts_parts;;
 			*) parts=$mid_parts;;
 			esac
 			[ "$(kernel_root "$rel")" = "$BPFDRV_ROOT12" ] && parts=$deb12_parts
