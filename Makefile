@@ -170,7 +170,8 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
 
-$(BUILD)/selftests/test_caps: selftests/test_caps.c selftests/tap.h $(HEADERS)
+$(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow: \
+		$(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ \
 		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)

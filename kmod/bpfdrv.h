@@ -3,6 +3,7 @@
 #ifndef __BPFDRV_H
 #define __BPFDRV_H
 
+#include <linux/bpf.h>
 #include <linux/cdev.h>
 #include <linux/completion.h>
 #include <linux/device.h>
@@ -131,6 +132,15 @@ struct bpfdrv_pci_fn {
 	struct list_head dma_freed;	/* freed by the driver, kept to teardown */
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
 	struct mutex dma_lock;		/* dma[] for mmap and faults */
+	bool dma_unsafe;		/* masters the bus with no IOMMU */
+};
+
+/* Whether a PCI function may master the bus (iommu.c). */
+enum bpfdrv_dma {
+	BPFDRV_DMA_NONE,	/* not a PCI instance */
+	BPFDRV_DMA_REFUSED,	/* no translating IOMMU, no opt-in */
+	BPFDRV_DMA_IOMMU,	/* its DMA goes through a translating IOMMU */
+	BPFDRV_DMA_UNSAFE,	/* no IOMMU, allowed by allow_unsafe_dma=1 */
 };
 
 /* A device an instance depends on, watched for removal (watch.c). */
@@ -157,6 +167,7 @@ struct bpfdrv_device {
 	struct bpfdrv_pci_fn *fn;	/* the function it holds, or NULL */
 	struct bpfdrv_pci_fn *pci;	/* fn once set up, until torn down */
 	atomic64_t irq_count;		/* interrupts the driver handled */
+	enum bpfdrv_dma dma;		/* its PCI function's, at setup */
 	/*
 	 * The callbacks: read under lock (an update swaps them under it and
 	 * bpfdrv_lock), or while the instance starts or finishes, when no
@@ -275,6 +286,16 @@ void bpfdrv_eject_exit(void);
 extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];
 
 int bpfdrv_struct_ops_init(void);
+enum bpfdrv_dma bpfdrv_pci_dma(struct pci_dev *pdev);
+const char *bpfdrv_dma_name(enum bpfdrv_dma dma);
+int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn);
+const struct bpf_func_proto *
+bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog);
+int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
+			const void *udata);
+int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
+int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
+int bpfdrv_last_refusal_show(char *buf);
 int bpfdrv_kfuncs_init(void);
 
 static inline struct bpfdrv_device *to_bpfdrv_device(struct bpfdrv_dev *pub)

@@ -736,7 +736,7 @@ int bpfdrv_cdev_init(struct bpfdrv_device *bdev)
 	return dev_set_name(&bdev->dev, "%s", bdev->pub.name);
 }
 
-/* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count} */
+/* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count,dma} */
 
 static ssize_t driver_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -756,6 +756,16 @@ static ssize_t irq_count_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%llu\n", atomic64_read(&bdev->irq_count));
 }
 static DEVICE_ATTR_RO(irq_count);
+
+/* A PCI instance's bus mastering, decided at setup: iommu, unsafe, refused */
+static ssize_t dma_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%s\n", bpfdrv_dma_name(bdev->dma));
+}
+static DEVICE_ATTR_RO(dma);
 
 static ssize_t open_count_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -812,6 +822,7 @@ static DEVICE_ATTR_RO(stats);
 static struct attribute *bpfdrv_attrs[] = {
 	&dev_attr_driver.attr,
 	&dev_attr_irq_count.attr,
+	&dev_attr_dma.attr,
 	&dev_attr_open_count.attr,
 	&dev_attr_link_id.attr,
 	&dev_attr_stats.attr,

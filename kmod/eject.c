@@ -274,12 +274,22 @@ static ssize_t last_update_show(struct kobject *kobj,
 
 static struct kobj_attribute bpfdrv_last_update_attr = __ATTR_RO(last_update);
 
+/* Why the last driver was refused at load: a call or load not granted. */
+static ssize_t last_refusal_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
+{
+	return bpfdrv_last_refusal_show(buf);
+}
+
+static struct kobj_attribute bpfdrv_last_refusal_attr = __ATTR_RO(last_refusal);
+
 static struct attribute *bpfdrv_kobj_attrs[] = {
 	&bpfdrv_exits_attr.attr,
 	&bpfdrv_unload_attr.attr,
 	&bpfdrv_starting_attr.attr,
 	&bpfdrv_drivers_attr.attr,
 	&bpfdrv_last_update_attr.attr,
+	&bpfdrv_last_refusal_attr.attr,
 	NULL
 };
 

@@ -199,32 +199,37 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 
 /*
  * Called before the driver's init, on a function the instance holds
- * (fn->bdev, set by the caller): the node gets the
- * function as its parent, and a driver with an irq or irq_hard callback
- * gets one vector (MSI if the function has it and msi=1, else INTx; none
- * if it has neither). irq runs in the IRQ thread, serialized with the
- * other callbacks by the device mutex; irq_hard in the hard handler.
+ * (fn->bdev, set by the caller): the node gets the function as its
+ * parent, and a driver with an irq or irq_hard callback gets one vector
+ * (MSI if the function has it, msi=1 and it may master the bus (iommu.c),
+ * else INTx; none if it has neither). irq runs in the IRQ thread,
+ * serialized with the other callbacks by the device mutex; irq_hard in the
+ * hard handler.
  */
 int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn)
 {
-	unsigned int types = msi ? PCI_IRQ_MSI | PCI_IRQ_INTX : PCI_IRQ_INTX;
 	const struct chr_ext_ops *ops = bdev->ops;
 	irq_handler_t thread = ops->irq ? bpfdrv_pci_irq_thread : NULL;
 	irq_handler_t hard = NULL;
 	struct pci_dev *pdev = fn->pdev;
 	unsigned long irqflags = 0;
 	int ret, nvec;
+	bool use_msi;
 
 	bdev->pci = fn;
 	bdev->pub.bus = BPFDRV_BUS_PCI;
 	bdev->pub.vendor = pdev->vendor;
 	bdev->pub.device = pdev->device;
 	bdev->dev.parent = &pdev->dev;
+	bdev->dma = bpfdrv_pci_dma(pdev);
 
-	if ((!ops->irq && !ops->irq_hard) || (!(msi && pdev->msi_cap) && !pdev->pin))
+	/* an MSI is a memory write by the device: bus mastering, confined */
+	use_msi = msi && pdev->msi_cap && bdev->dma != BPFDRV_DMA_REFUSED;
+	if ((!ops->irq && !ops->irq_hard) || (!use_msi && !pdev->pin))
 		return 0;
-	nvec = pci_alloc_irq_vectors(pdev, 1, 1, types);
+	nvec = pci_alloc_irq_vectors(pdev, 1, 1,
+				     use_msi ? PCI_IRQ_MSI | PCI_IRQ_INTX : PCI_IRQ_INTX);
 	if (nvec < 0) {
 		ret = nvec;
 		goto err;
@@ -250,9 +255,11 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	if (ret)
 		goto err;
 	fn->irq = pci_irq_vector(pdev, 0);
-	/* an MSI is a memory write by the device: it needs bus mastering */
-	if (pdev->msi_enabled)
-		pci_set_master(pdev);
+	if (pdev->msi_enabled) {
+		ret = bpfdrv_pci_set_master(fn);
+		if (ret)
+			goto err;
+	}
 	return 0;
 
 err:
@@ -659,13 +666,16 @@ __bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
  * @size: bytes, 1 to BPFDRV_DMA_BUF_MAX (1 MiB)
  * @mask_bits: how many address bits the device can drive (24-64)
  *
- * Enables bus mastering. The buffer lives until bpfdrv_dma_buf_free() or
- * the instance goes away. An instance's buffers, freed ones included, hold
- * at most BPFDRV_DMA_TOTAL_MAX (4 MiB). Sleeps: sleepable programs only.
+ * Enables bus mastering: only where an IOMMU translates the function's
+ * DMA, or with allow_unsafe_dma=1 (iommu.c). The buffer lives until
+ * bpfdrv_dma_buf_free() or the instance goes away. An instance's buffers,
+ * freed ones included, hold at most BPFDRV_DMA_TOTAL_MAX (4 MiB). Sleeps:
+ * sleepable programs only.
  *
  * Return: the buffer's bus address, to program into the device, or
  * -EEXIST (buffer @nr exists), -EINVAL, -ENOSPC (over the total), -EIO
- * (mask unsupported), -ENOMEM, -ENODEV, -EPERM under lockdown.
+ * (mask unsupported), -ENOMEM, -ENODEV, -EPERM under lockdown or with
+ * no IOMMU (and no allow_unsafe_dma=1).
  */
 __bpf_kfunc s64 bpfdrv_dma_buf_alloc(struct bpfdrv_dev *dev, u32 nr, u32 size,
 				     u32 mask_bits)
@@ -687,6 +697,9 @@ __bpf_kfunc s64 bpfdrv_dma_buf_alloc(struct bpfdrv_dev *dev, u32 nr, u32 size,
 		return -EEXIST;
 	if (fn->dma_total + PAGE_ALIGN(size) > BPFDRV_DMA_TOTAL_MAX)
 		return -ENOSPC;
+	err = bpfdrv_pci_set_master(fn);
+	if (err)
+		return err;
 	if (dma_set_mask_and_coherent(&fn->pdev->dev, DMA_BIT_MASK(mask_bits)))
 		return -EIO;
 	cpu = dma_alloc_coherent(&fn->pdev->dev, size, &addr, GFP_KERNEL);
@@ -698,7 +711,6 @@ __bpf_kfunc s64 bpfdrv_dma_buf_alloc(struct bpfdrv_dev *dev, u32 nr, u32 size,
 	buf->cpu = cpu;
 	mutex_unlock(&fn->dma_lock);
 	fn->dma_total += PAGE_ALIGN(size);
-	pci_set_master(fn->pdev);
 	return addr;
 }
 

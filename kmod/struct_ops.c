@@ -31,29 +31,25 @@ static bool bpfdrv_ops_is_valid_access(int off, int size,
 	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
 }
 
-/*
- * The base helpers, less those that read raw kernel or user memory: a
- * driver reaches data only through the buffers bpfdrv hands it.
- */
-static const struct bpf_func_proto *
-bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
-{
-	switch (func_id) {
-	case BPF_FUNC_probe_read_kernel:
-	case BPF_FUNC_probe_read_kernel_str:
-	case BPF_FUNC_probe_read_user:
-	case BPF_FUNC_probe_read_user_str:
-	case BPF_FUNC_get_current_task:
-	case BPF_FUNC_get_current_task_btf:
-		return NULL;
-	default:
-		return bpf_base_func_proto(func_id, prog);
-	}
-}
-
 static const struct bpf_verifier_ops bpfdrv_verifier_ops = {
 	.get_func_proto = bpfdrv_get_func_proto,
 	.is_valid_access = bpfdrv_ops_is_valid_access,
+};
+
+/* The callback members, and the names the allow-list's messages use. */
+#define BPFDRV_CB_MEMBER(m)	{ offsetof(struct chr_ext_ops, m), #m }
+static const struct {
+	u32 moff;
+	const char *name;
+} bpfdrv_cb_members[] = {
+	BPFDRV_CB_MEMBER(init), BPFDRV_CB_MEMBER(exit), BPFDRV_CB_MEMBER(open),
+	BPFDRV_CB_MEMBER(release), BPFDRV_CB_MEMBER(read),
+	BPFDRV_CB_MEMBER(write), BPFDRV_CB_MEMBER(ioctl),
+	BPFDRV_CB_MEMBER(poll), BPFDRV_CB_MEMBER(irq),
+	BPFDRV_CB_MEMBER(gpio_edge), BPFDRV_CB_MEMBER(takeover),
+	BPFDRV_CB_MEMBER(led_set), BPFDRV_CB_MEMBER(led_get),
+	BPFDRV_CB_MEMBER(led_blink), BPFDRV_CB_MEMBER(sensor_read),
+	BPFDRV_CB_MEMBER(irq_hard),
 };
 
 /*
@@ -65,11 +61,15 @@ static int bpfdrv_ops_check_member(const struct btf_type *t,
 				   const struct bpf_prog *prog)
 {
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
+	int i;
 
 	if (moff == offsetof(struct chr_ext_ops, irq_hard) && prog->sleepable) {
 		pr_info("irq_hard runs in hard-IRQ context: it cannot be sleepable (SEC(\"struct_ops/...\"))\n");
 		return -EINVAL;
 	}
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
+		if (bpfdrv_cb_members[i].moff == moff)
+			return bpfdrv_allow_unverified(prog, bpfdrv_cb_members[i].name);
 	return 0;
 }
 
@@ -118,6 +118,7 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	const struct chr_ext_ops *uops = udata;
 	struct chr_ext_ops *kops = kdata;
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
+	int i;
 
 	switch (moff) {
 	case offsetof(struct chr_ext_ops, name):
@@ -215,17 +216,20 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		memcpy(kops->mmaps, uops->mmaps, sizeof(kops->mmaps));
 		return 1;
 	}
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
+		if (bpfdrv_cb_members[i].moff == moff)
+			return bpfdrv_allow_member(moff, bpfdrv_cb_members[i].name,
+						   kdata, udata);
 	return 0;
 }
 
 /*
- * Checks of a whole declaration, at load (BPF_MAP_UPDATE_ELEM of a link
- * map): what does not depend on the running system is refused before
- * anything attaches or updates.
+ * Checks of a whole declaration, at load (BPF_MAP_UPDATE_ELEM): what does
+ * not depend on the running system is refused before anything attaches or
+ * updates.
  */
-static int bpfdrv_ops_validate(void *kdata)
+static int bpfdrv_ops_decl_valid(const struct chr_ext_ops *ops)
 {
-	const struct chr_ext_ops *ops = kdata;
 	/* instance names append the index; truncated ones would collide */
 	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
 		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
@@ -241,11 +245,23 @@ static int bpfdrv_ops_validate(void *kdata)
 	       bpfdrv_mmaps_valid(ops) ?: bpfdrv_classes_valid(ops);
 }
 
+/* After every member: the programs installed are those checked. */
+static int bpfdrv_ops_validate(void *kdata)
+{
+	u32 moffs[ARRAY_SIZE(bpfdrv_cb_members)];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
+		moffs[i] = bpfdrv_cb_members[i].moff;
+	return bpfdrv_allow_validate(kdata, moffs, ARRAY_SIZE(moffs)) ?:
+	       bpfdrv_ops_decl_valid(kdata);
+}
+
 /* Runs in the attaching process, which bpfdrv_driver_attach() checks. */
 static int bpfdrv_ops_reg(void *kdata, struct bpf_link *link)
 {
-	/* a map attached without a link was not validated */
-	int ret = link ? 0 : bpfdrv_ops_validate(kdata);
+	/* older kernels validate only maps attached with a link */
+	int ret = link ? 0 : bpfdrv_ops_decl_valid(kdata);
 
 	if (ret)
 		return ret;

@@ -36,6 +36,8 @@ int member_offset(const struct btf *btf, __u32 type_id, const char *name);
 /* user/libbpf_log.c: libbpf's word, kept and explained */
 void libbpf_log_init(bool verbose);
 int load_object(struct bpf_object *obj, const char *path);
+void refusal_mark(void);
+bool refusal_explain(const char *path);
 size_t libbpf_log_mark(void);
 bool libbpf_log_reason(size_t mark, char *buf, size_t size);
 

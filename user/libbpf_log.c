@@ -248,15 +248,54 @@ static const char *failed_prog(char *buf, size_t size)
 	return buf;
 }
 
-/* Load @obj, explaining a refusal: the program and the verifier's reason. */
+#define LAST_REFUSAL_FILE "/sys/kernel/bpfdrv/last_refusal"
+
+/* The module's last refusal, "SEQ MESSAGE", when refusal_mark() ran. */
+static char refusal_before[256];
+
+static void last_refusal(char *buf, size_t size)
+{
+	if (read_line(LAST_REFUSAL_FILE, buf, size))
+		buf[0] = '\0';
+}
+
+/* Note the module's last refusal, before writing programs into maps. */
+void refusal_mark(void)
+{
+	last_refusal(refusal_before, sizeof(refusal_before));
+}
+
+/*
+ * If the module refused something since refusal_mark() (a call or load it
+ * does not grant, found when programs were written into a map), say what.
+ */
+bool refusal_explain(const char *path)
+{
+	char after[256];
+
+	last_refusal(after, sizeof(after));
+	if (!after[0] || !strcmp(refusal_before, after) || !strchr(after, ' '))
+		return false;
+	err("%s: bpfdrv refused it: %s", path, strchr(after, ' ') + 1);
+	return true;
+}
+
+/*
+ * Load @obj, explaining a refusal: the program and the verifier's reason,
+ * or what bpfdrv refused when the object's programs were written into its
+ * maps (a call or a load it does not grant).
+ */
 int load_object(struct bpf_object *obj, const char *path)
 {
 	char prog[128];
 	int e;
 
+	refusal_mark();
 	if (!bpf_object__load(obj))
 		return 0;
 	e = errno;
+	if (refusal_explain(path))
+		return -1;
 	if (failed_prog(prog, sizeof(prog)))
 		err("%s: the kernel rejected program '%s': %s", path, prog,
 		    strerror(e));

@@ -85,10 +85,22 @@ void format_exit(const struct exit_rec *r, char *buf, size_t size)
 }
 
 /* Print the nodes of driver @drv; returns how many it has. */
+/* A PCI instance's bus mastering (sysfs dma), as status says it. */
+static const char *dma_words(const char *dma)
+{
+	if (!strcmp(dma, "iommu"))
+		return ", DMA through the IOMMU";
+	if (!strcmp(dma, "unsafe"))
+		return ", DMA WITHOUT an IOMMU (allow_unsafe_dma=1: the device can reach all memory)";
+	if (!strcmp(dma, "refused"))
+		return ", no DMA or MSI (no IOMMU; allow_unsafe_dma=1 allows them)";
+	return "";
+}
+
 int print_instances(const char *drv, bool pinned)
 {
 	struct dirent *de;
-	char owner[BPFDRV_NAME_MAX + 1], bdf[64];
+	char owner[BPFDRV_NAME_MAX + 1], bdf[64], dma[16];
 	int n = 0;
 	DIR *dir;
 
@@ -101,9 +113,11 @@ int print_instances(const char *drv, bool pinned)
 		    strcmp(owner, drv))
 			continue;
 		instance_pci(de->d_name, bdf, sizeof(bdf));
-		printf("%s: attached, /dev/bpfdrv/%s%s%s%s\n", drv, de->d_name,
+		if (read_sysfs(de->d_name, "dma", dma, sizeof(dma)))
+			strcpy(dma, "-");
+		printf("%s: attached, /dev/bpfdrv/%s%s%s%s%s\n", drv, de->d_name,
 		       strcmp(bdf, "-") ? " on " : "", strcmp(bdf, "-") ? bdf : "",
-		       pinned ? " (pinned)" : "");
+		       pinned ? " (pinned)" : "", dma_words(dma));
 		n++;
 	}
 	closedir(dir);

@@ -102,6 +102,16 @@ static void usage_load(FILE *f)
 }
 
 /* Why an attach failed, in words for the errors bpfdrv.ko gives. */
+#define LOCKDOWN_FILE "/sys/kernel/security/lockdown"
+
+/* The lockdown file marks the active mode: "none [integrity] ..." */
+static bool locked_down(void)
+{
+	char buf[128];
+
+	return !read_line(LOCKDOWN_FILE, buf, sizeof(buf)) && !strstr(buf, "[none]");
+}
+
 static void attach_error(const char *path, const char *name, int e, bool pci)
 {
 	if (e == EEXIST)
@@ -109,9 +119,9 @@ static void attach_error(const char *path, const char *name, int e, bool pci)
 	else if (e == EPERM && !init_ns_capable(CAP_SYS_RAWIO))
 		err("%s: cannot attach driver '%s': a driver that claims hardware (PCI functions, GPIO lines) needs CAP_SYS_RAWIO too",
 		    path, name);
-	else if (e == EPERM && pci)
+	else if (e == EPERM && pci && locked_down())
 		err("%s: cannot attach PCI driver '%s': the kernel is locked down (%s)",
-		    path, name, "/sys/kernel/security/lockdown");
+		    path, name, LOCKDOWN_FILE);
 	else if (pci)
 		err("%s: driver '%s' refused a device: %s (its init failed; see dmesg)",
 		    path, name, strerror(e));
@@ -305,10 +315,14 @@ int cmd_load(int argc, char **argv)
 		goto out;
 
 	for (i = 0; i < n; i++) {
+		/* libbpf writes the programs into a link's map here */
+		refusal_mark();
 		links[i] = bpf_map__attach_struct_ops(maps[i]);
 		if (!links[i]) {
 			int e = errno;
 
+			if (refusal_explain(path))
+				goto out;
 			if (e == EPERM || is_pci[i] ||
 			    !gpio_explain_map(btf, maps[i], e, names[i]))
 				attach_error(path, names[i], e, is_pci[i]);

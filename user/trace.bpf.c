@@ -120,7 +120,7 @@ static __always_inline bool rt_serving_softirq(void)
 
 /*
  * Interrupt context from the irq, softirq and x86 vector tracepoints: a
- * depth per CPU, raised at entry and lowered at exit (tp_irq_enter/exit).
+ * depth per CPU, raised at entry and lowered at exit (tp_*irq_enter/exit).
  * Hard interrupts and, outside PREEMPT_RT, softirqs cannot be preempted,
  * so a CPU's depth is the running context's.
  */
@@ -135,27 +135,46 @@ struct {
 	__type(value, struct irq_depth);
 } irq_depth SEC(".maps");
 
-/* The cookie of an irq entry or exit tracepoint: which depth it moves. */
-SEC("raw_tp")
-int tp_irq_enter(struct bpf_raw_tracepoint_args *ctx)
+/*
+ * One program for each end of each kind: the BPF core skips a program
+ * that an interrupt enters while it runs on the same CPU, and a softirq's
+ * exit interrupted by a hard interrupt's would leave the hard depth raised.
+ */
+static __always_inline void irq_depth_move(int k, int by)
 {
-	__u32 zero = 0, k = bpf_get_attach_cookie(ctx) & 1;
+	__u32 zero = 0;
 	struct irq_depth *d = bpf_map_lookup_elem(&irq_depth, &zero);
 
-	if (d)
-		d->n[k]++;
+	/* an exit whose entry came before we attached is ignored */
+	if (d && (by > 0 || d->n[k] > 0))
+		d->n[k] += by;
+}
+
+SEC("raw_tp")
+int tp_hardirq_enter(void *ctx)
+{
+	irq_depth_move(0, 1);
 	return 0;
 }
 
 SEC("raw_tp")
-int tp_irq_exit(struct bpf_raw_tracepoint_args *ctx)
+int tp_hardirq_exit(void *ctx)
 {
-	__u32 zero = 0, k = bpf_get_attach_cookie(ctx) & 1;
-	struct irq_depth *d = bpf_map_lookup_elem(&irq_depth, &zero);
+	irq_depth_move(0, -1);
+	return 0;
+}
 
-	/* an exit whose entry came before we attached */
-	if (d && d->n[k] > 0)
-		d->n[k]--;
+SEC("raw_tp")
+int tp_softirq_enter(void *ctx)
+{
+	irq_depth_move(1, 1);
+	return 0;
+}
+
+SEC("raw_tp")
+int tp_softirq_exit(void *ctx)
+{
+	irq_depth_move(1, -1);
 	return 0;
 }
 

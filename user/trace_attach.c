@@ -139,8 +139,10 @@ int set_autoload(struct trace_bpf *skel, bool follow)
 	}
 	bpf_program__set_autoload(skel->progs.tp_sys_enter, sys);
 	bpf_program__set_autoload(skel->progs.tp_sys_exit, sys);
-	bpf_program__set_autoload(skel->progs.tp_irq_enter, irqs && irq_from_tracepoints);
-	bpf_program__set_autoload(skel->progs.tp_irq_exit, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_hardirq_enter, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_hardirq_exit, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_softirq_enter, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_softirq_exit, irqs && irq_from_tracepoints);
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
 	bpf_program__set_autoload(skel->progs.func_exit, funcs && !count_only);
 	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
@@ -406,11 +408,14 @@ static struct bpf_link *irq_links[32];
 static int nr_irq_links;
 static char irq_why[128];
 
-/* Both ends of tracepoint pair @base (_entry, _exit): 1, 0 if absent, -1 */
-static int attach_irq_pair(struct trace_bpf *skel, const char *base, __u64 cookie)
+/*
+ * Both ends of tracepoint pair @base (_entry, _exit), to @exit and @entry:
+ * 1, 0 if absent, -1
+ */
+static int attach_irq_pair(struct bpf_program *exit, struct bpf_program *entry,
+			   const char *base)
 {
-	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts, .cookie = cookie);
-	struct bpf_program *progs[2] = { skel->progs.tp_irq_exit, skel->progs.tp_irq_enter };
+	struct bpf_program *progs[2] = { exit, entry };
 	const char *ends[2] = { "exit", "entry" };
 	char name[64];
 	int k;
@@ -425,8 +430,7 @@ static int attach_irq_pair(struct trace_bpf *skel, const char *base, __u64 cooki
 	/* the exit first: a depth is never raised without its way down */
 	for (k = 0; k < 2; k++) {
 		snprintf(name, sizeof(name), "%s_%s", base, ends[k]);
-		irq_links[nr_irq_links] = bpf_program__attach_raw_tracepoint_opts(progs[k],
-										  name, &topts);
+		irq_links[nr_irq_links] = bpf_program__attach_raw_tracepoint(progs[k], name);
 		if (!irq_links[nr_irq_links]) {
 			snprintf(irq_why, sizeof(irq_why), "%s: %s", name, strerror(errno));
 			return -1;
@@ -446,19 +450,23 @@ static void attach_irq_context(struct trace_bpf *skel)
 	int i;
 
 	irq_why[0] = '\0';
-	if (!irq_from_tracepoints || !bpf_program__autoload(skel->progs.tp_irq_enter) ||
-	    prog_unusable(skel->progs.tp_irq_enter, irq_why, sizeof(irq_why)) ||
-	    prog_unusable(skel->progs.tp_irq_exit, irq_why, sizeof(irq_why)))
+	if (!irq_from_tracepoints || !bpf_program__autoload(skel->progs.tp_hardirq_enter) ||
+	    prog_unusable(skel->progs.tp_hardirq_enter, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(skel->progs.tp_hardirq_exit, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(skel->progs.tp_softirq_enter, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(skel->progs.tp_softirq_exit, irq_why, sizeof(irq_why)))
 		return;
 	for (i = 0; i < (int)(sizeof(hard) / sizeof(hard[0])); i++)
-		attach_irq_pair(skel, hard[i], 0);
+		attach_irq_pair(skel->progs.tp_hardirq_exit, skel->progs.tp_hardirq_enter,
+				hard[i]);
 	/*
 	 * PREEMPT_RT serves softirqs in tasks, told by the task's count, not
 	 * the depth: their programs would only run preemptible there, and one
 	 * preempted would make the kernel skip the hard ones on its CPU.
 	 */
 	if (kernel_struct_has("task_struct", "softirq_disable_cnt") <= 0)
-		attach_irq_pair(skel, "softirq", 1);
+		attach_irq_pair(skel->progs.tp_softirq_exit, skel->progs.tp_softirq_enter,
+				"softirq");
 }
 
 

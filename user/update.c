@@ -493,7 +493,10 @@ int cmd_update(int argc, char **argv)
 	nold = old_maps(old_ids, nmembers, old);
 	if (reuse_maps(obj, name, old, nold) || load_object(obj, path))
 		goto out;
+	refusal_mark();
 	if (set_struct_ops_value(obj, found, &st_info)) {
+		if (refusal_explain(path))
+			goto out;
 		err("%s: the kernel refused the new declaration: %s (see dmesg)",
 		    path, strerror(errno));
 		goto out;

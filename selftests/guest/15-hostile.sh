@@ -8,6 +8,44 @@
 load_module || { nok "insmod bpfdrv.ko for the hostile corpus"; exit 0; }
 hostile_corpus hostile
 
+# --- the allow-list, exhaustively: every helper and kfunc the kernel has ---
+$B/selftests/test_allow
+check "no driver attached by the allow-list test" \
+	eval '! ls /sys/class/bpfdrv 2>/dev/null | grep -q allow_test'
+
+# --- the formatting helpers format scalars only: %s and %p are refused ---
+check "load --pin fmt_scalars" $BPFDRV load --pin $TOBJ/fmt_scalars.bpf.o
+python3 -S - <<'PY'
+import os, struct
+fd = os.open("/dev/bpfdrv/fmt_scalars", os.O_RDWR)
+addr = 0
+with open("/proc/kallsyms") as f:
+    for line in f:
+        if line.split()[2] in ("_text", "_stext"):
+            addr = int(line.split()[0], 16)
+            break
+addr = addr or 0xffffffff81000000
+def run(mode):
+    os.write(fd, struct.pack("<QQ", mode, addr))
+    try:
+        return os.read(fd, 64).rstrip(b"\0").decode()
+    except OSError as e:
+        return -e.errno
+for mode, what, want in [
+        (0, "bpf_snprintf %s of a kernel address", -22),
+        (1, "bpf_snprintf %llu of the same value", str(addr)),
+        (2, "bpf_snprintf %px", -22),
+        (3, "bpf_printk (trace_printk) %s of a kernel address", -22),
+        (4, "bpf_printk (trace_printk) %llu", ""),
+        (5, "bpf_printk with four arguments (trace_vprintk) %s", -22)]:
+    got = run(mode)
+    verdict = "refused with EINVAL" if want == -22 else "formats"
+    print("%sok - fmt_scalars: %s %s" % ("" if got == want else "not ", what, verdict))
+    if got != want:
+        print("# got %r, want %r" % (got, want))
+PY
+check "unload fmt_scalars" $BPFDRV unload fmt_scalars
+
 # the module refuses unknown flags itself, for loaders that do not check
 klog=$(dmesg | wc -l)
 if bpftool struct_ops register $TOBJ/hostile/flags_unknown.bpf.o \

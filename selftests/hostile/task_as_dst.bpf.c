@@ -3,7 +3,7 @@
  * Hostile: a kernel object from a generic kfunc (init's task_struct, from
  * bpf_task_from_pid()) as the destination of bpfdrv_io_load(), to write
  * caller data into it.
- * expect: pointer type .* is not supported|only read is supported
+ * expect: kfunc bpf_task_from_pid is not one bpfdrv grants
  */
 #include "hostile.h"
 

@@ -145,10 +145,10 @@ vm() {
 		--disable-microvm --user root --cpus 2 --memory 2G \
 		--qemu-opts="$vm_iommu$QEMU_DEVICES" "$@" -e "$cmd" </dev/null 2>&1 | cat
 }
-# The benchmark's guest has an IOMMU (VT-d), so that vfio-pci can take an
-# edu function as VFIO users take devices; Debian's kernels have no
-# no-IOMMU mode. Tests run without one, as most machines drivers meet.
-vm_iommu=
+# Every guest has an IOMMU (QEMU's VT-d, which Debian's kernels turn on):
+# bpfdrv lets a PCI function master the bus only when an IOMMU translates
+# its DMA (docs/pci.md), and vfio-pci (the benchmark) needs one too.
+vm_iommu="-device intel-iommu "
 
 case $mode in vm|vm-start)
 	rel=${kernels[0]} dir=$BPFDRV_BUILD/vm/session
@@ -162,7 +162,7 @@ case $mode in vm|vm-start)
 	if [ "$mode" = vm ]; then
 		img=$(kernel_image "$rel")
 		in_root vng --run "$img" $accel --disable-microvm --user root \
-			--cpus 2 --memory 2G --qemu-opts="$QEMU_DEVICES" "${rw[@]}" \
+			--cpus 2 --memory 2G --qemu-opts="$vm_iommu$QEMU_DEVICES" "${rw[@]}" \
 			-e "selftests/vm/guest-session.sh --shell"
 	else
 		log "make vm-run CMD='...' runs a command in it; make vm-stop ends it"
@@ -185,7 +185,6 @@ if [ "$mode" = bench ]; then
 	mkdir -p "$out"
 	if [ -n "$accel" ]; then echo accel=tcg; else echo accel=kvm; fi >"$out/meta"
 	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
-	vm_iommu="-device intel-iommu "
 	# tsc=reliable: keep the TSC clocksource; under TCG on a busy host the
 	# watchdog switches to hpet mid-run, and every timestamp (the loops',
 	# the tracers') then costs 20 times more
@@ -329,14 +328,14 @@ fi
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12, the same kernel version, runs the rest.
 deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject abi lockdown}
-lts_parts=${BPFDRV_LTS_PARTS:-isolation trace drm-clients update bench-equiv}
+lts_parts=${BPFDRV_LTS_PARTS:-iommu isolation trace drm-clients update bench-equiv}
 # The line between 6.12 LTS and the newest (7.2) runs what depends on the
 # kernel's version (the verifier, BTF, PCI and interrupt APIs, the tracer's
 # hooks); PREEMPT_RT, the newest's version, what depends on preemption and
 # timing (interrupts, ejection and its drain, update, isolation, the
 # tracer). The newest generic kernel runs everything: the whole suite on
 # five kernels did not fit CI's 90 minutes on a slow day.
-mid_parts=${BPFDRV_MID_PARTS:-core hostile pci irq trace abi}
+mid_parts=${BPFDRV_MID_PARTS:-core hostile pci iommu irq trace abi}
 rt_parts=${BPFDRV_RT_PARTS:-irq eject isolation trace update}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do

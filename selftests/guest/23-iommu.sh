@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Device DMA confined by the IOMMU (docs/pci.md): a PCI function masters
+# the bus only where an IOMMU translates its DMA; the guests have QEMU's
+# VT-d. A DMA the driver never mapped, programmed from user space through
+# edu's register window at a page of this test's own, faults and leaves
+# the page as it was. A function in passthrough gets no DMA or MSI unless
+# allow_unsafe_dma=1, which taints the kernel.
+. "$(dirname "$0")/lib.sh"
+
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+if [ ${#edus[@]} -lt 2 ]; then
+	echo "# skip: the IOMMU checks need two edu functions"
+	exit 0
+fi
+if [ -z "$(ls /sys/class/iommu 2>/dev/null)" ]; then
+	nok "the guest has an IOMMU (/sys/class/iommu is empty)"
+	exit 0
+fi
+load_module || { nok "insmod bpfdrv.ko"; exit 0; }
+
+check "load --pin edu on ${edus[0]} (an IOMMU translates its DMA)" \
+	$BPFDRV load --pin --device "${edus[0]}" $OBJ/edu.bpf.o
+check "sysfs: edu0's dma is iommu" test "$(cat /sys/class/bpfdrv/edu0/dma)" = iommu
+check "status: edu0's DMA goes through the IOMMU" \
+	eval "$BPFDRV status edu | grep -q 'edu0 on ${edus[0]}.*DMA through the IOMMU'"
+
+# the escape: edu's DMA engine, programmed through the register window
+# (CAP_SYS_RAWIO), told to write its buffer to a page it was never given
+klog=$(dmesg | wc -l)
+python3 -S - "${edus[0]}" >"$OUT/escape" 2>&1 <<'PY'
+import ctypes, mmap, os, struct, sys, time
+fd = os.open("/dev/bpfdrv/edu0", os.O_RDWR)
+regs = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+reg = lambda off: ctypes.c_uint32.from_buffer(regs, off)
+size = 64 << 20
+buf = mmap.mmap(-1, size, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+buf.write(b"\x5a" * size)
+base = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+with open("/proc/self/pagemap", "rb") as pm:
+    pm.seek((base >> 12) * 8)
+    entries = struct.unpack("<%dQ" % (size >> 12), pm.read((size >> 12) * 8))
+# edu drives 28 address bits: a page below 256 MiB
+page = next((i for i, e in enumerate(entries)
+             if e >> 63 and 0 < (e & ((1 << 55) - 1)) < (1 << 16)), None)
+if page is None:
+    print("none: no page of ours below 256 MiB")
+    sys.exit(0)
+phys = (entries[page] & ((1 << 55) - 1)) << 12
+reg(0x80).value = 0x40000           # from the device's own buffer
+reg(0x88).value = phys              # to our page, never mapped for it
+reg(0x90).value = 4096
+reg(0x98).value = 0x01 | 0x02       # start, device to RAM
+end = time.time() + 5
+while reg(0x98).value & 1 and time.time() < end:
+    time.sleep(0.01)
+same = buf[page * 4096:(page + 1) * 4096] == b"\x5a" * 4096
+print("phys=%#x done=%d unchanged=%d" % (phys, not reg(0x98).value & 1, same))
+PY
+sed 's/^/# /' "$OUT/escape"
+if grep -q "^none" "$OUT/escape"; then
+	echo "# skip: the DMA escape needs a page below 256 MiB"
+else
+	phys=$(sed -n 's/^phys=\(0x[0-9a-f]*\) .*/\1/p' "$OUT/escape")
+	check "a DMA to a page the driver never mapped completes at the device" \
+		grep -q "done=1" "$OUT/escape"
+	check "the page is unchanged" grep -q "unchanged=1" "$OUT/escape"
+	dmesg | tail -n +$((klog + 1)) | grep -i "DMAR" >"$OUT/dmar"
+	sed 's/^/# /' "$OUT/dmar" | head -4
+	check "the IOMMU reported the fault at that address ($phys)" \
+		grep -qi "fault addr $phys" "$OUT/dmar"
+fi
+check "unload edu" $BPFDRV unload edu
+
+# passthrough (as no IOMMU): no bus mastering unless the admin opts in
+bdf=${edus[1]}
+group=$(basename "$(readlink "/sys/bus/pci/devices/$bdf/iommu_group")")
+old=$(cat "/sys/kernel/iommu_groups/$group/type")
+$BPFDRV unbind "$bdf" >/dev/null 2>&1
+[ -e "/sys/bus/pci/devices/$bdf/driver" ] &&
+	echo "$bdf" >"/sys/bus/pci/devices/$bdf/driver/unbind"
+if ! echo identity >"/sys/kernel/iommu_groups/$group/type" 2>"$OUT/type"; then
+	nok "IOMMU group $group of $bdf switched to passthrough ($(cat "$OUT/type"))"
+else
+	klog=$(dmesg | wc -l)
+	expect_err "load edu on a function in passthrough: its init's DMA buffer is refused" \
+		"Operation not permitted" $BPFDRV load --device "$bdf" $OBJ/edu.bpf.o
+	check "the kernel log says why and how to allow it" \
+		eval "dmesg | tail -n +$((klog + 1)) | grep -q 'bus mastering refused: no IOMMU translates'"
+	check "the command register's bus-master bit stayed clear" \
+		eval "[ \$(( 0x\$(setpci -s $bdf COMMAND) & 4 )) -eq 0 ]"
+	echo 1 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
+	check "load edu in passthrough with allow_unsafe_dma=1" \
+		$BPFDRV load --pin --name eduu --device "$bdf" $OBJ/edu.bpf.o
+	check "status: eduu0 says its DMA has no IOMMU" \
+		eval "$BPFDRV status eduu | grep -q 'DMA WITHOUT an IOMMU'"
+	check "the kernel is tainted (TAINT_USER)" \
+		eval "[ \$(( \$(cat /proc/sys/kernel/tainted) & 64 )) -ne 0 ]"
+	check "unload eduu" $BPFDRV unload eduu
+	echo 0 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
+	$BPFDRV unbind "$bdf" >/dev/null 2>&1
+	echo "$old" >"/sys/kernel/iommu_groups/$group/type" 2>/dev/null ||
+		echo DMA >"/sys/kernel/iommu_groups/$group/type"
+	check "IOMMU group $group is back to $old" \
+		test "$(cat "/sys/kernel/iommu_groups/$group/type")" = "$old"
+fi
+for f in "${edus[@]}"; do
+	$BPFDRV unbind "$f" >/dev/null 2>&1
+done
