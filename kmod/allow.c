@@ -180,7 +180,7 @@ bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
  * counting refusals, so a loader tells a new one from an old one.
  */
 static DEFINE_SPINLOCK(bpfdrv_refusal_lock);
-static char bpfdrv_refusal[KSYM_SYMBOL_LEN + BPFDRV_EXIT_MSG_MAX];
+static char bpfdrv_refusal[2 * BPFDRV_EXIT_MSG_MAX];
 static unsigned long bpfdrv_refusals;
 
 static __printf(1, 2) int bpfdrv_refuse(const char *fmt, ...)
@@ -263,8 +263,8 @@ static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb)
 		if (insn->code != (BPF_JMP | BPF_CALL) ||
 		    insn->src_reg != BPF_PSEUDO_KFUNC_CALL)
 			continue;
-		/* x86-64 and arm64 JITs call kfuncs near __bpf_call_base */
-		if (!IS_ENABLED(CONFIG_X86_64) && !IS_ENABLED(CONFIG_ARM64))
+		/* x86-64's JIT calls kfuncs at an offset from __bpf_call_base */
+		if (!IS_ENABLED(CONFIG_X86_64))
 			return bpfdrv_refuse("%s: %s: kfunc calls cannot be checked on this architecture",
 					     prog->aux->name, cb);
 		if (!bpfdrv_kfunc_allowed((unsigned long)__bpf_call_base +
@@ -276,11 +276,11 @@ static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb)
 }
 
 /*
- * The name of vmlinux BTF type @id, through @btf (split on vmlinux's), or
- * NULL. The kernel exports no lookup
- * of BTF strings; vmlinux's BTF is parsed in place (types[] point into the
- * blob after its header, strings follow the types), so the header is found
- * before type 1 and checked by its magic.
+ * The name of vmlinux BTF function @id, through @btf (split on vmlinux's),
+ * or NULL. The kernel exports no lookup of BTF strings; vmlinux's BTF is
+ * parsed in place (types[] point into the blob after its header, strings
+ * follow the types), so the header is found before type 1 and checked by
+ * its magic.
  */
 static const char *bpfdrv_vmlinux_btf_name(const struct btf *btf, u32 id)
 {

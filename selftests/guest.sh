@@ -3,7 +3,8 @@
 # Runs inside the test VM, from the source tree: runs the test parts in
 # selftests/guest/ (all of them, or those named: "guest.sh core pci";
 # "-x PART" leaves one out), then checks the kernel log. Prints unnumbered
-# TAP lines; the host numbers them.
+# TAP lines; the host numbers them. "-e NAME=VALUE" exports a setting
+# (BPFDRV_TRACE_SHORT=1: the tracing part leaves out its repetitions).
 set -u
 cd "$(dirname "$0")/.."
 . selftests/guest/lib.sh
@@ -12,8 +13,12 @@ echo "# kernel $(uname -r)"
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 
 skip=" "
-while [ "${1:-}" = -x ]; do
-	skip+="$2 "
+while [ "${1:-}" = -x ] || [ "${1:-}" = -e ]; do
+	if [ "$1" = -e ]; then
+		export "${2?}"	# -e NAME=VALUE: a setting for the parts
+	else
+		skip+="$2 "
+	fi
 	shift 2
 done
 for part in selftests/guest/[0-9]*-*.sh; do

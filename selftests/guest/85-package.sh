@@ -65,6 +65,13 @@ fi
 # man-db's trigger re-indexes every manual page: minutes under TCG, and
 # nothing this test reads (the pages themselves are checked below)
 rm -f /var/lib/man-db/auto-update
+# settle: udevadm settle, saying how long it waited when that was long
+settle() {
+	local t=$SECONDS
+
+	udevadm settle -t 60
+	[ $((SECONDS - t)) -lt 5 ] || echo "# udevadm settle waited $((SECONDS - t)) s"
+}
 start=$SECONDS
 DEBIAN_FRONTEND=noninteractive dpkg -i "${debs[@]}" >"$OUT/install" 2>&1
 rc=$?
@@ -95,7 +102,7 @@ check "the man pages are installed" \
 
 # --- the functions already present got their driver at install ---
 if [ -n "$(edu_bdfs)" ]; then
-	udevadm settle -t 60
+	settle
 	check "install: the edu functions already present got the edu driver (no reboot)" \
 		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
 	bpfdrv unload edu >/dev/null	# the checks below attach it their own ways
@@ -113,7 +120,9 @@ check "bpfdrv unload echo" bpfdrv unload echo
 check "pkg-config --cflags bpfdrv gives its include directory" \
 	eval "pkg-config --cflags bpfdrv | grep -qx -- '-I/usr/include/bpfdrv *'"
 rm -rf /tmp/hello && cp -r /usr/share/doc/bpfdrv-dev/examples/hello /tmp/hello
+start=$SECONDS
 check "the example driver builds with the installed headers" make -s -C /tmp/hello
+echo "# the example built in $((SECONDS - start)) s"
 check "the example driver loads" bpfdrv load --pin /tmp/hello/hello.bpf.o
 /tmp/hello/test-hello >"$OUT/hello" 2>&1
 sed 's/^/# /' "$OUT/hello"
@@ -144,7 +153,7 @@ else
 	udevadm control --reload
 	for bdf in "${edus[@]}"; do echo 1 >/sys/bus/pci/devices/$bdf/remove; done
 	echo 1 >/sys/bus/pci/rescan
-	udevadm settle -t 60
+	settle
 	check "rescan: edu attaches by itself, one node per function" \
 		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
 	bpfdrv list >"$OUT/list" 2>&1
@@ -156,19 +165,19 @@ else
 	check "the autoloaded edu driver computes factorials" \
 		eval "$B/selftests/test_edu fact /dev/bpfdrv/edu1 10 | grep -qx 3628800"
 	echo 1 >/sys/bus/pci/devices/${edus[0]}/remove
-	udevadm settle -t 60
+	settle
 	check "removing one function keeps the driver for the other" \
 		eval "attached edu && test -c /dev/bpfdrv/edu1"
 	echo 1 >/sys/bus/pci/devices/${edus[1]}/remove
-	udevadm settle -t 60
+	settle
 	check "removing the last function detaches the driver and its pin" \
 		eval "wait_for 30 detached edu && test ! -e /sys/fs/bpf/bpfdrv/edu"
 	echo 1 >/sys/bus/pci/rescan
-	udevadm settle -t 60
+	settle
 	check "rescan attaches it again" wait_for 30 test -c /dev/bpfdrv/edu1
 	bpfdrv unload edu
 	udevadm trigger --action=add --subsystem-match=pci
-	udevadm settle -t 60
+	settle
 	check "a coldplug trigger (as at boot) attaches it" \
 		wait_for 30 test -c /dev/bpfdrv/edu0 -a -c /dev/bpfdrv/edu1
 	check "no other PCI function was taken (only edu is bound to bpfdrv)" \
@@ -202,13 +211,15 @@ fi
 bpfdrv load --pin /usr/lib/bpfdrv/drivers/echo.bpf.o >/dev/null
 if [ -n "$(edu_bdfs)" ]; then
 	udevadm trigger --action=add --subsystem-match=pci
-	udevadm settle -t 60
+	settle
 	wait_for 30 test -c /dev/bpfdrv/edu0
 fi
 check "before removal: echo (pinned) and edu (udev) are attached" \
 	eval "attached echo && { [ -z \"\$(edu_bdfs)\" ] || attached edu; }"
+start=$SECONDS
 dpkg -r bpfdrv bpfdrv-dkms >"$OUT/remove" 2>&1
 rc=$?
+echo "# dpkg -r (exit $rc, $((SECONDS - start)) s):"
 sed 's/^/#   /' "$OUT/remove"
 check "dpkg -r bpfdrv bpfdrv-dkms succeeds" test $rc -eq 0
 check "after removal: bpfdrv.ko is unloaded" test ! -d /sys/module/bpfdrv
