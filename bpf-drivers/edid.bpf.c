@@ -85,7 +85,11 @@ static int edid_read(struct bpfdrv_dev *dev)
 	/* all 128 bytes sum to 0; as edid-decode, say so and go on */
 	for (i = 0; i < EDID_LEN; i++)
 		sum += edid[i];
-	emit("checksum=%s\n", sum ? "invalid" : "valid");
+	/* bpfdrv's formatting helpers format numbers, not strings */
+	if (sum)
+		emit("checksum=invalid\n");
+	else
+		emit("checksum=valid\n");
 	return 0;
 }
 
@@ -106,7 +110,11 @@ static void edid_name(void)
 				break;
 			name[i] = c;
 		}
-		emit("name=%s\n", name);
+		/* copied, not formatted: %s is not among bpfdrv's formats */
+		emit("name=");
+		for (k = 0; k < EDID_NAME_MAX && k < i && text_len < EDID_TEXT_MAX; k++)
+			text[text_len++ & (EDID_TEXT_MAX - 1)] = name[k];
+		emit("\n");
 		return;
 	}
 }

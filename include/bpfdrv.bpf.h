@@ -133,15 +133,16 @@ extern int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
 				      __u32 rx__sz) __ksym;
 
 /*
- * Report a fatal error, printf-style (bpf_snprintf() formats): the driver
- * is detached once the callback returns, and the message is kept as its
- * exit reason (bpfdrv status, /sys/kernel/bpfdrv/exits). The callback
+ * Report a fatal error, printf-style (bpf_snprintf() formats, numbers
+ * only: %d %i %u %x %X %c; a %s or %p leaves the message empty): the
+ * driver is detached once the callback returns, and the message is kept as
+ * its exit reason (bpfdrv status, /sys/kernel/bpfdrv/exits). The callback
  * should still return an error for the call at hand.
  */
 #define BPFDRV_EXIT_MSG_MAX	128
 #define bpfdrv_error(dev, fmt, args...)					\
 	({								\
-		char ___msg[BPFDRV_EXIT_MSG_MAX];			\
+		char ___msg[BPFDRV_EXIT_MSG_MAX] = "";			\
 									\
 		BPF_SNPRINTF(___msg, sizeof(___msg), fmt, ##args);	\
 		bpfdrv_eject(dev, ___msg, sizeof(___msg));		\

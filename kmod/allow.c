@@ -44,6 +44,34 @@ static const char * const bpfdrv_generic_kfuncs[] = {
 	"bpf_iter_num_destroy",
 };
 
+/*
+ * Modules whose kfuncs drivers may call too, comma-separated, set by the
+ * administrator: a vendor's kfunc module, or the selftests' test kfuncs.
+ */
+static char grant_kfuncs_of[128];
+module_param_string(grant_kfuncs_of, grant_kfuncs_of, sizeof(grant_kfuncs_of), 0644);
+MODULE_PARM_DESC(grant_kfuncs_of,
+		 "Modules whose kfuncs drivers may call, besides bpfdrv's (comma-separated; default: none)");
+
+/* Is module @mod named in grant_kfuncs_of? */
+static bool bpfdrv_module_granted(const char *mod, size_t len)
+{
+	const char *p = grant_kfuncs_of;
+	bool found = false;
+	size_t n;
+
+	kernel_param_lock(THIS_MODULE);
+	while (*p && !found) {
+		n = strcspn(p, ",\n");
+		found = n == len && !strncmp(p, mod, len);
+		p += n;
+		if (*p)
+			p++;
+	}
+	kernel_param_unlock(THIS_MODULE);
+	return found;
+}
+
 /* --- helpers --- */
 
 /*
@@ -211,16 +239,26 @@ int bpfdrv_last_refusal_show(char *buf)
 
 static bool bpfdrv_kfunc_allowed(unsigned long addr, char *sym)
 {
-	char *end;
+	char *end, *mod;
 	int i;
 
 	sprint_symbol(sym, addr);
 	if (within_module(addr, THIS_MODULE))
 		return true;
-	/* "name+0x0/0x50": the start of a function of the kernel's own */
+	/* "name+0x0/0x50": the start of a function; " [mod]" in a module */
 	end = strchr(sym, '+');
-	if (!end || !strstarts(end, "+0x0/") || strchr(end, '['))
+	if (!end || !strstarts(end, "+0x0/"))
 		return false;
+	mod = strchr(end, '[');
+	if (mod) {
+		/* "name [mod]", for the refusal's message */
+		size_t len = strcspn(mod + 1, "]");
+
+		memmove(end + 2, mod + 1, len);
+		memcpy(end, " [", 2);
+		memcpy(end + 2 + len, "]", 2);
+		return bpfdrv_module_granted(end + 2, len);
+	}
 	*end = '\0';
 	for (i = 0; i < ARRAY_SIZE(bpfdrv_generic_kfuncs); i++)
 		if (!strcmp(sym, bpfdrv_generic_kfuncs[i]))

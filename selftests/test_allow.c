@@ -213,8 +213,14 @@ static bool refused_naming(const char *before, const char *name)
 	char pat[160];
 
 	last_refusal(buf, sizeof(buf));
-	snprintf(pat, sizeof(pat), "kfunc %s is not one bpfdrv grants", name);
-	return strcmp(buf, before) && strstr(buf, pat);
+	if (!strcmp(buf, before) || !strstr(buf, "is not one bpfdrv grants"))
+		return false;
+	/* "kfunc NAME is ..." or, a module's, "kfunc NAME [MODULE] is ..." */
+	snprintf(pat, sizeof(pat), "kfunc %s is ", name);
+	if (strstr(buf, pat))
+		return true;
+	snprintf(pat, sizeof(pat), "kfunc %s [", name);
+	return strstr(buf, pat);
 }
 
 static void try_helpers(void)

@@ -150,7 +150,7 @@ irq_round() {
 	# containment: each way of breaking ejects the driver
 	irqt mode $NODE eject >/dev/null
 	irqt fire $NODE >/dev/null
-	ejected_with error "armed failure in irq_hard of irqtest0"
+	ejected_with error "armed failure in irq_hard of instance 0"
 
 	attach
 	irqt mode $NODE badret >/dev/null

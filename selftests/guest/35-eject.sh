@@ -39,9 +39,10 @@ EOF
 }
 
 # ejected NAME CB [NODE [MSG]]: NODE goes away and NAME's last exit is an
-# error in CB whose message matches MSG (default: it names NAME)
+# error in CB whose message matches MSG (default: ejector's, naming the
+# instance by number: the formatting helpers format numbers only)
 ejected() {
-	local name=$1 cb=$2 node=${3:-$1} msg=${4:-$1}
+	local name=$1 cb=$2 node=${3:-$1} msg=${4:-of instance [0-9]}
 
 	check "$name: the node goes away after the error in $cb" wait_gone "$node"
 	$BPFDRV status "$name" >"$OUT/status" 2>&1

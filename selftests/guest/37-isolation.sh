@@ -25,7 +25,12 @@ if ! insmod "$KMODS/bpfdrv_testkf.ko" 2>"$OUT/insmod"; then
 	sed 's/^/# /' "$OUT/insmod"
 	exit 0
 fi
-check "load --pin sleeper" $BPFDRV load --pin $TOBJ/sleeper.bpf.o
+# its kfunc is no kfunc bpfdrv grants, until the administrator says so
+expect_err "sleeper (a test module's kfunc) is refused, naming it" \
+	"kfunc bpfdrv_test_msleep.*bpfdrv_testkf.* is not one bpfdrv grants" \
+	$BPFDRV load --pin $TOBJ/sleeper.bpf.o
+echo bpfdrv_testkf >/sys/module/bpfdrv/parameters/grant_kfuncs_of
+check "load --pin sleeper (grant_kfuncs_of=bpfdrv_testkf)" $BPFDRV load --pin $TOBJ/sleeper.bpf.o
 
 now() { date +%s%N; }
 # sleepy_read OUT: a read on the sleeper; writes when it returned (ns).
@@ -251,6 +256,7 @@ check "... well before its 8 s" test "${secs%.*}" -lt 5
 
 # the unloaded programs hold the module until their RCU grace periods end,
 # which takes seconds on a loaded TCG host
+echo >/sys/module/bpfdrv/parameters/grant_kfuncs_of
 check "rmmod bpfdrv_testkf" wait_for 30 rmmod bpfdrv_testkf
 if [ -d /sys/module/bpfdrv_testkf ]; then	# what still holds it
 	echo "# bpfdrv_testkf refcnt $(cat /sys/module/bpfdrv_testkf/refcnt)"

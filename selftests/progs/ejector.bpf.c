@@ -27,7 +27,8 @@ static __always_inline bool fails(struct bpfdrv_dev *dev, struct ej_state *s,
 	if (s->armed != cb)
 		return false;
 	s->armed = EJ_NONE;
-	bpfdrv_error(dev, "armed failure in callback %u of %s", cb, dev->name);
+	bpfdrv_error(dev, "armed failure in callback %u of instance %u", cb,
+		     dev->index);
 	return true;
 }
 
@@ -39,7 +40,7 @@ int BPF_PROG(ej_init, struct bpfdrv_dev *dev)
 	if (dev->name[0] == 'e' && dev->name[1] == 'j' && dev->name[2] == '_' &&
 	    dev->name[3] == 'i' && dev->name[4] == 'n' && dev->name[5] == 'i' &&
 	    dev->name[6] == 't')
-		bpfdrv_error(dev, "init of %s gives up", dev->name);
+		bpfdrv_error(dev, "init of instance %u gives up", dev->index);
 	return 0;
 }
 
@@ -50,7 +51,8 @@ int BPF_PROG(ej_init, struct bpfdrv_dev *dev)
 SEC("struct_ops/ej_exit")
 void BPF_PROG(ej_exit, struct bpfdrv_dev *dev)
 {
-	bpfdrv_error(dev, "exit of %s reports too (must be dropped)", dev->name);
+	bpfdrv_error(dev, "exit of instance %u reports too (must be dropped)",
+		     dev->index);
 }
 
 SEC("struct_ops/ej_open")

@@ -65,7 +65,8 @@ int BPF_PROG(irqt_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 	case IRQT_BADRET:
 		return 7;
 	case IRQT_EJECT:
-		bpfdrv_error(dev, "armed failure in irq_hard of %s", dev->name);
+		bpfdrv_error(dev, "armed failure in irq_hard of instance %u",
+			     dev->index);
 		break;
 	}
 	__sync_fetch_and_add(&s->counts.done, 1);
