@@ -33,19 +33,25 @@ import ctypes, mmap, os, struct, sys, time
 fd = os.open("/dev/bpfdrv/edu0", os.O_RDWR)
 regs = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
 reg = lambda off: ctypes.c_uint32.from_buffer(regs, off)
-size = 64 << 20
-buf = mmap.mmap(-1, size, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-buf.write(b"\x5a" * size)
-base = ctypes.addressof(ctypes.c_char.from_buffer(buf))
-with open("/proc/self/pagemap", "rb") as pm:
-    pm.seek((base >> 12) * 8)
-    entries = struct.unpack("<%dQ" % (size >> 12), pm.read((size >> 12) * 8))
-# edu drives 28 address bits: a page below 256 MiB
-page = next((i for i, e in enumerate(entries)
-             if e >> 63 and 0 < (e & ((1 << 55) - 1)) < (1 << 16)), None)
+# edu drives 28 address bits: a page of ours below 256 MiB, looked for in
+# up to 512 MiB of memory, touched page by page (written, so each has its
+# own frame)
+size, bufs, page = 64 << 20, [], None
+while page is None and len(bufs) < 8:
+    buf = mmap.mmap(-1, size, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    bufs.append(buf)
+    for i in range(0, size, 4096):
+        buf[i] = 0x5a
+    base = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+    with open("/proc/self/pagemap", "rb") as pm:
+        pm.seek((base >> 12) * 8)
+        entries = struct.unpack("<%dQ" % (size >> 12), pm.read((size >> 12) * 8))
+    page = next((i for i, e in enumerate(entries)
+                 if e >> 63 and 0 < (e & ((1 << 55) - 1)) < (1 << 16)), None)
 if page is None:
-    print("none: no page of ours below 256 MiB")
+    print("none: no page of ours below 256 MiB in 512 MiB")
     sys.exit(0)
+buf[page * 4096:(page + 1) * 4096] = b"\x5a" * 4096
 phys = (entries[page] & ((1 << 55) - 1)) << 12
 reg(0x80).value = 0x40000           # from the device's own buffer
 reg(0x88).value = phys              # to our page, never mapped for it
