@@ -60,7 +60,7 @@ int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn)
 		}
 		break;
 	default:
-		pci_info(fn->pdev, "bus mastering refused: no IOMMU translates this function's DMA (bpfdrv's allow_unsafe_dma=1 allows it and taints the kernel)\n");
+		pci_info_ratelimited(fn->pdev, "bus mastering refused: no IOMMU translates this function's DMA (bpfdrv's allow_unsafe_dma=1 allows it and taints the kernel)\n");
 		return -EPERM;
 	}
 	pci_set_master(fn->pdev);

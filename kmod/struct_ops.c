@@ -36,21 +36,40 @@ static const struct bpf_verifier_ops bpfdrv_verifier_ops = {
 	.is_valid_access = bpfdrv_ops_is_valid_access,
 };
 
-/* The callback members, and the names the allow-list's messages use. */
-#define BPFDRV_CB_MEMBER(m)	{ offsetof(struct chr_ext_ops, m), #m }
+/* The callback members: their offsets and callbacks (bpfdrv_cb_names). */
+#define BPFDRV_CB_MEMBER(m, cb)	{ offsetof(struct chr_ext_ops, m), cb }
 static const struct {
 	u32 moff;
-	const char *name;
+	enum bpfdrv_cb cb;
 } bpfdrv_cb_members[] = {
-	BPFDRV_CB_MEMBER(init), BPFDRV_CB_MEMBER(exit), BPFDRV_CB_MEMBER(open),
-	BPFDRV_CB_MEMBER(release), BPFDRV_CB_MEMBER(read),
-	BPFDRV_CB_MEMBER(write), BPFDRV_CB_MEMBER(ioctl),
-	BPFDRV_CB_MEMBER(poll), BPFDRV_CB_MEMBER(irq),
-	BPFDRV_CB_MEMBER(gpio_edge), BPFDRV_CB_MEMBER(takeover),
-	BPFDRV_CB_MEMBER(led_set), BPFDRV_CB_MEMBER(led_get),
-	BPFDRV_CB_MEMBER(led_blink), BPFDRV_CB_MEMBER(sensor_read),
-	BPFDRV_CB_MEMBER(irq_hard),
+	BPFDRV_CB_MEMBER(init, BPFDRV_CB_INIT),
+	BPFDRV_CB_MEMBER(exit, BPFDRV_CB_EXIT),
+	BPFDRV_CB_MEMBER(open, BPFDRV_CB_OPEN),
+	BPFDRV_CB_MEMBER(release, BPFDRV_CB_RELEASE),
+	BPFDRV_CB_MEMBER(read, BPFDRV_CB_READ),
+	BPFDRV_CB_MEMBER(write, BPFDRV_CB_WRITE),
+	BPFDRV_CB_MEMBER(ioctl, BPFDRV_CB_IOCTL),
+	BPFDRV_CB_MEMBER(poll, BPFDRV_CB_POLL),
+	BPFDRV_CB_MEMBER(irq, BPFDRV_CB_IRQ),
+	BPFDRV_CB_MEMBER(gpio_edge, BPFDRV_CB_GPIO_EDGE),
+	BPFDRV_CB_MEMBER(takeover, BPFDRV_CB_TAKEOVER),
+	BPFDRV_CB_MEMBER(led_set, BPFDRV_CB_LED_SET),
+	BPFDRV_CB_MEMBER(led_get, BPFDRV_CB_LED_GET),
+	BPFDRV_CB_MEMBER(led_blink, BPFDRV_CB_LED_BLINK),
+	BPFDRV_CB_MEMBER(sensor_read, BPFDRV_CB_SENSOR_READ),
+	BPFDRV_CB_MEMBER(irq_hard, BPFDRV_CB_IRQ_HARD),
 };
+
+/* The name of the callback at byte @moff, or NULL for a data member. */
+static const char *bpfdrv_cb_member_name(u32 moff)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
+		if (bpfdrv_cb_members[i].moff == moff)
+			return bpfdrv_cb_names[bpfdrv_cb_members[i].cb];
+	return NULL;
+}
 
 /*
  * Every callback runs in process context, so all may be sleepable, except
@@ -61,16 +80,13 @@ static int bpfdrv_ops_check_member(const struct btf_type *t,
 				   const struct bpf_prog *prog)
 {
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
-	int i;
+	const char *cb = bpfdrv_cb_member_name(moff);
 
 	if (moff == offsetof(struct chr_ext_ops, irq_hard) && prog->sleepable) {
 		pr_info("irq_hard runs in hard-IRQ context: it cannot be sleepable (SEC(\"struct_ops/...\"))\n");
 		return -EINVAL;
 	}
-	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
-		if (bpfdrv_cb_members[i].moff == moff)
-			return bpfdrv_allow_unverified(prog, bpfdrv_cb_members[i].name);
-	return 0;
+	return cb ? bpfdrv_allow_unverified(prog, cb) : 0;
 }
 
 static bool bpfdrv_gpio_lines_valid(const struct chr_ext_ops *ops)
@@ -118,7 +134,7 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	const struct chr_ext_ops *uops = udata;
 	struct chr_ext_ops *kops = kdata;
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
-	int i;
+	const char *cb;
 
 	switch (moff) {
 	case offsetof(struct chr_ext_ops, name):
@@ -216,11 +232,8 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		memcpy(kops->mmaps, uops->mmaps, sizeof(kops->mmaps));
 		return 1;
 	}
-	for (i = 0; i < ARRAY_SIZE(bpfdrv_cb_members); i++)
-		if (bpfdrv_cb_members[i].moff == moff)
-			return bpfdrv_allow_member(moff, bpfdrv_cb_members[i].name,
-						   kdata, udata);
-	return 0;
+	cb = bpfdrv_cb_member_name(moff);
+	return cb ? bpfdrv_allow_member(moff, cb, kdata, udata) : 0;
 }
 
 /*
