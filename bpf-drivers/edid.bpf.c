@@ -119,22 +119,11 @@ static void edid_name(void)
 	}
 }
 
-/* Established timing @i, if claimed: bit 15 - @i of bytes 35-36. */
-static long edid_established(__u64 i, void *unused)
-{
-	__u16 bits = edid[35] << 8 | edid[36];
-
-	if (i < 16 && (bits & (0x8000 >> i)))
-		emit("mode=%ux%u@%u\n", established[i].w, established[i].h,
-		     established[i].hz);
-	return 0;
-}
-
 SEC("struct_ops.s/edid_init")
 int BPF_PROG(edid_init, struct bpfdrv_dev *dev)
 {
-	__u16 w, h;
-	int err;
+	__u16 w, h, bits;
+	int err, i;
 
 	err = edid_read(dev);
 	if (err)
@@ -146,8 +135,13 @@ int BPF_PROG(edid_init, struct bpfdrv_dev *dev)
 		h = edid[59] | (edid[61] & 0xf0) << 4;
 		emit("preferred=%ux%u\n", w, h);
 	}
-	/* a callback the verifier checks once, not once per timing */
-	bpf_loop(16, edid_established, NULL, 0);
+	/* established timings: bit 15 - i of bytes 35-36 (a loop the verifier checks once) */
+	bits = edid[35] << 8 | edid[36];
+	bpfdrv_for(i, dev, 0, 16) {
+		if (bits & (0x8000 >> i))
+			emit("mode=%ux%u@%u\n", established[i].w,
+			     established[i].h, established[i].hz);
+	}
 	return 0;
 }
 

@@ -46,6 +46,32 @@ extern __u8 *bpfdrv_dev_priv(struct bpfdrv_dev *dev,
 			     const __u32 rdwr_buf_size) __ksym;
 extern int bpfdrv_dev_yield(struct bpfdrv_dev *dev) __ksym;
 
+/* ABI 6: bpfdrv_for(), the loop a driver may write (docs/writing-a-driver.md) */
+extern int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it,
+			       struct bpfdrv_dev *dev, int start,
+			       int end) __ksym;
+extern int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it) __ksym;
+extern void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it) __ksym;
+
+/*
+ * for (i = start; i < end; i++), on instance @dev, within its call's budget:
+ * in a callback that cannot sleep, the loops of one call end after
+ * loop_max_ms and the driver is ejected; in a sleepable one, each round
+ * may reschedule, and the loop ends when the caller is killed or the
+ * instance torn down. libbpf's bpf_for() and bpf_loop() are refused.
+ */
+#define bpfdrv_for(i, dev, start, end)					\
+	for (struct bpf_iter_bpfdrv ___it					\
+		__attribute__((aligned(8),					\
+			       cleanup(bpf_iter_bpfdrv_destroy))),		\
+	     *___p __attribute__((unused)) =				\
+		(bpf_iter_bpfdrv_new(&___it, (dev), (start), (end)),	\
+		 (void)bpf_iter_bpfdrv_destroy, (void *)0);			\
+	     ({								\
+		int *___t = bpf_iter_bpfdrv_next(&___it);		\
+		___t && ((i) = *___t, (i) >= (start) && (i) < (end));	\
+	     });)
+
 /* PCI (see docs/kfuncs.md): only on the instance's own function. */
 extern int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, __u32 off, __u32 size,
 			       __u32 *val) __ksym;

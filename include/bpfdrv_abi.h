@@ -20,9 +20,10 @@
  * built before the member existed, version 1). Later versions only append
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
  * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
- * DMA buffers; version 4 the hard-IRQ callback.
+ * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
+ * version 6 the bpfdrv_for() loop.
  */
-#define BPFDRV_ABI_VERSION	5
+#define BPFDRV_ABI_VERSION	6
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -210,6 +211,14 @@ struct bpfdrv_mmap_window {
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
+
+/*
+ * ABI 6: the state of a bpfdrv_for() loop, on the program's stack; only
+ * the iterator's kfuncs touch it.
+ */
+struct bpf_iter_bpfdrv {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
 
 /*
  * One device instance. A driver without pci_ids gets one at attach, named

@@ -37,13 +37,6 @@
 
 #include "bpfdrv.h"
 
-/* the BPF core's kfuncs a driver may call: the bpf_for() iterator */
-static const char * const bpfdrv_generic_kfuncs[] = {
-	"bpf_iter_num_new",
-	"bpf_iter_num_next",
-	"bpf_iter_num_destroy",
-};
-
 /*
  * Modules whose kfuncs drivers may call too, comma-separated, set by the
  * administrator: a vendor's kfunc module, or the selftests' test kfuncs.
@@ -181,7 +174,6 @@ bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_smp_processor_id:
 	case BPF_FUNC_get_numa_node_id:
-	case BPF_FUNC_loop:
 	case BPF_FUNC_timer_init:
 	case BPF_FUNC_timer_set_callback:
 	case BPF_FUNC_timer_start:
@@ -240,7 +232,6 @@ int bpfdrv_last_refusal_show(char *buf)
 static bool bpfdrv_kfunc_allowed(unsigned long addr, char *sym)
 {
 	char *end, *mod;
-	int i;
 
 	sprint_symbol(sym, addr);
 	if (within_module(addr, THIS_MODULE))
@@ -259,10 +250,7 @@ static bool bpfdrv_kfunc_allowed(unsigned long addr, char *sym)
 		memcpy(end + 2 + len, "]", 2);
 		return bpfdrv_module_granted(end + 2, len);
 	}
-	*end = '\0';
-	for (i = 0; i < ARRAY_SIZE(bpfdrv_generic_kfuncs); i++)
-		if (!strcmp(sym, bpfdrv_generic_kfuncs[i]))
-			return true;
+	*end = '\0';	/* the kernel's own: none is granted */
 	return false;
 }
 
@@ -350,16 +338,27 @@ static const char *bpfdrv_vmlinux_btf_name(const struct btf *btf, u32 id)
  * load of their address looks like any other constant; and each call of a
  * kernel kfunc by name, as the verifier turns some (bpf_rdonly_cast) into
  * plain instructions. Module kfuncs are checked after verification.
+ *
+ * And nothing whose work the verifier does not bound by the instructions of
+ * one path (kmod/loop.c): no may_goto (its rewrite is plain instructions),
+ * and no global function, which is verified once, not per call.
  */
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb)
 {
+	const struct bpf_prog_aux *aux = prog->aux;
 	u32 i;
 
+	for (i = 1; aux->func_info_aux && i < aux->func_info_cnt; i++)
+		if (aux->func_info_aux[i].linkage == BTF_FUNC_GLOBAL)
+			return bpfdrv_refuse("%s: %s: function %u is global: its work per call is not bounded; make it static",
+					     aux->name, cb, i);
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
 		const char *name;
-		int k;
 
+		if (insn->code == (BPF_JMP | BPF_JCOND))
+			return bpfdrv_refuse("%s: %s: instruction %u is may_goto (can_loop, cond_break): loop with bpfdrv_for()",
+					     prog->aux->name, cb, i);
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW) &&
 		    insn->src_reg == BPF_PSEUDO_BTF_ID)
 			return bpfdrv_refuse("%s: %s: instruction %u takes the address of a kernel variable (__ksym)",
@@ -372,11 +371,7 @@ int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb)
 		if (!name)
 			return bpfdrv_refuse("%s: %s: instruction %u calls a kfunc whose name cannot be read from the kernel's BTF",
 					     prog->aux->name, cb, i);
-		for (k = 0; k < ARRAY_SIZE(bpfdrv_generic_kfuncs); k++)
-			if (!strcmp(name, bpfdrv_generic_kfuncs[k]))
-				break;
-		if (k == ARRAY_SIZE(bpfdrv_generic_kfuncs))
-			return bpfdrv_refuse("%s: %s: kfunc %s is not one bpfdrv grants",
+		return bpfdrv_refuse("%s: %s: kfunc %s is not one bpfdrv grants",
 					     prog->aux->name, cb, name);
 	}
 	return 0;

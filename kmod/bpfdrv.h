@@ -128,6 +128,7 @@ struct bpfdrv_pci_fn {
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
 	bool irq_stopped;		/* irq_hard overran or broke: no more */
+	u8 hard_overruns;		/* irq_hard calls over time in a row */
 	struct bpfdrv_dma_buf dma[BPFDRV_MAX_DMA_BUFS];	/* the instance's */
 	struct list_head dma_freed;	/* freed by the driver, kept to teardown */
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
@@ -183,7 +184,9 @@ struct bpfdrv_device {
 	bool added;			/* the node exists; set by its creator */
 	bool live;			/* init succeeded: irq/edge may run */
 	u8 cb;				/* the callback running, under lock */
+	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
 	struct task_struct *hard_task;	/* current while irq_hard runs */
+	u64 hard_deadline;		/* local_clock() irq_hard must end by */
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */
@@ -297,6 +300,20 @@ int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
 int bpfdrv_last_refusal_show(char *buf);
 int bpfdrv_kfuncs_init(void);
+int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
+			int start, int end);
+int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it);
+void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it);
+
+/*
+ * A callback under @bdev's mutex begins: the one place that says which,
+ * and that its loops have not started their clock yet.
+ */
+static inline void bpfdrv_cb_begin(struct bpfdrv_device *bdev, enum bpfdrv_cb cb)
+{
+	bdev->cb = cb;
+	bdev->loop_start = 0;
+}
 
 static inline struct bpfdrv_device *to_bpfdrv_device(struct bpfdrv_dev *pub)
 {

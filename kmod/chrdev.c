@@ -173,7 +173,7 @@ static int __bpfdrv_open(struct inode *inode, struct file *filp)
 		ops = bdev->ops;
 		if (ops->open) {
 			bpfdrv_count(bdev, BPFDRV_CB_OPEN);
-			bdev->cb = BPFDRV_CB_OPEN;
+			bpfdrv_cb_begin(bdev, BPFDRV_CB_OPEN);
 			ret = ops->open(&bdev->pub, &f->pub);
 		}
 		mutex_unlock(&bdev->lock);
@@ -227,7 +227,7 @@ static int __bpfdrv_release(struct inode *inode, struct file *filp)
 		ops = bdev->ops;
 		if (ops->release) {
 			bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
-			bdev->cb = BPFDRV_CB_RELEASE;
+			bpfdrv_cb_begin(bdev, BPFDRV_CB_RELEASE);
 			ops->release(&bdev->pub, &f->pub);
 		}
 		mutex_unlock(&bdev->lock);
@@ -284,11 +284,11 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 			ret = -EINVAL;
 			if (rw == BPFDRV_READ && ops->read) {
 				bpfdrv_count(bdev, BPFDRV_CB_READ);
-				bdev->cb = BPFDRV_CB_READ;
+				bpfdrv_cb_begin(bdev, BPFDRV_CB_READ);
 				ret = ops->read(&bdev->pub, &f->pub, &io->pub);
 			} else if (rw == BPFDRV_WRITE && ops->write) {
 				bpfdrv_count(bdev, BPFDRV_CB_WRITE);
-				bdev->cb = BPFDRV_CB_WRITE;
+				bpfdrv_cb_begin(bdev, BPFDRV_CB_WRITE);
 				ret = ops->write(&bdev->pub, &f->pub, &io->pub);
 			}
 			mutex_unlock(&bdev->lock);
@@ -541,7 +541,7 @@ static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 			ret = -ENOTTY;
 			if (ops->ioctl) {
 				bpfdrv_count(bdev, BPFDRV_CB_IOCTL);
-				bdev->cb = BPFDRV_CB_IOCTL;
+				bpfdrv_cb_begin(bdev, BPFDRV_CB_IOCTL);
 				ret = ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
 			}
 			mutex_unlock(&bdev->lock);
@@ -580,7 +580,7 @@ static __poll_t __bpfdrv_poll(struct file *filp,
 			ops = bdev->ops;
 			if (ops->poll) {
 				bpfdrv_count(bdev, BPFDRV_CB_POLL);
-				bdev->cb = BPFDRV_CB_POLL;
+				bpfdrv_cb_begin(bdev, BPFDRV_CB_POLL);
 				mask = (__force __poll_t)ops->poll(&bdev->pub, &f->pub);
 			} else {
 				mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;

@@ -75,7 +75,7 @@ int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx)
 		return -EINTR;
 	}
 	this_cpu_inc(bdev->stats->calls[cb]);
-	bdev->cb = cb;
+	bpfdrv_cb_begin(bdev, cb);
 	return 0;
 }
 

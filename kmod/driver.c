@@ -218,7 +218,7 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 
 	mutex_lock(&bdev->lock);
 	if (ops->init) {
-		bdev->cb = BPFDRV_CB_INIT;
+		bpfdrv_cb_begin(bdev, BPFDRV_CB_INIT);
 		ret = ops->init(&bdev->pub);
 		if (ret) {
 			mutex_unlock(&bdev->lock);
@@ -283,7 +283,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	if (bdev->inited) {
 		mutex_lock(&bdev->lock);	/* uncontended: drained */
 		if (bdev->ops->exit) {
-			bdev->cb = BPFDRV_CB_EXIT;
+			bpfdrv_cb_begin(bdev, BPFDRV_CB_EXIT);
 			bdev->ops->exit(&bdev->pub);
 		}
 		mutex_unlock(&bdev->lock);

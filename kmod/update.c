@@ -188,7 +188,7 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		bdev = held[i];
 		if (READ_ONCE(bdev->dead))
 			continue;	/* being torn down: the commit refuses */
-		bdev->cb = BPFDRV_CB_TAKEOVER;
+		bpfdrv_cb_begin(bdev, BPFDRV_CB_TAKEOVER);
 		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_TAKEOVER]);
 		ret = ops->takeover(&bdev->pub);
 		if (ret) {

@@ -277,6 +277,9 @@ bool refusal_explain(const char *path)
 	if (!after[0] || !strcmp(refusal_before, after) || !strchr(after, ' '))
 		return false;
 	err("%s: bpfdrv refused it: %s", path, strchr(after, ' ') + 1);
+	if (strstr(after, "kfunc bpf_iter_num_"))
+		err("%s: bpf_for() and bpf_repeat() loop without a budget: loop with bpfdrv_for(i, dev, start, end)",
+		    path);
 	return true;
 }
 
@@ -303,6 +306,10 @@ int load_object(struct bpf_object *obj, const char *path)
 		err("%s: load failed: %s", path, strerror(e));
 	if (!print_verifier_tail() && libbpf_warns && !verbose)
 		fputs(libbpf_warns, stderr);
+	/* the one refusal a driver from elsewhere meets first */
+	if (libbpf_log && strstr(libbpf_log, "helper bpf_loop#"))
+		err("%s: bpf_loop() is not granted, as its rounds have no budget: loop with bpfdrv_for(i, dev, start, end)",
+		    path);
 	return -1;
 }
 

@@ -181,6 +181,10 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ "$(version edu0)" = $v ] && [ "$(version edu1)" = $v ] || bad=$((bad + 1))
 done
 touch "$OUT/edu_stop"
+if [ $bad != 0 ]; then	# why, for a failure seen only in CI
+	tail -n 5 /sys/kernel/bpfdrv/exits 2>/dev/null | sed 's/^/# exits: /'
+	dmesg | grep -i bpfdrv | tail -n 10 | sed 's/^/# log: /'
+fi
 wait $facts
 frc=$?
 wait $dma

@@ -44,11 +44,6 @@ static __always_inline __u32 ack(struct bpfdrv_dev *dev, struct irqt_state *s)
 }
 
 #ifndef IRQT_NO_HARD
-static long spin(__u64 i, void *ctx)
-{
-	return 0;
-}
-
 SEC("struct_ops/irqt_irq_hard")
 int BPF_PROG(irqt_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 {
@@ -59,9 +54,15 @@ int BPF_PROG(irqt_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 	switch (s->mode) {
 	case IRQT_WAKE:
 		return BPFDRV_IRQ_WAKE;
-	case IRQT_SLOW:
-		bpf_loop(1 << 23, spin, NULL, 0);
+	case IRQT_SLOW: {
+		int i, j;
+
+		/* ends at irq_hard's deadline */
+		bpfdrv_for(i, dev, 0, 1 << 30)
+			bpfdrv_for(j, dev, 0, 1 << 30)
+				;
 		break;
+	}
 	case IRQT_BADRET:
 		return 7;
 	case IRQT_EJECT:

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test driver: an ioctl that loops for the milliseconds its integer
- * argument says (io->arg), as a driver polling slow hardware would. LONG_LOOP_YIELD calls
- * bpfdrv_dev_yield() each round, which lets the CPU go (no soft lockup)
- * and ends the loop with its error once the device is torn down.
- * LONG_LOOP_SPIN does not, to show what the kernel does then.
+ * argument says (io->arg), as a driver polling slow hardware would.
+ * LONG_LOOP_YIELD calls bpfdrv_dev_yield() each round, and returns its
+ * error once the device is torn down; LONG_LOOP_SPIN does not: its
+ * bpfdrv_for() rounds still let the CPU go (no soft lockup) and end with
+ * the teardown.
  */
 #include "bpfdrv.bpf.h"
 
@@ -22,7 +23,7 @@ int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 
 	if (cmd != LONG_LOOP_YIELD && cmd != LONG_LOOP_SPIN)
 		return -ENOTTY;
-	bpf_for(i, 0, 1 << 23) {
+	bpfdrv_for(i, dev, 0, 1 << 23) {
 		if (bpf_ktime_get_ns() - start >= ns)
 			break;
 		if (cmd == LONG_LOOP_YIELD) {
@@ -31,7 +32,7 @@ int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 				return ret;
 		}
 		/* a round of "hardware polling": the iterator's calls */
-		bpf_for(j, 0, 256)
+		bpfdrv_for(j, dev, 0, 256)
 			;
 	}
 	return 0;

@@ -26,6 +26,10 @@ hint() {
 		echo "a sleeping kfunc in a non-sleepable callback: use SEC(\"struct_ops.s/...\")";;
 	*"must be referenced or trusted"*)
 		echo "a context kept from an earlier call: contexts live for one call";;
+	*"helper bpf_loop"*|*"bpf_iter_num"*|*"may_goto"*)
+		echo "a loop whose rounds no budget bounds: loop with bpfdrv_for(i, dev, start, end)";;
+	*"is global: its work"*)
+		echo "a global function: make it static (__always_inline or static) so the verifier checks it per call";;
 	*"not found in kernel or module BTFs"*)
 		echo "a kfunc this bpfdrv.ko does not have: build the driver against the module's headers";;
 	esac

@@ -329,7 +329,7 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12, the same kernel version, runs the rest.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject abi}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci mmap irq gpio classes i2c spi eject abi}
 lts_parts=${BPFDRV_LTS_PARTS:-iommu isolation trace drm-clients update bench-equiv}
 # The line between 6.12 LTS and the newest (7.2) runs what depends on the
 # kernel's version (the verifier, BTF, PCI, the IOMMU and interrupt APIs);
@@ -337,8 +337,8 @@ lts_parts=${BPFDRV_LTS_PARTS:-iommu isolation trace drm-clients update bench-equ
 # (interrupts, ejection and its drain, update, isolation, the tracer). The
 # newest generic kernel runs everything else: the whole suite on five
 # kernels did not fit CI's 90 minutes on a slow day.
-mid_parts=${BPFDRV_MID_PARTS:-core hostile pci iommu irq abi}
-rt_parts=${BPFDRV_RT_PARTS:-irq eject isolation trace update}
+mid_parts=${BPFDRV_MID_PARTS:-core hostile stall pci iommu irq abi}
+rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update}
 newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# No driver can stall a CPU: the deepest bpfdrv_for() nests the verifier
+# admits, in a callback that cannot sleep and in a sleepable one, with the
+# soft-lockup and RCU-stall detectors set far below their defaults. (The
+# loops no budget bounds are refused at load: the hostile corpus.)
+. "$(dirname "$0")/lib.sh"
+
+load_module || { nok "insmod bpfdrv.ko for the stall tests"; exit 0; }
+
+# soft lockups after 2 s instead of 20, RCU stalls after 3 s instead of 21
+wd=/proc/sys/kernel/watchdog_thresh
+rcu=/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+wd_was=$(cat $wd 2>/dev/null)
+rcu_was=$(cat $rcu 2>/dev/null)
+[ -n "$wd_was" ] && echo 1 >$wd
+[ -n "$rcu_was" ] && echo 3 >$rcu
+klog=$(dmesg | wc -l)
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# the read cannot sleep: its loops end at loop_max_ms, and it is ejected
+budget=$(cat /sys/module/bpfdrv/parameters/loop_max_ms)
+check "load --pin loop_budget" $BPFDRV load --pin $TOBJ/loop_budget.bpf.o
+t0=$(now_ms)
+rounds=$(python3 -S -c '
+import os, struct
+fd = os.open("/dev/bpfdrv/loop_budget", os.O_RDONLY)
+print(struct.unpack("<Q", os.read(fd, 8))[0])')
+took=$(($(now_ms) - t0))
+echo "# worst case: a read with eight nested loops of 2^30 rounds took $took ms ($rounds rounds; budget $budget ms)"
+check "the read's loops ended at the budget: $took ms for a budget of $budget ms" \
+	test -n "$rounds" -a "$took" -ge "$budget" -a "$took" -lt $((budget + 3000))
+check "loop_budget is ejected for it" wait_gone loop_budget
+$BPFDRV status loop_budget >"$OUT/status" 2>&1
+sed 's/^/# /' "$OUT/status"
+check "bpfdrv status says why: read looped for more than $budget ms" \
+	grep -q "last exit: protocol in read at .*: read looped for more than $budget ms" "$OUT/status"
+$BPFDRV unload loop_budget >/dev/null 2>&1
+
+# the sleepable ioctl yields each round: 6 s on one CPU, then killed
+ioctl_loop='import fcntl, os
+fcntl.ioctl(os.open("/dev/bpfdrv/loop_budget", os.O_RDONLY), 0x4c01)'
+check "load --pin loop_budget again" $BPFDRV load --pin $TOBJ/loop_budget.bpf.o
+t0=$(now_ms)
+timeout -s KILL 6 taskset -c 0 python3 -S -c "$ioctl_loop"
+rc=$?
+took=$(($(now_ms) - t0))
+check "a sleepable ioctl with the same loops runs until its caller is killed ($took ms, exit $rc)" \
+	test $rc = 137 -a "$took" -lt 9000
+check "the driver is still attached after it" test -e /dev/bpfdrv/loop_budget
+
+# and until its driver is detached
+python3 -S -c "$ioctl_loop" &
+looper=$!
+sleep 2
+t0=$(now_ms)
+check "unload loop_budget while the ioctl loops" $BPFDRV unload loop_budget
+took=$(($(now_ms) - t0))
+wait $looper
+echo "# unloading during the loops took $took ms"
+check "... the loops ended with the detach: the ioctl returned" \
+	eval '! kill -0 $looper 2>/dev/null'
+
+[ -n "$wd_was" ] && echo "$wd_was" >$wd
+[ -n "$rcu_was" ] && echo "$rcu_was" >$rcu
+check "no soft lockup or RCU stall while the loops ran" \
+	eval '! dmesg | tail -n +$((klog + 1)) | grep -Eq "soft lockup|rcu.*stall|hung_task|blocked for more than"'
