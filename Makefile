@@ -44,6 +44,8 @@ UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o
+# the stall test's loops, nested to each depth below the default 8
+LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -58,7 +60,8 @@ all: bpf user kmod
 bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
-	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES)
+	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES) \
+	   $(LOOP_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -73,6 +76,10 @@ $(BUILD)/selftests/irqtest_nohard.bpf.o: VARIANT := -DIRQT_NO_HARD
 $(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
+
+$(BUILD)/selftests/loop_depth_%.bpf.o: selftests/progs/loop_budget.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DLOOP_DEPTH=$* -c $< -o $@
 
 $(BUILD)/selftests/bench/echo_buffered.bpf.o: bpf-drivers/echo.bpf.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -18,16 +18,30 @@ rcu_was=$(cat $rcu 2>/dev/null)
 klog=$(dmesg | wc -l)
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
+# the deepest nest this kernel's verifier admits, from eight loops down
+depth=
+for d in 8 7 6 5 4 3 2; do
+	obj=$TOBJ/loop_depth_$d.bpf.o
+	[ $d = 8 ] && obj=$TOBJ/loop_budget.bpf.o
+	if $BPFDRV load --pin "$obj" >"$OUT/load" 2>&1; then
+		depth=$d
+		break
+	fi
+	echo "# $d nested loops: $(grep -m1 -o 'reason: .*\|too complex.*\|refused it: .*' "$OUT/load")"
+done
+check "the verifier admits $depth nested bpfdrv_for() loops (of 8 to 2 tried)" test -n "$depth"
+$BPFDRV unload loop_budget >/dev/null 2>&1
+
 # the read cannot sleep: its loops end at loop_max_ms, and it is ejected
 budget=$(cat /sys/module/bpfdrv/parameters/loop_max_ms)
-check "load --pin loop_budget" $BPFDRV load --pin $TOBJ/loop_budget.bpf.o
+check "load --pin loop_budget ($depth nested loops)" $BPFDRV load --pin "$obj"
 t0=$(now_ms)
 rounds=$(python3 -S -c '
 import os, struct
 fd = os.open("/dev/bpfdrv/loop_budget", os.O_RDONLY)
 print(struct.unpack("<Q", os.read(fd, 8))[0])')
 took=$(($(now_ms) - t0))
-echo "# worst case: a read with eight nested loops of 2^30 rounds took $took ms ($rounds rounds; budget $budget ms)"
+echo "# worst case: a read with $depth nested loops of 2^30 rounds took $took ms ($rounds rounds; budget $budget ms)"
 check "the read's loops ended at the budget: $took ms for a budget of $budget ms" \
 	test -n "$rounds" -a "$took" -ge "$budget" -a "$took" -lt $((budget + 3000))
 check "loop_budget is ejected for it" wait_gone loop_budget
@@ -40,7 +54,7 @@ $BPFDRV unload loop_budget >/dev/null 2>&1
 # the sleepable ioctl yields each round: 6 s on one CPU, then killed
 ioctl_loop='import fcntl, os
 fcntl.ioctl(os.open("/dev/bpfdrv/loop_budget", os.O_RDONLY), 0x4c01)'
-check "load --pin loop_budget again" $BPFDRV load --pin $TOBJ/loop_budget.bpf.o
+check "load --pin loop_budget again" $BPFDRV load --pin "$obj"
 t0=$(now_ms)
 timeout -s KILL 6 taskset -c 0 python3 -S -c "$ioctl_loop"
 rc=$?

@@ -1,28 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test driver: the deepest bpfdrv_for() nests, each of 2^30 rounds, in a
- * read (cannot sleep: its loops end at loop_max_ms and the driver is
+ * Test driver: LOOP_DEPTH nested bpfdrv_for() loops of 2^30 rounds each, in
+ * a read (cannot sleep: its loops end at loop_max_ms and the driver is
  * ejected) and in a sleepable ioctl (its rounds yield; they end when the
- * caller is killed or the driver detached).
+ * caller is killed or the driver detached). Built for depths 8 down to 2
+ * (loop_depth_N.bpf.o), as the verifier of each kernel admits another.
  */
 #include "bpfdrv.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
+#ifndef LOOP_DEPTH
+#define LOOP_DEPTH	8
+#endif
 #define ROUNDS	(1 << 30)
-/* eight loops, nested: 2^240 rounds in all */
-#define NEST(dev, body)							\
-	bpfdrv_for(a, dev, 0, ROUNDS) bpfdrv_for(b, dev, 0, ROUNDS)	\
-	bpfdrv_for(c, dev, 0, ROUNDS) bpfdrv_for(d, dev, 0, ROUNDS)	\
-	bpfdrv_for(e, dev, 0, ROUNDS) bpfdrv_for(f, dev, 0, ROUNDS)	\
-	bpfdrv_for(g, dev, 0, ROUNDS) bpfdrv_for(h, dev, 0, ROUNDS)	\
-		body
+#define L1(dev, body)	bpfdrv_for(a, dev, 0, ROUNDS) body
+#define L2(dev, body)	bpfdrv_for(b, dev, 0, ROUNDS) L1(dev, body)
+#define L3(dev, body)	bpfdrv_for(c, dev, 0, ROUNDS) L2(dev, body)
+#define L4(dev, body)	bpfdrv_for(d, dev, 0, ROUNDS) L3(dev, body)
+#define L5(dev, body)	bpfdrv_for(e, dev, 0, ROUNDS) L4(dev, body)
+#define L6(dev, body)	bpfdrv_for(f, dev, 0, ROUNDS) L5(dev, body)
+#define L7(dev, body)	bpfdrv_for(g, dev, 0, ROUNDS) L6(dev, body)
+#define L8(dev, body)	bpfdrv_for(h, dev, 0, ROUNDS) L7(dev, body)
+#define NEST_(n, dev, body)	L##n(dev, body)
+#define NEST__(n, dev, body)	NEST_(n, dev, body)
+#define NEST(dev, body)		NEST__(LOOP_DEPTH, dev, body)
 
 SEC("struct_ops/loop_budget_read")
 int BPF_PROG(loop_budget_read, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     struct bpfdrv_io *io)
 {
-	int a, b, c, d, e, f, g, h;
+	__attribute__((unused)) int a, b, c, d, e, f, g, h;
 	__u64 rounds = 0;
 
 	NEST(dev, rounds++;)
@@ -34,7 +42,7 @@ SEC("struct_ops.s/loop_budget_ioctl")
 int BPF_PROG(loop_budget_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     unsigned int cmd, struct bpfdrv_io *io)
 {
-	int a, b, c, d, e, f, g, h;
+	__attribute__((unused)) int a, b, c, d, e, f, g, h;
 	__u64 rounds = 0;
 
 	NEST(dev, rounds++;)
