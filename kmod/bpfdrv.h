@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <linux/cdev.h>
 #include <linux/completion.h>
+#include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/idr.h>
 #include <linux/mutex.h>
@@ -305,6 +306,12 @@ int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
 int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it);
 void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it);
 
+/* [A-Za-z0-9]: the kernel's isalnum() takes Latin-1 letters too */
+static inline bool bpfdrv_isalnum(char c)
+{
+	return isascii(c) && isalnum(c);
+}
+
 /*
  * A callback under @bdev's mutex begins: the one place that says which,
  * and that its loops have not started their clock yet.
@@ -339,9 +346,7 @@ int bpfdrv_classes_valid(const struct chr_ext_ops *ops);
 int bpfdrv_classes_add(struct bpfdrv_device *bdev);
 void bpfdrv_classes_del(struct bpfdrv_device *bdev);
 int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx);
-void bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx);
-int bpfdrv_cb_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
-		  u32 max);
+int bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx, int ret, u32 max);
 int bpfdrv_leds_valid(const struct chr_ext_ops *ops);
 int bpfdrv_leds_add(struct bpfdrv_device *bdev);
 void bpfdrv_leds_del(struct bpfdrv_device *bdev);

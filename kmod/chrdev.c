@@ -68,10 +68,10 @@ bool bpfdrv_name_valid(const char *name)
 {
 	size_t i, len = strnlen(name, BPFDRV_NAME_MAX);
 
-	if (len == 0 || len == BPFDRV_NAME_MAX || !isalnum(name[0]))
+	if (len == 0 || len == BPFDRV_NAME_MAX || !bpfdrv_isalnum(name[0]))
 		return false;
 	for (i = 1; i < len; i++)
-		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+		if (!bpfdrv_isalnum(name[i]) && name[i] != '_' && name[i] != '-')
 			return false;
 	return true;
 }
@@ -294,11 +294,13 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 			mutex_unlock(&bdev->lock);
 		}
 	}
+	/* judged inside SRCU: a burst of bad returns ejects bdev->drv */
+	if (ret != -EAGAIN && likely(!io->faulted))
+		ret = bpfdrv_check_ret(bdev, rw == BPFDRV_READ ? BPFDRV_CB_READ :
+				       BPFDRV_CB_WRITE, ret, io->size);
+	/* else unchecked: the call is made again */
 	srcu_read_unlock(&bdev->srcu, idx);
-	if (ret == -EAGAIN || unlikely(io->faulted))
-		return ret;	/* unchecked: the call is made again */
-	return bpfdrv_check_ret(bdev, rw == BPFDRV_READ ? BPFDRV_CB_READ :
-				BPFDRV_CB_WRITE, ret, io->size);
+	return ret;
 }
 
 /*
@@ -709,6 +711,7 @@ static void bpfdrv_device_release(struct device *dev)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
 	put_device(bdev->gpio_watch.parent);
 	put_device(bdev->i2c_watch.parent);
+	put_device(bdev->spi_watch.parent);
 	bpfdrv_mmap_free(bdev);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);

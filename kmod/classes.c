@@ -79,17 +79,25 @@ int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx)
 	return 0;
 }
 
-void bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx)
+/**
+ * bpfdrv_cb_leave - end a class callback, judging its return value
+ * @bdev: the instance
+ * @idx: the srcu index from bpfdrv_cb_enter()
+ * @ret: what the callback returned
+ * @max: the largest value it may return
+ *
+ * Judged before the srcu read lock is dropped: a burst of bad returns
+ * ejects bdev->drv, which a detach frees once srcu is drained.
+ *
+ * Return: @ret if it is 0..@max or an errno, else -EIO.
+ */
+int bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx, int ret, u32 max)
 {
-	mutex_unlock(&bdev->lock);
-	srcu_read_unlock(&bdev->srcu, idx);
-}
+	enum bpfdrv_cb cb = bdev->cb;	/* under the mutex */
 
-/* A class callback's return value: 0..@max or an errno, else EIO. */
-int bpfdrv_cb_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
-		  u32 max)
-{
-	if ((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS))
-		return ret;
-	return bpfdrv_bad_ret(bdev, cb, ret, max);
+	mutex_unlock(&bdev->lock);
+	if (!((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
+		ret = bpfdrv_bad_ret(bdev, cb, ret, max);
+	srcu_read_unlock(&bdev->srcu, idx);
+	return ret;
 }

@@ -667,6 +667,7 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 {
 	struct bpfdrv_device *bdev = NULL;
 	struct bpfdrv_driver *drv;
+	char name[BPFDRV_NAME_MAX];
 	int ret;
 
 	mutex_lock(&bpfdrv_lock);
@@ -675,6 +676,8 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 		if (drv->stopping || !bpfdrv_driver_matches(drv, fn))
 			continue;
 		bdev = bpfdrv_instance_reserve(drv, fn);
+		/* drv may go once the lock is dropped */
+		strscpy(name, drv->name, sizeof(name));
 		break;
 	}
 	mutex_unlock(&bpfdrv_lock);
@@ -683,7 +686,7 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 	ret = IS_ERR(bdev) ? PTR_ERR(bdev) : bpfdrv_instance_start(bdev);
 	if (ret)
 		dev_warn(&fn->pdev->dev, "driver %s refused this device: %d\n",
-			 drv->name, ret);
+			 name, ret);
 	if (!IS_ERR(bdev))
 		bpfdrv_instance_publish(bdev, ret);
 }

@@ -146,6 +146,20 @@ void bpfdrv_link_detach_async(struct bpfdrv_link_detach *d,
 }
 
 /*
+ * A driver's message goes to sysfs, the log and terminals: a line break
+ * becomes a space, other control characters (escape sequences) and
+ * non-ASCII bytes '?'.
+ */
+static void bpfdrv_printable(char *msg)
+{
+	for (; *msg; msg++)
+		if (*msg == '\n')
+			*msg = ' ';
+		else if (!isascii(*msg) || iscntrl(*msg))
+			*msg = '?';
+}
+
+/*
  * Eject @drv: the first reason wins, later ones (and errors from the exit
  * callbacks the teardown runs) are dropped. Any context.
  */
@@ -162,7 +176,7 @@ void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
 		drv->exit.cb = cb;
 		drv->exit.time = ktime_get_real_seconds();
 		strscpy(drv->exit.msg, msg, sizeof(drv->exit.msg));
-		strreplace(drv->exit.msg, '\n', ' ');
+		bpfdrv_printable(drv->exit.msg);
 	}
 	spin_unlock_irqrestore(&drv->exit_lock, flags);
 	if (first)

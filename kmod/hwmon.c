@@ -118,8 +118,7 @@ static ssize_t bpfdrv_hwmon_input_show(struct device *dev,
 	if (ret)
 		return ret;
 	ret = bdev->ops->sensor_read(&bdev->pub, &rd.pub);
-	bpfdrv_cb_leave(bdev, idx);
-	ret = bpfdrv_cb_ret(bdev, BPFDRV_CB_SENSOR_READ, ret, 0);
+	ret = bpfdrv_cb_leave(bdev, idx, ret, 0);
 	if (ret)
 		return ret;
 	/* success without a value: the sensor has none to give */

@@ -51,7 +51,7 @@ static bool bpfdrv_led_name_valid(const char *name)
 	if (!len || len == BPFDRV_LED_NAME_MAX)
 		return false;
 	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("_:-", name[i]))
+		if (!bpfdrv_isalnum(name[i]) && !strchr("_:-", name[i]))
 			return false;
 	return true;
 }
@@ -109,8 +109,7 @@ static int bpfdrv_led_set(struct led_classdev *cdev, enum led_brightness value)
 	if (ret)
 		return ret;
 	ret = bdev->ops->led_set(&bdev->pub, led->index, value);
-	bpfdrv_cb_leave(bdev, idx);
-	return bpfdrv_cb_ret(bdev, BPFDRV_CB_LED_SET, ret, 0);
+	return bpfdrv_cb_leave(bdev, idx, ret, 0);
 }
 
 /* The LED core keeps its last brightness when this fails. */
@@ -124,8 +123,7 @@ static enum led_brightness bpfdrv_led_get(struct led_classdev *cdev)
 	if (ret)
 		return ret;
 	ret = bdev->ops->led_get(&bdev->pub, led->index);
-	bpfdrv_cb_leave(bdev, idx);
-	return bpfdrv_cb_ret(bdev, BPFDRV_CB_LED_GET, ret, cdev->max_brightness);
+	return bpfdrv_cb_leave(bdev, idx, ret, cdev->max_brightness);
 }
 
 /* An error makes the LED core blink in software, through led_set. */
@@ -148,8 +146,7 @@ static int bpfdrv_led_blink(struct led_classdev *cdev, unsigned long *delay_on,
 	if (ret)
 		return ret;
 	ret = bdev->ops->led_blink(&bdev->pub, led->index, *delay_on, *delay_off);
-	bpfdrv_cb_leave(bdev, idx);
-	return bpfdrv_cb_ret(bdev, BPFDRV_CB_LED_BLINK, ret, 0);
+	return bpfdrv_cb_leave(bdev, idx, ret, 0);
 }
 
 int bpfdrv_leds_add(struct bpfdrv_device *bdev)

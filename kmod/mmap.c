@@ -263,16 +263,17 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 	const struct bpfdrv_mmap_window *w;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	unsigned long pfn;
+	u64 roff;
 	u64 end;
 	int idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
 	w = bpfdrv_mmap_window(bdev, off, &end);
-	if (w && READ_ONCE(bdev->live) && bdev->pci) {
+	/* a region_offset near U64_MAX must not wrap to the region's start */
+	if (w && READ_ONCE(bdev->live) && bdev->pci &&
+	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
 		mutex_lock(&bdev->pci->dma_lock);
-		if (!bpfdrv_region_pfn(bdev, w->region,
-				       w->region_offset + (off - w->offset),
-				       PAGE_SIZE, &pfn))
+		if (!bpfdrv_region_pfn(bdev, w->region, roff, PAGE_SIZE, &pfn))
 			ret = vmf_insert_pfn(vma, vmf->address, pfn);
 		mutex_unlock(&bdev->pci->dma_lock);
 	}
@@ -291,7 +292,7 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	u64 len = vma->vm_end - vma->vm_start;
 	const struct bpfdrv_mmap_window *w;
 	unsigned long pfn;
-	u64 off, end;
+	u64 off, end, roff;
 	int ret, idx;
 
 	if (!bdev->map_inode)
@@ -317,10 +318,10 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	idx = srcu_read_lock(&bdev->srcu);
 	ret = -ENODEV;
-	if (READ_ONCE(bdev->live) && bdev->pci) {
+	if (READ_ONCE(bdev->live) && bdev->pci &&
+	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
 		mutex_lock(&bdev->pci->dma_lock);
-		ret = bpfdrv_region_pfn(bdev, w->region,
-					w->region_offset + (off - w->offset), len, &pfn);
+		ret = bpfdrv_region_pfn(bdev, w->region, roff, len, &pfn);
 		mutex_unlock(&bdev->pci->dma_lock);
 	}
 	srcu_read_unlock(&bdev->srcu, idx);

@@ -58,6 +58,16 @@ fi
 rm -rf /sys/fs/bpf/hostile_flags
 check "no node for the flags the module refused" node_gone hostile_flags_unknown
 
+# --- a driver's message cannot forge lines or drive terminals ---
+check "load --pin eject_ctrl" $BPFDRV load --pin $TOBJ/eject_ctrl.bpf.o
+head -c 1 /dev/bpfdrv/eject_ctrl >/dev/null 2>&1
+check "eject_ctrl is ejected by its message" wait_gone eject_ctrl
+line=$(grep '^eject_ctrl ' /sys/kernel/bpfdrv/exits)
+echo "# exits: $line"
+check "its message is one line of printable ASCII: escape, CR and Latin-1 as '?', the line break as a space" \
+	test "${line#* * * * }" = "?[2Jcleared forged line?? 1"
+$BPFDRV unload eject_ctrl >/dev/null 2>&1
+
 # --- contained at run time: kfuncs at and past every bound ---
 check "load --pin bounds (test driver, no hardware)" $BPFDRV load --pin $TOBJ/bounds.bpf.o
 $B/selftests/test_bounds /dev/bpfdrv/bounds nohw
