@@ -6,12 +6,12 @@
  */
 #include "hostile.h"
 
-extern const int __preempt_count __ksym;
+extern const int bpf_prog_active __ksym;	/* in every matrix kernel's BTF */
 
 SEC("struct_ops/attack")
 int BPF_PROG(attack, struct bpfdrv_dev *dev)
 {
-	return *(const int *)&__preempt_count;
+	return *(const int *)&bpf_prog_active;
 }
 
 HOSTILE_OPS(ksym_var, .init = (void *)attack);
