@@ -14,6 +14,7 @@
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
 
@@ -185,6 +186,7 @@ struct bpfdrv_device {
 	bool added;			/* the node exists; set by its creator */
 	bool live;			/* init succeeded: irq/edge may run */
 	u8 cb;				/* the callback running, under lock */
+	bool update_waiting;		/* an update waits for lock: calls queue */
 	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
 	struct task_struct *hard_task;	/* current while irq_hard runs */
 	u64 hard_deadline;		/* local_clock() irq_hard must end by */
@@ -310,6 +312,20 @@ void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it);
 static inline bool bpfdrv_isalnum(char c)
 {
 	return isascii(c) && isalnum(c);
+}
+
+/*
+ * Take @bdev's callback mutex for a call, behind a live update waiting for
+ * it: the update then gets the mutex between two calls, instead of losing
+ * it to a stream of callers until it gives up.
+ */
+static inline int bpfdrv_cb_lock(struct bpfdrv_device *bdev)
+{
+	if (unlikely(READ_ONCE(bdev->update_waiting)) &&
+	    wait_var_event_killable(&bdev->update_waiting,
+				    !READ_ONCE(bdev->update_waiting)))
+		return -EINTR;
+	return mutex_lock_killable(&bdev->lock);
 }
 
 /*

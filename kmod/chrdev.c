@@ -166,7 +166,7 @@ static int __bpfdrv_open(struct inode *inode, struct file *filp)
 		goto out_dec;
 	}
 	if (bpfdrv_has_cb(bdev, BPFDRV_OPS(open)))
-		ret = mutex_lock_killable(&bdev->lock);
+		ret = bpfdrv_cb_lock(bdev);
 	else
 		ret = 1;	/* no callback: no lock */
 	if (!ret) {
@@ -208,7 +208,7 @@ out_unlock:
  */
 static void bpfdrv_lock_for_release(struct bpfdrv_device *bdev)
 {
-	if (!mutex_lock_killable(&bdev->lock))
+	if (!bpfdrv_cb_lock(bdev))
 		return;
 	while (!mutex_trylock(&bdev->lock))
 		schedule_timeout_idle(1);
@@ -278,7 +278,7 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 		   !bpfdrv_has_cb(bdev, BPFDRV_OPS(write))) {
 		ret = -EINVAL;
 	} else {
-		ret = mutex_lock_killable(&bdev->lock);
+		ret = bpfdrv_cb_lock(bdev);
 		if (!ret) {
 			ops = bdev->ops;
 			ret = -EINVAL;
@@ -537,7 +537,7 @@ static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	} else if (!bpfdrv_has_cb(bdev, BPFDRV_OPS(ioctl))) {
 		ret = -ENOTTY;
 	} else {
-		ret = mutex_lock_killable(&bdev->lock);
+		ret = bpfdrv_cb_lock(bdev);
 		if (!ret) {
 			ops = bdev->ops;
 			ret = -ENOTTY;
@@ -578,7 +578,7 @@ static __poll_t __bpfdrv_poll(struct file *filp,
 		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
 	} else {
 		mask = 0;	/* killed while the device was busy */
-		if (!mutex_lock_killable(&bdev->lock)) {
+		if (!bpfdrv_cb_lock(bdev)) {
 			ops = bdev->ops;
 			if (ops->poll) {
 				bpfdrv_count(bdev, BPFDRV_CB_POLL);

@@ -70,7 +70,7 @@ int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx)
 		srcu_read_unlock(&bdev->srcu, *idx);
 		return -ENODEV;
 	}
-	if (mutex_lock_killable(&bdev->lock)) {
+	if (bpfdrv_cb_lock(bdev)) {
 		srcu_read_unlock(&bdev->srcu, *idx);
 		return -EINTR;
 	}

@@ -216,7 +216,7 @@ static irqreturn_t bpfdrv_gpio_edge_thread(int irq, void *data)
 	idx = srcu_read_lock(&bdev->srcu);
 	/* edges before init succeeded or after teardown began are dropped */
 	/* killable, as the PCI interrupt thread: no hung-task report */
-	if (READ_ONCE(bdev->live) && !mutex_lock_killable(&bdev->lock)) {
+	if (READ_ONCE(bdev->live) && !bpfdrv_cb_lock(bdev)) {
 		bpfdrv_cb_begin(bdev, BPFDRV_CB_GPIO_EDGE);
 		bdev->ops->gpio_edge(&bdev->pub, gi->line, value);
 		mutex_unlock(&bdev->lock);

@@ -77,7 +77,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	 * Killable: the thread gets no signal, but a long callback of the
 	 * device it queues behind is then no hung-task report.
 	 */
-	if (READ_ONCE(bdev->live) && !mutex_lock_killable(&bdev->lock)) {
+	if (READ_ONCE(bdev->live) && !bpfdrv_cb_lock(bdev)) {
 		/* an update keeps the callback: the vector was set up for it */
 		bpfdrv_cb_begin(bdev, BPFDRV_CB_IRQ);
 		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ]);

@@ -174,6 +174,8 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		return ret;
 
 	/* wait for the calls in flight; none starts until we are done */
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(held[i]->update_waiting, true);
 	for (locked = 0; locked < n; locked++) {
 		if (!bpfdrv_update_lock(held[locked], deadline)) {
 			ret = bpfdrv_update_result(old->name, -EBUSY,
@@ -221,6 +223,10 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 out:
 	for (i = 0; i < locked; i++)
 		mutex_unlock(&held[i]->lock);
+	for (i = 0; i < n; i++) {
+		WRITE_ONCE(held[i]->update_waiting, false);
+		wake_up_var(&held[i]->update_waiting);
+	}
 	/* irq_hard calls on the old code, which no mutex held off */
 	if (!ret && ops->irq_hard)
 		synchronize_rcu();
