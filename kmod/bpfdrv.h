@@ -276,6 +276,7 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 int bpfdrv_pci_init(void);
 void bpfdrv_pci_exit(void);
 bool bpfdrv_pci_locked_down(void);
+void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev);
 int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 			      struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);

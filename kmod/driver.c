@@ -231,6 +231,7 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 	/* interrupts and edges reach the driver from now on, not before */
 	WRITE_ONCE(bdev->live, true);
 	mutex_unlock(&bdev->lock);
+	bpfdrv_pci_instance_live(bdev);
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
 	bdev->added = !ret;

@@ -68,7 +68,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
 	struct bpfdrv_pci_fn *fn = bdev->pci;
-	bool hard = false;
+	bool hard = false, called = false;
 	int ret = 0, idx;
 
 	idx = srcu_read_lock(&bdev->srcu);
@@ -84,11 +84,19 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 		hard = bdev->ops->irq_hard;
 		ret = bdev->ops->irq(&bdev->pub, 0);
 		mutex_unlock(&bdev->lock);
+		called = true;
 	}
 	srcu_read_unlock(&bdev->srcu, idx);
-	/* still asserted? then the hard handler runs again at once */
-	if (fn->intx_masked)
+	/*
+	 * Still asserted? Then the hard handler runs again at once. Not live
+	 * (init, teardown): masked until bpfdrv_pci_instance_live(), or a
+	 * level-triggered line would storm for every device sharing it.
+	 */
+	if (fn->intx_masked) {
+		if (!called)
+			return IRQ_HANDLED;
 		pci_intx(fn->pdev, 1);
+	}
 	/* irq_hard claimed and counted it already */
 	if (hard)
 		return IRQ_HANDLED;
@@ -180,6 +188,10 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 		took = local_clock() - start;
 		WRITE_ONCE(bdev->hard_task, NULL);
 		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ_HARD]);
+	} else {
+		/* init or teardown: INTx stays masked at the function */
+		rcu_read_unlock();
+		return bpfdrv_pci_irq_stopped(bdev);
 	}
 	rcu_read_unlock();
 	/* one handler at a time per interrupt: no lock for the count */
@@ -248,8 +260,8 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 		hard = bpfdrv_pci_intx_hard;
 		irqflags = IRQF_SHARED;
 		fn->intx_masked = true;
-		/* a driver before may have left it masked (stopped, ejected) */
-		pci_intx(pdev, 1);
+		/* masked until init succeeded: bpfdrv_pci_instance_live() */
+		pci_intx(pdev, 0);
 	} else if (thread) {
 		/*
 		 * MSI, or INTx without masking at the function: the line
@@ -275,6 +287,13 @@ err:
 	pci_err(pdev, "%s: cannot set up the interrupt: %d\n", bdev->pub.name, ret);
 	bpfdrv_pci_instance_teardown(bdev);
 	return ret;
+}
+
+/* init succeeded: a shared INTx line may reach the driver from now on. */
+void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev)
+{
+	if (bdev->pci && bdev->pci->intx_masked)
+		pci_intx(bdev->pci->pdev, 1);
 }
 
 /* Free the interrupt; waits for a running irq callback. */
