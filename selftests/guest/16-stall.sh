@@ -18,13 +18,12 @@ rcu_was=$(cat $rcu 2>/dev/null)
 klog=$(dmesg | wc -l)
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# Four nested loops (2^120 rounds), or fewer if this kernel's verifier
+# Eight nested loops (2^240 rounds), or fewer if this kernel's verifier
 # refuses them: every round checks the budget, so the depth only changes
-# the verifier's work. Eight are built too (BPFDRV_STALL_DEPTH=8 by hand):
-# 6.12's verifier took minutes to refuse them, 7.3's most of one.
+# the verifier's work.
 depth=
 t0=$(now_ms)
-for d in $(seq "${BPFDRV_STALL_DEPTH:-4}" -1 2); do
+for d in $(seq "${BPFDRV_STALL_DEPTH:-8}" -1 2); do
 	obj=$TOBJ/loop_depth_$d.bpf.o
 	[ $d = 8 ] && obj=$TOBJ/loop_budget.bpf.o
 	if $BPFDRV load --pin "$obj" >"$OUT/load" 2>&1; then
@@ -34,8 +33,8 @@ for d in $(seq "${BPFDRV_STALL_DEPTH:-4}" -1 2); do
 	echo "# $d nested loops: $(grep -m1 -o 'reason: .*\|too complex.*\|refused it: .*' "$OUT/load")"
 done
 echo "# loading them took $(($(now_ms) - t0)) ms"
-check "the verifier admits $depth nested bpfdrv_for() loops (${BPFDRV_STALL_DEPTH:-4} wanted)" \
-	test "$depth" = "${BPFDRV_STALL_DEPTH:-4}"
+check "the verifier admits $depth nested bpfdrv_for() loops (${BPFDRV_STALL_DEPTH:-8} wanted)" \
+	test "$depth" = "${BPFDRV_STALL_DEPTH:-8}"
 $BPFDRV unload loop_budget >/dev/null 2>&1
 
 # the read cannot sleep: its loops end at loop_max_ms, and it is ejected

@@ -26,16 +26,25 @@ char _license[] SEC("license") = "GPL";
 #define NEST__(n, dev, body)	NEST_(n, dev, body)
 #define NEST(dev, body)		NEST__(LOOP_DEPTH, dev, body)
 
+/*
+ * Rounds run, counted in a global: a counter on the stack would be a
+ * precise scalar the verifier must follow round by round, and no loop of
+ * two levels would converge.
+ */
+__u64 rounds;
+
 SEC("struct_ops/loop_budget_read")
 int BPF_PROG(loop_budget_read, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     struct bpfdrv_io *io)
 {
 	__attribute__((unused)) int a, b, c, d, e, f, g, h;
-	__u64 rounds = 0;
+	__u64 n;
 
-	NEST(dev, rounds++;)
+	rounds = 0;
+	NEST(dev, __sync_fetch_and_add(&rounds, 1);)
 	/* how far it got, for the test to print */
-	return bpfdrv_io_store(io, 0, &rounds, sizeof(rounds)) ?: sizeof(rounds);
+	n = rounds;
+	return bpfdrv_io_store(io, 0, &n, sizeof(n)) ?: sizeof(n);
 }
 
 SEC("struct_ops.s/loop_budget_ioctl")
@@ -43,10 +52,9 @@ int BPF_PROG(loop_budget_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file
 	     unsigned int cmd, struct bpfdrv_io *io)
 {
 	__attribute__((unused)) int a, b, c, d, e, f, g, h;
-	__u64 rounds = 0;
 
-	NEST(dev, rounds++;)
-	return rounds > 0;
+	NEST(dev, __sync_fetch_and_add(&rounds, 1);)
+	return 0;
 }
 
 SEC(".struct_ops.link")
