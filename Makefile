@@ -43,7 +43,8 @@ UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o)
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
-		$(BUILD)/selftests/irqtest_nohard.bpf.o
+		$(BUILD)/selftests/irqtest_nohard.bpf.o \
+		$(BUILD)/selftests/irqtest_initraise.bpf.o
 # the stall test's loops, nested to each depth below the default 8
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
@@ -73,6 +74,7 @@ $(BUILD)/selftests/%.bpf.o: selftests/progs/%.bpf.c $(HEADERS)
 
 $(BUILD)/selftests/irqtest_nothread.bpf.o: VARIANT := -DIRQT_NO_THREAD
 $(BUILD)/selftests/irqtest_nohard.bpf.o: VARIANT := -DIRQT_NO_HARD
+$(BUILD)/selftests/irqtest_initraise.bpf.o: VARIANT := -DIRQT_RAISE_IN_INIT
 $(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@

@@ -152,6 +152,22 @@ int BPF_PROG(irqt_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	return -ENOTTY;
 }
 
+#ifdef IRQT_RAISE_IN_INIT
+/* A slow init with the device's interrupt asserted all along. */
+SEC("struct_ops.s/irqt_init")
+int BPF_PROG(irqt_init, struct bpfdrv_dev *dev)
+{
+	__u64 start = bpf_ktime_get_ns();
+	int i;
+
+	bpfdrv_writel(dev, 0, EDU_REG_IRQ_RAISE, 1);
+	bpfdrv_for(i, dev, 0, 1 << 30)
+		if (bpf_ktime_get_ns() - start > 500000000ULL)
+			break;
+	return 0;
+}
+#endif
+
 SEC("struct_ops/irqt_exit")
 void BPF_PROG(irqt_exit, struct bpfdrv_dev *dev)
 {
@@ -169,6 +185,9 @@ struct chr_ext_ops irqtest_ops = {
 #endif
 #ifndef IRQT_NO_THREAD
 	.irq = (void *)irqt_irq,
+#endif
+#ifdef IRQT_RAISE_IN_INIT
+	.init = (void *)irqt_init,
 #endif
 	.open = (void *)irqt_open,
 	.read = (void *)irqt_read,
