@@ -112,11 +112,12 @@ static ssize_t bpfdrv_hwmon_input_show(struct device *dev,
 	struct bpfdrv_sensor_read_kern rd = {};
 	int ret, idx;
 
-	rd.pub.sensor = ha->sensor;
-	rd.pub.type = bdev->ops->sensors[ha->sensor].type;
 	ret = bpfdrv_cb_enter(bdev, BPFDRV_CB_SENSOR_READ, &idx);
 	if (ret)
 		return ret;
+	/* ops under the mutex: an update swaps them under it */
+	rd.pub.sensor = ha->sensor;
+	rd.pub.type = bdev->ops->sensors[ha->sensor].type;
 	ret = bdev->ops->sensor_read(&bdev->pub, &rd.pub);
 	ret = bpfdrv_cb_leave(bdev, idx, ret, 0);
 	if (ret)
@@ -127,15 +128,23 @@ static ssize_t bpfdrv_hwmon_input_show(struct device *dev,
 	return sysfs_emit(buf, "%lld\n", rd.value);
 }
 
-/* Labels are fixed since load: an update cannot change the sensors. */
+/*
+ * Labels are fixed since load: an update cannot change the sensors. But
+ * it swaps the ops, and frees the old ones after an RCU grace period.
+ */
 static ssize_t bpfdrv_hwmon_label_show(struct device *dev,
 				       struct device_attribute *attr, char *buf)
 {
 	struct bpfdrv_hwmon_attr *ha =
 		container_of(attr, struct bpfdrv_hwmon_attr, attr);
 	struct bpfdrv_hwmon *hw = dev_get_drvdata(dev);
+	ssize_t len;
 
-	return sysfs_emit(buf, "%s\n", hw->bdev->ops->sensors[ha->sensor].label);
+	rcu_read_lock();
+	len = sysfs_emit(buf, "%s\n",
+			 READ_ONCE(hw->bdev->ops)->sensors[ha->sensor].label);
+	rcu_read_unlock();
+	return len;
 }
 
 static void bpfdrv_hwmon_attr(struct bpfdrv_hwmon *hw, unsigned int *n,

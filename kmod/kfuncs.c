@@ -188,15 +188,23 @@ __bpf_kfunc int bpfdrv_io_store_at(struct bpfdrv_io *io, void *src, u32 src__sz,
 	return bpfdrv_io_copy_out(to_bpfdrv_io(io), 0, src + src_off, len);
 }
 
-/* The ring in program memory, or NULL if its header is inconsistent. */
-static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap)
+/*
+ * The ring in program memory and a snapshot of its header, or NULL if the
+ * header is inconsistent. Another CPU (a callback of another instance,
+ * user space through a mmap()ed map) may write the header meanwhile: only
+ * the snapshot is checked and used.
+ */
+static struct bpfdrv_ring *bpfdrv_ring_check(void *mem, u32 size, u32 *cap,
+					     u32 *head, u32 *count)
 {
 	struct bpfdrv_ring *r = mem;
 
 	if (size <= sizeof(*r))
 		return NULL;
 	*cap = size - sizeof(*r);
-	if (r->head >= *cap || r->count > *cap)
+	*head = READ_ONCE(r->head);
+	*count = READ_ONCE(r->count);
+	if (*head >= *cap || *count > *cap)
 		return NULL;
 	return r;
 }
@@ -217,18 +225,18 @@ __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 	struct bpfdrv_ring *r;
-	u32 cap, n, first;
+	u32 cap, head, count, n, first;
 
-	r = bpfdrv_ring_check(ring, ring__sz, &cap);
+	r = bpfdrv_ring_check(ring, ring__sz, &cap, &head, &count);
 	if (!r)
 		return -EINVAL;
-	n = min(k->size, r->count);
-	first = min(n, cap - r->head);
-	if (bpfdrv_io_copy_out(k, 0, r->data + r->head, first) ||
+	n = min(k->size, count);
+	first = min(n, cap - head);
+	if (bpfdrv_io_copy_out(k, 0, r->data + head, first) ||
 	    bpfdrv_io_copy_out(k, first, r->data, n - first))
 		return -EFAULT;
-	r->head = (r->head + n) % cap;
-	r->count -= n;
+	WRITE_ONCE(r->head, (head + n) % cap);
+	WRITE_ONCE(r->count, count - n);
 	return n;
 }
 
@@ -248,18 +256,18 @@ __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 {
 	struct bpfdrv_io_kern *k = to_bpfdrv_io(io);
 	struct bpfdrv_ring *r;
-	u32 cap, n, tail, first;
+	u32 cap, head, count, n, tail, first;
 
-	r = bpfdrv_ring_check(ring, ring__sz, &cap);
+	r = bpfdrv_ring_check(ring, ring__sz, &cap, &head, &count);
 	if (!r)
 		return -EINVAL;
-	tail = (r->head + r->count) % cap;
-	n = min(k->size, cap - r->count);
+	tail = (head + count) % cap;
+	n = min(k->size, cap - count);
 	first = min(n, cap - tail);
 	if (bpfdrv_io_copy_in(k, 0, r->data + tail, first) ||
 	    bpfdrv_io_copy_in(k, first, r->data, n - first))
 		return -EFAULT;
-	r->count += n;
+	WRITE_ONCE(r->count, count + n);
 	return n;
 }
 
