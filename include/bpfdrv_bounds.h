@@ -46,6 +46,7 @@ enum bpfdrv_bounds_case {
 	BOUNDS_DMA_IO_PAST_END,		/* dma_to_io io [8, 24): -ERANGE */
 	BOUNDS_GPIO_GET,		/* gpio_get(0): -ENODEV without lines */
 	BOUNDS_GPIO_SET_ARRAY,		/* gpio_set_array(0, 16): -ENODEV */
+	BOUNDS_CFG_SET_MASTER,		/* PCI_COMMAND | MASTER: 0 behind an IOMMU */
 	BOUNDS_NR
 };
 

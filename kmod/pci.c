@@ -543,8 +543,8 @@ __bpf_kfunc int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, u32 off, u32 size,
  * @size: 2
  * @val: the new value
  *
- * PCI_COMMAND: only bus mastering, parity and SERR reporting and INTx
- * disable may change; PCI_STATUS: write-one-to-clear error bits. BARs,
+ * PCI_COMMAND: only bus mastering (as bpfdrv_pci_set_master() allows it),
+ * parity and SERR reporting and INTx disable may change; PCI_STATUS: write-one-to-clear error bits. BARs,
  * capabilities (MSI, power management) and the rest stay the kernel's.
  *
  * Return: 0, -EPERM for any other field or bit (or lockdown), -EINVAL for a
@@ -569,6 +569,12 @@ __bpf_kfunc int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, u32 off, u32 size,
 			return pcibios_err_to_errno(err);
 		if ((val ^ cmd) & ~BPFDRV_CMD_WRITABLE & 0xffff || val > 0xffff)
 			return -EPERM;
+		/* bus mastering is DMA: only the one way, confined or opted in */
+		if (val & ~cmd & PCI_COMMAND_MASTER) {
+			err = bpfdrv_pci_set_master(fn);
+			if (err)
+				return err;
+		}
 		return pcibios_err_to_errno(pci_write_config_word(fn->pdev, off, val));
 	case PCI_STATUS:
 		if (val & ~BPFDRV_STATUS_W1C)

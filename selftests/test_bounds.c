@@ -49,6 +49,7 @@ static const struct bounds_case cases[] = {
 	{ BOUNDS_CFG_READ, -ENODEV, 0, "pci_cfg_read of the vendor ID" },
 	{ BOUNDS_CFG_PAST_END, -ENODEV, -EINVAL, "pci_cfg_read past config space" },
 	{ BOUNDS_CFG_WRITE_BAR, -ENODEV, -EPERM, "pci_cfg_write to BAR 0" },
+	{ BOUNDS_CFG_SET_MASTER, -ENODEV, 0, "pci_cfg_write of PCI_COMMAND's bus-master bit, behind the IOMMU" },
 	{ BOUNDS_DMA_IN, -ENODEV, -ENOMEM, "io_to_dma before any DMA buffer" },
 	{ BOUNDS_DMA_ALLOC_HUGE, -ENODEV, -EINVAL, "dma_alloc of 1 MiB + 1" },
 	{ BOUNDS_DMA_ALLOC, -ENODEV, 0, "dma_alloc of 4096 bytes" },

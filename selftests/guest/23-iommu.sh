@@ -95,6 +95,21 @@ else
 		eval "dmesg | tail -n +$((klog + 1)) | grep -q 'bus mastering refused: no IOMMU translates'"
 	check "the command register's bus-master bit stayed clear" \
 		eval "[ \$(( 0x\$(setpci -s $bdf COMMAND) & 4 )) -eq 0 ]"
+	# nor can a driver set it itself, through the config-space kfunc
+	check "load --pin the bounds test driver on the function in passthrough" \
+		$BPFDRV load --pin --device "$bdf" $TOBJ/bounds.bpf.o
+	got=$(python3 -S -c '
+import errno, fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.ioctl(fd, 0xc0104200 | 29, bytes(16))	# BOUNDS_CFG_SET_MASTER
+    print("allowed")
+except OSError as e:
+    print(errno.errorcode[e.errno])' /dev/bpfdrv/bounds0)
+	check "pci_cfg_write of the bus-master bit is refused with EPERM (got $got)" test "$got" = EPERM
+	check "... and the bit stayed clear" \
+		eval "[ \$(( 0x\$(setpci -s $bdf COMMAND) & 4 )) -eq 0 ]"
+	check "unload bounds" $BPFDRV unload bounds
 	echo 1 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
 	check "load edu in passthrough with allow_unsafe_dma=1" \
 		$BPFDRV load --pin --name eduu --device "$bdf" $OBJ/edu.bpf.o
