@@ -2,10 +2,10 @@
 /*
  * Test driver: an ioctl that loops for the milliseconds its integer
  * argument says (io->arg), as a driver polling slow hardware would.
- * LONG_LOOP_YIELD calls bpfdrv_dev_yield() each round, and returns its
- * error once the device is torn down; LONG_LOOP_SPIN does not: its
- * bpfdrv_for() rounds still let the CPU go (no soft lockup) and end with
- * the teardown.
+ * LONG_LOOP_YIELD calls bpfdrv_dev_yield() each round and after a loop
+ * that ended early, and returns its error once the device is torn down;
+ * LONG_LOOP_SPIN does not: its bpfdrv_for() rounds still let the CPU go
+ * (no soft lockup) and end with the teardown.
  */
 #include "bpfdrv.bpf.h"
 
@@ -25,7 +25,7 @@ int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		return -ENOTTY;
 	bpfdrv_for(i, dev, 0, 1 << 23) {
 		if (bpf_ktime_get_ns() - start >= ns)
-			break;
+			return 0;
 		if (cmd == LONG_LOOP_YIELD) {
 			ret = bpfdrv_dev_yield(dev);
 			if (ret)
@@ -35,7 +35,8 @@ int BPF_PROG(long_loop_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		bpfdrv_for(j, dev, 0, 256)
 			;
 	}
-	return 0;
+	/* ended early: the device is going, or the caller was killed */
+	return cmd == LONG_LOOP_YIELD ? bpfdrv_dev_yield(dev) : 0;
 }
 
 SEC(".struct_ops.link")
