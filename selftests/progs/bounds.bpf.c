@@ -115,8 +115,9 @@ int BPF_PROG(bounds_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	case BOUNDS_CMD(BOUNDS_CFG_WRITE_BAR):
 		return bpfdrv_pci_cfg_write(dev, 0x10, 4, 0xffffffff);
 	case BOUNDS_CMD(BOUNDS_CFG_SET_MASTER):
-		if (bpfdrv_pci_cfg_read(dev, 4, 2, &v32))
-			return -EIO;
+		len = bpfdrv_pci_cfg_read(dev, 4, 2, &v32);
+		if (len)
+			return len;
 		return bpfdrv_pci_cfg_write(dev, 4, 2, v32 | 4);
 	case BOUNDS_CMD(BOUNDS_DMA_ALLOC):
 		return s64_ret(bpfdrv_dma_alloc(dev, 4096, 32));
