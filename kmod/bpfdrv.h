@@ -359,6 +359,20 @@ void bpfdrv_device_wake(struct bpfdrv_device *bdev);
 int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
 		   u32 max);
 
+/*
+ * A callback's return value as the syscall's: at most @max bytes, or an
+ * ordinary errno. Anything else is the driver's bug, reported as EIO.
+ * Inline: it runs on every call, the report rarely. Called inside the
+ * instance's SRCU section, as a burst of bad returns ejects bdev->drv.
+ */
+static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
+					    enum bpfdrv_cb cb, int ret, u32 max)
+{
+	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
+		return ret;
+	return bpfdrv_bad_ret(bdev, cb, ret, max);
+}
+
 int bpfdrv_classes_valid(const struct chr_ext_ops *ops);
 int bpfdrv_classes_add(struct bpfdrv_device *bdev);
 void bpfdrv_classes_del(struct bpfdrv_device *bdev);

@@ -123,19 +123,6 @@ noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
 	return -EIO;
 }
 
-/*
- * A callback's return value as the syscall's: at most @max bytes, or an
- * ordinary errno. Anything else is the driver's bug, reported as EIO.
- * Inline: it runs on every call, the report rarely.
- */
-static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
-					    enum bpfdrv_cb cb, int ret, u32 max)
-{
-	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
-		return ret;
-	return bpfdrv_bad_ret(bdev, cb, ret, max);
-}
-
 static int __bpfdrv_open(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_device *bdev =

@@ -96,8 +96,7 @@ int bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx, int ret, u32 max)
 	enum bpfdrv_cb cb = bdev->cb;	/* under the mutex */
 
 	mutex_unlock(&bdev->lock);
-	if (!((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
-		ret = bpfdrv_bad_ret(bdev, cb, ret, max);
+	ret = bpfdrv_check_ret(bdev, cb, ret, max);
 	srcu_read_unlock(&bdev->srcu, idx);
 	return ret;
 }

@@ -170,32 +170,31 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 	struct bpfdrv_device *bdev = data;
 	struct bpfdrv_pci_fn *fn = bdev->pci;
 	const struct chr_ext_ops *ops;
-	int ret = BPFDRV_IRQ_NONE;
-	bool thread = false;
-	u64 start, took = 0;
+	u64 start, took, budget;
+	bool thread;
+	int ret;
 
 	if (READ_ONCE(fn->irq_stopped))
 		return bpfdrv_pci_irq_stopped(bdev);
 	rcu_read_lock();
-	if (READ_ONCE(bdev->live)) {
-		ops = READ_ONCE(bdev->ops);
-		thread = ops->irq;
-		start = local_clock();
-		bdev->hard_deadline = start +
-			(u64)READ_ONCE(irq_hard_max_us) * NSEC_PER_USEC;
-		WRITE_ONCE(bdev->hard_task, current);
-		ret = ops->irq_hard(&bdev->pub, 0);
-		took = local_clock() - start;
-		WRITE_ONCE(bdev->hard_task, NULL);
-		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ_HARD]);
-	} else {
+	if (!READ_ONCE(bdev->live)) {
 		/* init or teardown: INTx stays masked at the function */
 		rcu_read_unlock();
 		return bpfdrv_pci_irq_stopped(bdev);
 	}
+	ops = READ_ONCE(bdev->ops);
+	thread = ops->irq;
+	budget = (u64)READ_ONCE(irq_hard_max_us) * NSEC_PER_USEC;
+	start = local_clock();
+	bdev->hard_deadline = start + budget;
+	WRITE_ONCE(bdev->hard_task, current);
+	ret = ops->irq_hard(&bdev->pub, 0);
+	took = local_clock() - start;
+	WRITE_ONCE(bdev->hard_task, NULL);
+	this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ_HARD]);
 	rcu_read_unlock();
 	/* one handler at a time per interrupt: no lock for the count */
-	if (unlikely(took > (u64)READ_ONCE(irq_hard_max_us) * NSEC_PER_USEC)) {
+	if (unlikely(took > budget)) {
 		if (++fn->hard_overruns >= 2)
 			return bpfdrv_pci_irq_stop(bdev, irq, ret, took);
 	} else {
@@ -544,8 +543,9 @@ __bpf_kfunc int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, u32 off, u32 size,
  * @val: the new value
  *
  * PCI_COMMAND: only bus mastering (as bpfdrv_pci_set_master() allows it),
- * parity and SERR reporting and INTx disable may change; PCI_STATUS: write-one-to-clear error bits. BARs,
- * capabilities (MSI, power management) and the rest stay the kernel's.
+ * parity and SERR reporting and INTx disable may change; PCI_STATUS:
+ * write-one-to-clear error bits. BARs, capabilities (MSI, power
+ * management) and the rest stay the kernel's.
  *
  * Return: 0, -EPERM for any other field or bit (or lockdown), -EINVAL for a
  * bad size, -ENODEV for an instance without a PCI function.
