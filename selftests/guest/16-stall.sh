@@ -50,10 +50,8 @@ echo "# worst case: a read with $depth nested loops of 2^30 rounds ran $call_ms 
 check "the read's loops ended at the budget: $call_ms ms for a budget of $budget ms" \
 	test -n "$call_ms" -a "${call_ms:-0}" -ge "$budget" -a "${call_ms:-0}" -lt $((budget + 1000))
 check "loop_budget is ejected for it" wait_gone loop_budget
-$BPFDRV status loop_budget >"$OUT/status" 2>&1
-sed 's/^/# /' "$OUT/status"
-check "bpfdrv status says why: read looped for more than $budget ms" \
-	grep -q "last exit: protocol in read at .*: read looped for more than $budget ms" "$OUT/status"
+status_says loop_budget "bpfdrv status says why: read looped for more than $budget ms" \
+	"last exit: protocol in read at .*: read looped for more than $budget ms"
 $BPFDRV unload loop_budget >/dev/null 2>&1
 
 # the sleepable ioctl yields each round: 6 s on one CPU, then killed

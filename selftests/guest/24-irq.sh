@@ -65,10 +65,8 @@ expect_eq() {	# expect_eq DESCRIPTION GOT WANT
 # ejected_with KIND MESSAGE: irqtest is gone, with that exit
 ejected_with() {
 	check "$how: irqtest goes away after its $1 in irq_hard" wait_gone irqtest0
-	$BPFDRV status irqtest >"$OUT/status" 2>&1
-	sed 's/^/# /' "$OUT/status"
-	check "$how: bpfdrv status names irq_hard and says why: $2" \
-		grep -q "last exit: $1 in irq_hard at .*: .*$2" "$OUT/status"
+	status_says irqtest "$how: bpfdrv status names irq_hard and says why: $2" \
+		"last exit: $1 in irq_hard at .*: .*$2"
 	$BPFDRV unload irqtest >/dev/null 2>&1
 }
 attach() {	# attach [OBJ]: irqtest on the edu function

@@ -68,6 +68,12 @@ wait_gone() {
 		((SECONDS < end)) || return 1
 	done
 }
+# status_says NAME DESCRIPTION PATTERN: bpfdrv status NAME, shown, matches
+status_says() {
+	$BPFDRV status "$1" >"$OUT/status" 2>&1
+	sed 's/^/# /' "$OUT/status"
+	check "$2" grep -q "$3" "$OUT/status"
+}
 preempt_rt() { uname -v | grep -qw PREEMPT_RT; }	# a PREEMPT_RT kernel
 known_facts() {	# the factorials 0..12 as test_edu facts prints them
 	local n f=1
