@@ -315,30 +315,6 @@ static inline bool bpfdrv_isalnum(char c)
 	return isascii(c) && isalnum(c);
 }
 
-/*
- * Take @bdev's callback mutex for a call, behind a live update waiting for
- * it: the update then gets the mutex between two calls, instead of losing
- * it to a stream of callers until it gives up.
- */
-static inline int bpfdrv_cb_lock(struct bpfdrv_device *bdev)
-{
-	if (unlikely(READ_ONCE(bdev->update_waiting)) &&
-	    wait_var_event_killable(&bdev->update_waiting,
-				    !READ_ONCE(bdev->update_waiting)))
-		return -EINTR;
-	return mutex_lock_killable(&bdev->lock);
-}
-
-/*
- * A callback under @bdev's mutex begins: the one place that says which,
- * and that its loops have not started their clock yet.
- */
-static inline void bpfdrv_cb_begin(struct bpfdrv_device *bdev, enum bpfdrv_cb cb)
-{
-	bdev->cb = cb;
-	bdev->loop_start = 0;
-}
-
 static inline struct bpfdrv_device *to_bpfdrv_device(struct bpfdrv_dev *pub)
 {
 	return container_of(pub, struct bpfdrv_device, pub);
@@ -356,28 +332,9 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
 
-int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
-		   u32 max);
-
-/*
- * A callback's return value as the syscall's: at most @max bytes, or an
- * ordinary errno. Anything else is the driver's bug, reported as EIO.
- * Inline: it runs on every call, the report rarely. Called inside the
- * instance's SRCU section, as a burst of bad returns ejects bdev->drv.
- */
-static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
-					    enum bpfdrv_cb cb, int ret, u32 max)
-{
-	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
-		return ret;
-	return bpfdrv_bad_ret(bdev, cb, ret, max);
-}
-
 int bpfdrv_classes_valid(const struct chr_ext_ops *ops);
 int bpfdrv_classes_add(struct bpfdrv_device *bdev);
 void bpfdrv_classes_del(struct bpfdrv_device *bdev);
-int bpfdrv_cb_enter(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int *idx);
-int bpfdrv_cb_leave(struct bpfdrv_device *bdev, int idx, int ret, u32 max);
 int bpfdrv_leds_valid(const struct chr_ext_ops *ops);
 int bpfdrv_leds_add(struct bpfdrv_device *bdev);
 void bpfdrv_leds_del(struct bpfdrv_device *bdev);

@@ -3,13 +3,13 @@
  * The character devices of instances: the file operations that call into
  * BPF, the class and its sysfs attributes. driver.c makes and destroys them.
  *
- * Every callback runs inside an SRCU read section of its device's srcu
- * after checking that the device is not dead; detach marks it dead, wakes
- * all sleepers and waits for that device's grace period, so no callback runs
- * once unreg returns, and no device waits for another's callbacks. Sleeping
- * for data (blocking read/write) happens outside the read section and
- * without the file's buffer lock, so a blocked reader never delays a detach
- * or another call on the same file.
+ * Every callback is called through bpfdrv_call() (call.h): inside the
+ * instance's SRCU section, only while it is not dead, under its mutex;
+ * detach marks it dead, wakes all sleepers and drains its SRCU, so no
+ * callback runs once unreg returns, and no device waits for another's
+ * callbacks. Sleeping for data (blocking read/write) happens outside the
+ * read section and without the file's buffer lock, so a blocked reader
+ * never delays a detach or another call on the same file.
  *
  * User memory is copied to and from a per-file kernel buffer outside the
  * SRCU section; BPF reaches that buffer only through bounds-checked kfuncs.
@@ -17,9 +17,7 @@
  * A device's callbacks run one at a time under its mutex, so drivers keep
  * their state in maps without locks of their own. The callbacks are read
  * under it too: a live update swaps them while holding it, so a call runs
- * wholly on the old code or wholly on the new. File calls take it
- * killably: a process queued behind a callback that sleeps can be killed,
- * and is no hung task.
+ * wholly on the old code or wholly on the new.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,7 +35,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 #define CREATE_TRACE_POINTS
 #include "bpfdrv_trace.h"
@@ -76,61 +74,12 @@ bool bpfdrv_name_valid(const char *name)
 	return true;
 }
 
-/*
- * Does the driver have callback @cb? Peeked without the device mutex, so
- * that a call the driver does not handle never queues behind one that
- * sleeps. A map that an update replaced is freed after an RCU grace period.
- * Under the mutex the callback is looked up again: a call that raced with
- * an update runs wholly on the old code or wholly on the new.
- */
-static __always_inline bool bpfdrv_has_cb(struct bpfdrv_device *bdev,
-					  size_t member)
-{
-	bool has;
-
-	rcu_read_lock();
-	has = *(void **)((u8 *)READ_ONCE(bdev->ops) + member);
-	rcu_read_unlock();
-	return has;
-}
-
-#define BPFDRV_OPS(member)	offsetof(struct chr_ext_ops, member)
-
-static void bpfdrv_count(struct bpfdrv_device *bdev, enum bpfdrv_cb op)
-{
-	this_cpu_inc(bdev->stats->calls[op]);
-}
-
-noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
-				   enum bpfdrv_cb cb, int ret, u32 max)
-{
-	char msg[BPFDRV_EXIT_MSG_MAX];
-
-	this_cpu_inc(bdev->stats->bad_returns);
-	dev_warn_ratelimited(&bdev->dev, "driver returned %d (at most %u allowed)\n",
-			     ret, max);
-	/* a burst is a broken driver, not a slip: eject it */
-	if (time_after(jiffies, READ_ONCE(bdev->bad_since) + HZ)) {
-		WRITE_ONCE(bdev->bad_since, jiffies);
-		atomic_set(&bdev->bad_burst, 0);
-	}
-	if (atomic_inc_return(&bdev->bad_burst) == BPFDRV_BAD_RET_BURST) {
-		snprintf(msg, sizeof(msg),
-			 "%s returned %d (at most %u allowed), %d bad returns within a second",
-			 bpfdrv_cb_names[cb], ret, max, BPFDRV_BAD_RET_BURST);
-		bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_PROTOCOL, cb, msg);
-	}
-	return -EIO;
-}
-
 static int __bpfdrv_open(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_device *bdev =
 		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
-	const struct chr_ext_ops *ops;
 	struct bpfdrv_file_kern *f;
-	int ret = 0, idx;
-	bool seekable;
+	int ret;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
@@ -141,85 +90,33 @@ static int __bpfdrv_open(struct inode *inode, struct file *filp)
 	f->bdev = bdev;
 	mutex_init(&f->io_lock);
 
-	idx = srcu_read_lock(&bdev->srcu);
-	if (READ_ONCE(bdev->dead)) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
-	seekable = bdev->flags & BPFDRV_F_SEEKABLE;
 	if (atomic_inc_return(&bdev->open_count) > 1 &&
-	    (bdev->flags & BPFDRV_F_EXCLUSIVE)) {
+	    (bdev->flags & BPFDRV_F_EXCLUSIVE))
 		ret = -EBUSY;
-		goto out_dec;
+	else	/* no callback: opened */
+		ret = bpfdrv_call(bdev, BPFDRV_CALL_FILE, BPFDRV_CB_OPEN, open,
+				  0, 0, &f->pub);
+	if (ret) {
+		atomic_dec(&bdev->open_count);
+		kfree(f);
+		return ret;
 	}
-	if (bpfdrv_has_cb(bdev, BPFDRV_OPS(open)))
-		ret = bpfdrv_cb_lock(bdev);
-	else
-		ret = 1;	/* no callback: no lock */
-	if (!ret) {
-		ops = bdev->ops;
-		if (ops->open) {
-			bpfdrv_count(bdev, BPFDRV_CB_OPEN);
-			bpfdrv_cb_begin(bdev, BPFDRV_CB_OPEN);
-			ret = ops->open(&bdev->pub, &f->pub);
-		}
-		mutex_unlock(&bdev->lock);
-		ret = bpfdrv_check_ret(bdev, BPFDRV_CB_OPEN, ret, 0);
-	} else if (ret == 1) {
-		ret = 0;
-	}
-	if (ret)
-		goto out_dec;
-	srcu_read_unlock(&bdev->srcu, idx);
 
 	get_device(&bdev->dev);
 	filp->private_data = f;
 	bpfdrv_mmap_open(bdev, filp);
-	if (seekable)
+	if (bdev->flags & BPFDRV_F_SEEKABLE)
 		return 0;
 	return stream_open(inode, filp);
-
-out_dec:
-	atomic_dec(&bdev->open_count);
-out_unlock:
-	srcu_read_unlock(&bdev->srcu, idx);
-	kfree(f);
-	return ret;
-}
-
-/*
- * A killed process's close must still reach the driver, so release cannot
- * give up as the other calls do; nor may it wait uninterruptibly behind a
- * callback that sleeps for minutes (a hung task). Killed, it polls for the
- * device in TASK_IDLE instead.
- */
-static void bpfdrv_lock_for_release(struct bpfdrv_device *bdev)
-{
-	if (!bpfdrv_cb_lock(bdev))
-		return;
-	while (!mutex_trylock(&bdev->lock))
-		schedule_timeout_idle(1);
 }
 
 static int __bpfdrv_release(struct inode *inode, struct file *filp)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
-	const struct chr_ext_ops *ops;
-	int idx;
 
-	idx = srcu_read_lock(&bdev->srcu);
-	if (!READ_ONCE(bdev->dead) && bpfdrv_has_cb(bdev, BPFDRV_OPS(release))) {
-		bpfdrv_lock_for_release(bdev);
-		ops = bdev->ops;
-		if (ops->release) {
-			bpfdrv_count(bdev, BPFDRV_CB_RELEASE);
-			bpfdrv_cb_begin(bdev, BPFDRV_CB_RELEASE);
-			ops->release(&bdev->pub, &f->pub);
-		}
-		mutex_unlock(&bdev->lock);
-	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	bpfdrv_call_void(bdev, BPFDRV_CALL_RELEASE, BPFDRV_CB_RELEASE, release,
+			 &f->pub);
 	atomic_dec(&bdev->open_count);
 
 	kfree(f->buf);
@@ -239,9 +136,9 @@ enum bpfdrv_rw { BPFDRV_READ, BPFDRV_WRITE };
 
 /*
  * One call of read or write on @io (for write, holding the data). Returns the
- * checked result, or -EAGAIN as the driver gave it; a direct call whose copy
- * faulted returns unchecked, to be made again. Inline: a call and return per
- * syscall are measurable.
+ * judged result (-EAGAIN is an ordinary errno); a direct call whose copy
+ * faulted is made again whatever it returned. Inline: a call and return
+ * per syscall are measurable.
  */
 static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 					      struct bpfdrv_file_kern *f,
@@ -250,44 +147,17 @@ static __always_inline ssize_t bpfdrv_rw_once(struct file *filp,
 					      loff_t *ppos)
 {
 	struct bpfdrv_device *bdev = f->bdev;
-	const struct chr_ext_ops *ops;
-	int ret, idx;
 
 	io->pub.pos = ppos ? *ppos : 0;	/* NULL for streams */
 	io->pub.len = io->size;
 	io->pub.nonblock = !!(filp->f_flags & O_NONBLOCK);
 	f->pub.f_flags = filp->f_flags;
 
-	idx = srcu_read_lock(&bdev->srcu);
-	if (READ_ONCE(bdev->dead)) {
-		ret = -ENODEV;
-	} else if (rw == BPFDRV_READ ? !bpfdrv_has_cb(bdev, BPFDRV_OPS(read)) :
-		   !bpfdrv_has_cb(bdev, BPFDRV_OPS(write))) {
-		ret = -EINVAL;
-	} else {
-		ret = bpfdrv_cb_lock(bdev);
-		if (!ret) {
-			ops = bdev->ops;
-			ret = -EINVAL;
-			if (rw == BPFDRV_READ && ops->read) {
-				bpfdrv_count(bdev, BPFDRV_CB_READ);
-				bpfdrv_cb_begin(bdev, BPFDRV_CB_READ);
-				ret = ops->read(&bdev->pub, &f->pub, &io->pub);
-			} else if (rw == BPFDRV_WRITE && ops->write) {
-				bpfdrv_count(bdev, BPFDRV_CB_WRITE);
-				bpfdrv_cb_begin(bdev, BPFDRV_CB_WRITE);
-				ret = ops->write(&bdev->pub, &f->pub, &io->pub);
-			}
-			mutex_unlock(&bdev->lock);
-		}
-	}
-	/* judged inside SRCU: a burst of bad returns ejects bdev->drv */
-	if (ret != -EAGAIN && likely(!io->faulted))
-		ret = bpfdrv_check_ret(bdev, rw == BPFDRV_READ ? BPFDRV_CB_READ :
-				       BPFDRV_CB_WRITE, ret, io->size);
-	/* else unchecked: the call is made again */
-	srcu_read_unlock(&bdev->srcu, idx);
-	return ret;
+	if (rw == BPFDRV_READ)
+		return bpfdrv_call(bdev, BPFDRV_CALL_FILE, BPFDRV_CB_READ, read,
+				   io->size, -EINVAL, &f->pub, &io->pub);
+	return bpfdrv_call(bdev, BPFDRV_CALL_FILE, BPFDRV_CB_WRITE, write,
+			   io->size, -EINVAL, &f->pub, &io->pub);
 }
 
 /*
@@ -496,9 +366,7 @@ static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 	struct bpfdrv_io_kern io = { .pub.len = size, .size = size };
 	/* Zeroed: what the driver gets for a command without _IOC_WRITE. */
 	u8 stack[BPFDRV_IO_SMALL] = {};
-	const struct chr_ext_ops *ops;
 	long ret;
-	int idx;
 
 	if (size > BPFDRV_IO_MAX)
 		return -EINVAL;
@@ -518,26 +386,8 @@ static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
 		memset(io.data, 0, size);
 	}
 
-	idx = srcu_read_lock(&bdev->srcu);
-	if (READ_ONCE(bdev->dead)) {
-		ret = -ENODEV;
-	} else if (!bpfdrv_has_cb(bdev, BPFDRV_OPS(ioctl))) {
-		ret = -ENOTTY;
-	} else {
-		ret = bpfdrv_cb_lock(bdev);
-		if (!ret) {
-			ops = bdev->ops;
-			ret = -ENOTTY;
-			if (ops->ioctl) {
-				bpfdrv_count(bdev, BPFDRV_CB_IOCTL);
-				bpfdrv_cb_begin(bdev, BPFDRV_CB_IOCTL);
-				ret = ops->ioctl(&bdev->pub, &f->pub, cmd, &io.pub);
-			}
-			mutex_unlock(&bdev->lock);
-			ret = bpfdrv_check_ret(bdev, BPFDRV_CB_IOCTL, ret, INT_MAX);
-		}
-	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_FILE, BPFDRV_CB_IOCTL, ioctl,
+			  INT_MAX, -ENOTTY, &f->pub, cmd, &io.pub);
 
 	if (ret >= 0 && (_IOC_DIR(cmd) & _IOC_READ) &&
 	    copy_to_user(uarg, io.data, size))
@@ -552,35 +402,22 @@ static __poll_t __bpfdrv_poll(struct file *filp,
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
-	const struct chr_ext_ops *ops;
-	__poll_t mask;
-	int idx;
+	int ret;
 
 	poll_wait(filp, &bdev->wq, wait);
 
-	idx = srcu_read_lock(&bdev->srcu);
-	if (READ_ONCE(bdev->dead)) {
-		mask = EPOLLERR | EPOLLHUP;
-	} else if (!bpfdrv_has_cb(bdev, BPFDRV_OPS(poll))) {
-		mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
-	} else {
-		mask = 0;	/* killed while the device was busy */
-		if (!bpfdrv_cb_lock(bdev)) {
-			ops = bdev->ops;
-			if (ops->poll) {
-				bpfdrv_count(bdev, BPFDRV_CB_POLL);
-				bpfdrv_cb_begin(bdev, BPFDRV_CB_POLL);
-				mask = (__force __poll_t)ops->poll(&bdev->pub, &f->pub);
-			} else {
-				mask = EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM;
-			}
-			mutex_unlock(&bdev->lock);
-		}
-		mask &= EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM |
-			EPOLLPRI | EPOLLERR | EPOLLHUP | EPOLLRDHUP;
-	}
-	srcu_read_unlock(&bdev->srcu, idx);
-	return mask;
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_FILE, BPFDRV_CB_POLL, poll, INT_MAX,
+			  EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM,
+			  &f->pub);
+	if (ret == -ENODEV)
+		return EPOLLERR | EPOLLHUP;
+	if (ret == -EINTR)
+		return 0;	/* killed while the device was busy */
+	if (ret < 0)	/* a bad return */
+		return EPOLLERR;
+	return (__force __poll_t)ret &
+	       (EPOLLIN | EPOLLRDNORM | EPOLLOUT | EPOLLWRNORM | EPOLLPRI |
+		EPOLLERR | EPOLLHUP | EPOLLRDHUP);
 }
 
 /*
@@ -799,9 +636,11 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for (op = BPFDRV_CB_LED_SET; op <= BPFDRV_CB_SENSOR_READ; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
-	/* the interrupt callbacks (pci.c) */
-	len += sysfs_emit_at(buf, len, "irq %llu\nirq_hard %llu\n",
-			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD]);
+	/* the interrupt callbacks (pci.c, gpio.c) and live updates */
+	len += sysfs_emit_at(buf, len, "irq %llu\nirq_hard %llu\ngpio_edge %llu\ntakeover %llu\n",
+			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD],
+			     sum.calls[BPFDRV_CB_GPIO_EDGE],
+			     sum.calls[BPFDRV_CB_TAKEOVER]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
 	len += sysfs_emit_at(buf, len, "direct_retries %llu\n",
 			     sum.direct_retries);

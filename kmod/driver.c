@@ -25,7 +25,7 @@
 #include <linux/timekeeping.h>
 #include <linux/wait_bit.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* the lists of drivers, instances and PCI functions */
 DEFINE_MUTEX(bpfdrv_lock);
@@ -197,7 +197,6 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
  */
 static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 {
-	struct chr_ext_ops *ops = bdev->ops;
 	int ret;
 
 	ret = bpfdrv_mmap_setup(bdev);
@@ -216,21 +215,15 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 	if (ret)
 		return ret;
 
-	mutex_lock(&bdev->lock);
-	if (ops->init) {
-		bpfdrv_cb_begin(bdev, BPFDRV_CB_INIT);
-		ret = ops->init(&bdev->pub);
-		if (ret) {
-			mutex_unlock(&bdev->lock);
-			dev_info(bdev->dev.parent ?: &bdev->dev,
-				 "%s: driver init failed: %d\n", bdev->pub.name, ret);
-			return ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL;
-		}
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_OWNER, BPFDRV_CB_INIT, init, 0, 0);
+	if (ret) {
+		dev_info(bdev->dev.parent ?: &bdev->dev,
+			 "%s: driver init failed: %d\n", bdev->pub.name, ret);
+		return ret;
 	}
 	bdev->inited = true;
 	/* interrupts and edges reach the driver from now on, not before */
 	WRITE_ONCE(bdev->live, true);
-	mutex_unlock(&bdev->lock);
 	bpfdrv_pci_instance_live(bdev);
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
@@ -281,14 +274,8 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	if (bdev->pci && bdev->ops->irq_hard)
 		synchronize_rcu();
 	bpfdrv_mmap_revoke(bdev);	/* before exit quiesces the device */
-	if (bdev->inited) {
-		mutex_lock(&bdev->lock);	/* uncontended: drained */
-		if (bdev->ops->exit) {
-			bpfdrv_cb_begin(bdev, BPFDRV_CB_EXIT);
-			bdev->ops->exit(&bdev->pub);
-		}
-		mutex_unlock(&bdev->lock);
-	}
+	if (bdev->inited)	/* drained: it runs alone */
+		bpfdrv_call_void(bdev, BPFDRV_CALL_OWNER, BPFDRV_CB_EXIT, exit);
 
 	bpfdrv_gpio_release(bdev);
 	bpfdrv_i2c_release(bdev);

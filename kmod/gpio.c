@@ -33,7 +33,7 @@
 #include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 #define BPFDRV_GPIO_DIR_OUT	(BPFDRV_GPIO_OUT_LOW | BPFDRV_GPIO_OUT_HIGH)
 #define BPFDRV_GPIO_EDGES	(BPFDRV_GPIO_EDGE_RISING | BPFDRV_GPIO_EDGE_FALLING)
@@ -207,21 +207,14 @@ static irqreturn_t bpfdrv_gpio_edge_thread(int irq, void *data)
 {
 	struct bpfdrv_gpio_irq *gi = data;
 	struct bpfdrv_device *bdev = gi->bdev;
-	int value, idx;
+	int value;
 
 	value = gpiod_get_value_cansleep(gi->desc);
 	if (value < 0)
 		return IRQ_HANDLED;
-
-	idx = srcu_read_lock(&bdev->srcu);
 	/* edges before init succeeded or after teardown began are dropped */
-	/* killable, as the PCI interrupt thread: no hung-task report */
-	if (READ_ONCE(bdev->live) && !bpfdrv_cb_lock(bdev)) {
-		bpfdrv_cb_begin(bdev, BPFDRV_CB_GPIO_EDGE);
-		bdev->ops->gpio_edge(&bdev->pub, gi->line, value);
-		mutex_unlock(&bdev->lock);
-	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	bpfdrv_call_void(bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_GPIO_EDGE, gpio_edge,
+			 gi->line, value);
 	return IRQ_HANDLED;
 }
 

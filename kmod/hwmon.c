@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* "temp8_label" */
 #define BPFDRV_HWMON_ATTR_NAME_MAX	16
@@ -110,16 +110,15 @@ static ssize_t bpfdrv_hwmon_input_show(struct device *dev,
 	struct bpfdrv_hwmon *hw = dev_get_drvdata(dev);
 	struct bpfdrv_device *bdev = hw->bdev;
 	struct bpfdrv_sensor_read_kern rd = {};
-	int ret, idx;
+	int ret;
 
-	ret = bpfdrv_cb_enter(bdev, BPFDRV_CB_SENSOR_READ, &idx);
-	if (ret)
-		return ret;
-	/* ops under the mutex: an update swaps them under it */
+	/* fixed since load; the ops an update swaps are freed after RCU */
 	rd.pub.sensor = ha->sensor;
-	rd.pub.type = bdev->ops->sensors[ha->sensor].type;
-	ret = bdev->ops->sensor_read(&bdev->pub, &rd.pub);
-	ret = bpfdrv_cb_leave(bdev, idx, ret, 0);
+	rcu_read_lock();
+	rd.pub.type = READ_ONCE(bdev->ops)->sensors[ha->sensor].type;
+	rcu_read_unlock();
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_SENSOR_READ,
+			  sensor_read, 0, -ENODEV, &rd.pub);
 	if (ret)
 		return ret;
 	/* success without a value: the sensor has none to give */

@@ -17,7 +17,7 @@
 #include <linux/leds.h>
 #include <linux/slab.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* Blink delays when the LED core leaves the choice to the driver. */
 #define BPFDRV_LED_BLINK_DEFAULT_MS	500
@@ -102,28 +102,18 @@ int bpfdrv_leds_valid(const struct chr_ext_ops *ops)
 static int bpfdrv_led_set(struct led_classdev *cdev, enum led_brightness value)
 {
 	struct bpfdrv_led_dev *led = container_of(cdev, struct bpfdrv_led_dev, cdev);
-	struct bpfdrv_device *bdev = led->bdev;
-	int ret, idx;
 
-	ret = bpfdrv_cb_enter(bdev, BPFDRV_CB_LED_SET, &idx);
-	if (ret)
-		return ret;
-	ret = bdev->ops->led_set(&bdev->pub, led->index, value);
-	return bpfdrv_cb_leave(bdev, idx, ret, 0);
+	return bpfdrv_call(led->bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_LED_SET,
+			   led_set, 0, -ENODEV, led->index, value);
 }
 
 /* The LED core keeps its last brightness when this fails. */
 static enum led_brightness bpfdrv_led_get(struct led_classdev *cdev)
 {
 	struct bpfdrv_led_dev *led = container_of(cdev, struct bpfdrv_led_dev, cdev);
-	struct bpfdrv_device *bdev = led->bdev;
-	int ret, idx;
 
-	ret = bpfdrv_cb_enter(bdev, BPFDRV_CB_LED_GET, &idx);
-	if (ret)
-		return ret;
-	ret = bdev->ops->led_get(&bdev->pub, led->index);
-	return bpfdrv_cb_leave(bdev, idx, ret, cdev->max_brightness);
+	return bpfdrv_call(led->bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_LED_GET,
+			   led_get, cdev->max_brightness, -ENODEV, led->index);
 }
 
 /* An error makes the LED core blink in software, through led_set. */
@@ -131,8 +121,6 @@ static int bpfdrv_led_blink(struct led_classdev *cdev, unsigned long *delay_on,
 			    unsigned long *delay_off)
 {
 	struct bpfdrv_led_dev *led = container_of(cdev, struct bpfdrv_led_dev, cdev);
-	struct bpfdrv_device *bdev = led->bdev;
-	int ret, idx;
 
 	if (!*delay_on && !*delay_off) {
 		*delay_on = BPFDRV_LED_BLINK_DEFAULT_MS;
@@ -142,11 +130,9 @@ static int bpfdrv_led_blink(struct led_classdev *cdev, unsigned long *delay_on,
 	if (!*delay_on || !*delay_off || *delay_on > U32_MAX ||
 	    *delay_off > U32_MAX)
 		return -EINVAL;
-	ret = bpfdrv_cb_enter(bdev, BPFDRV_CB_LED_BLINK, &idx);
-	if (ret)
-		return ret;
-	ret = bdev->ops->led_blink(&bdev->pub, led->index, *delay_on, *delay_off);
-	return bpfdrv_cb_leave(bdev, idx, ret, 0);
+	return bpfdrv_call(led->bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_LED_BLINK,
+			   led_blink, 0, -ENODEV, led->index, *delay_on,
+			   *delay_off);
 }
 
 int bpfdrv_leds_add(struct bpfdrv_device *bdev)

@@ -26,7 +26,7 @@
 #include <linux/security.h>
 #include <linux/slab.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* PCI_COMMAND bits a driver may change; the rest stay as the kernel set them. */
 #define BPFDRV_CMD_WRITABLE	(PCI_COMMAND_MASTER | PCI_COMMAND_PARITY | \
@@ -68,32 +68,23 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
 	struct bpfdrv_pci_fn *fn = bdev->pci;
-	bool hard = false, called = false;
-	int ret = 0, idx;
+	bool hard;
+	int ret;
 
-	idx = srcu_read_lock(&bdev->srcu);
+	/* an update keeps both callbacks: the vector was set up for them */
+	rcu_read_lock();
+	hard = READ_ONCE(bdev->ops)->irq_hard;
+	rcu_read_unlock();
 	/* not before init succeeded, not once teardown began */
-	/*
-	 * Killable: the thread gets no signal, but a long callback of the
-	 * device it queues behind is then no hung-task report.
-	 */
-	if (READ_ONCE(bdev->live) && !bpfdrv_cb_lock(bdev)) {
-		/* an update keeps the callback: the vector was set up for it */
-		bpfdrv_cb_begin(bdev, BPFDRV_CB_IRQ);
-		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_IRQ]);
-		hard = bdev->ops->irq_hard;
-		ret = bdev->ops->irq(&bdev->pub, 0);
-		mutex_unlock(&bdev->lock);
-		called = true;
-	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_IRQ, irq, INT_MAX,
+			  0, 0);
 	/*
 	 * Still asserted? Then the hard handler runs again at once. Not live
 	 * (init, teardown): masked until bpfdrv_pci_instance_live(), or a
 	 * level-triggered line would storm for every device sharing it.
 	 */
 	if (fn->intx_masked) {
-		if (!called)
+		if (!READ_ONCE(bdev->live))
 			return IRQ_HANDLED;
 		pci_intx(fn->pdev, 1);
 	}

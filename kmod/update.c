@@ -30,7 +30,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* How long an update waits for the calls in flight on all instances. */
 #define BPFDRV_UPDATE_WAIT	HZ
@@ -188,14 +188,12 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 	}
 	for (i = 0; i < n && ops->takeover; i++) {
 		bdev = held[i];
-		if (READ_ONCE(bdev->dead))
-			continue;	/* being torn down: the commit refuses */
-		bpfdrv_cb_begin(bdev, BPFDRV_CB_TAKEOVER);
-		this_cpu_inc(bdev->stats->calls[BPFDRV_CB_TAKEOVER]);
-		ret = ops->takeover(&bdev->pub);
+		ret = bpfdrv_call_update(bdev, ops);
+		/* being torn down: the commit refuses */
+		if (ret == -ENODEV && READ_ONCE(bdev->dead))
+			continue;
 		if (ret) {
-			ret = bpfdrv_update_result(old->name,
-						   ret < 0 && ret > -MAX_ERRNO ? ret : -EINVAL,
+			ret = bpfdrv_update_result(old->name, ret,
 						   "takeover failed on %s: %d",
 						   bdev->pub.name, ret);
 			goto out;

@@ -251,6 +251,9 @@ tap(evs == [b"seq=6 line=0 level=0\n", b"seq=7 line=0 level=1\n"],
     "button: two edges in a row are two events, in order (%r)" % evs)
 os.close(fd)
 EOF
+# every edge goes through bpfdrv_call(), which counts it
+check "button: stats count the 7 gpio_edge calls the driver numbered" \
+	grep -qx "gpio_edge 7" /sys/class/bpfdrv/gpio_button/stats
 
 # detach while a reader blocks
 cat $BUTTON >"$OUT/cat" 2>&1 &

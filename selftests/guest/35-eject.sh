@@ -154,6 +154,37 @@ check "ej_proto: the burst ejects the driver" wait_gone ej_proto
 check "ej_proto: bpfdrv status names the protocol violation" \
 	eval "$BPFDRV status ej_proto | grep -q 'last exit: protocol in read at .*returned 1048576'"
 
+# bad returns racing an unload and the ejection they cause: the judge runs
+# while the driver is pinned (once it ran after, on a driver detach freed)
+race_fail=0
+for round in $(seq 12); do
+	if ! $BPFDRV load --pin --name ej_race "$EJ" >/dev/null; then
+		race_fail=$((race_fail + 1))
+		continue
+	fi
+	python3 -S -c 'import fcntl, os
+fcntl.ioctl(os.open("/dev/bpfdrv/ej_race", os.O_RDWR), 0x4a02)'
+	pids=()
+	for i in 1 2 3 4; do
+		dd if=/dev/bpfdrv/ej_race of=/dev/null bs=16 count=300 \
+			conv=noerror 2>/dev/null &
+		pids+=($!)
+	done
+	sleep "0.0$((round % 4))"
+	$BPFDRV unload ej_race >/dev/null 2>&1 &
+	pids+=($!)
+	for p in "${pids[@]}"; do
+		if ! wait_for 30 eval "! kill -0 $p"; then
+			race_fail=$((race_fail + 1))
+			kill -9 "$p"
+		fi
+		wait "$p" 2>/dev/null
+	done
+	wait_gone ej_race || race_fail=$((race_fail + 1))
+done
+check "bad returns racing unload and ejection, 12 rounds: every reader and unload ends, the driver goes (failures: $race_fail)" \
+	test $race_fail -eq 0
+
 # a foreground loader notices, prints why and fails
 $BPFDRV load --name ej_fg "$EJ" >"$OUT/fg" 2>&1 &
 fg=$!

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one way to call a driver (in the spirit of sched_ext's SCX_CALL_OP):
+ * bpfdrv_call() and bpfdrv_call_void(). Every callback but irq_hard, which
+ * runs in hard-IRQ context under RCU (pci.c), goes through them:
+ *
+ *   enter:  the instance's SRCU read section (a detach drains it before it
+ *           frees the driver), the gate of the call's kind, a peek for the
+ *           callback without the mutex, the callback mutex, the callbacks
+ *           looked up again under it (an update swaps them under it), the
+ *           count and which callback runs;
+ *   call;
+ *   leave:  unlock, then judge the return value while the driver is still
+ *           pinned (a burst of bad returns ejects it), then leave SRCU.
+ *
+ * Inline: this is the hot path of every system call on a node.
+ */
+#ifndef __BPFDRV_CALL_H
+#define __BPFDRV_CALL_H
+
+#include <linux/lockdep.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+
+#include "bpfdrv.h"
+
+/* Who calls, deciding when the call may run and how it gets the mutex. */
+enum bpfdrv_call_kind {
+	/* a file operation: until detach marks the instance dead; killable */
+	BPFDRV_CALL_FILE,
+	/* a close, which must reach the driver even from a killed process */
+	BPFDRV_CALL_RELEASE,
+	/* class callbacks, the IRQ thread, GPIO edges: while live; killable */
+	BPFDRV_CALL_LIVE,
+	/* init and exit: the instance's starter or finisher, alone with it */
+	BPFDRV_CALL_OWNER,
+	/* takeover: a live update, holding the mutex, calls its new code */
+	BPFDRV_CALL_UPDATE,
+};
+
+struct bpfdrv_call {
+	struct bpfdrv_device *bdev;
+	const struct chr_ext_ops *ops;	/* the code this call runs */
+	enum bpfdrv_call_kind kind;
+	enum bpfdrv_cb cb;
+	int srcu_idx;
+};
+
+int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
+		   u32 max);
+
+/*
+ * A callback's return value as the caller's: at most @max, or an ordinary
+ * errno. Anything else is the driver's bug, reported as EIO.
+ */
+static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
+					    enum bpfdrv_cb cb, int ret, u32 max)
+{
+	if (likely((ret >= 0 && ret <= max) || (ret < 0 && ret > -ERESTARTSYS)))
+		return ret;
+	return bpfdrv_bad_ret(bdev, cb, ret, max);
+}
+
+/*
+ * Does the driver have the callback at @member? Peeked without the mutex,
+ * so that a call the driver does not handle never queues behind one that
+ * sleeps. A map an update replaced is freed after an RCU grace period.
+ */
+static __always_inline bool bpfdrv_call_peek(struct bpfdrv_device *bdev,
+					     size_t member)
+{
+	bool has;
+
+	rcu_read_lock();
+	has = *(void **)((u8 *)READ_ONCE(bdev->ops) + member);
+	rcu_read_unlock();
+	return has;
+}
+
+/*
+ * Take the callback mutex behind a live update waiting for it: the update
+ * then gets it between two calls instead of losing it to a stream of
+ * callers. Killable: a process queued behind a callback that sleeps can be
+ * killed, and is no hung task (the IRQ threads get no signal, but are no
+ * hung-task report either).
+ */
+static __always_inline int bpfdrv_call_lock(struct bpfdrv_device *bdev)
+{
+	if (unlikely(READ_ONCE(bdev->update_waiting)) &&
+	    wait_var_event_killable(&bdev->update_waiting,
+				    !READ_ONCE(bdev->update_waiting)))
+		return -EINTR;
+	return mutex_lock_killable(&bdev->lock);
+}
+
+/*
+ * A killed process's close must still reach the driver, nor may it wait
+ * uninterruptibly behind a callback that sleeps for minutes: killed, it
+ * polls for the mutex in TASK_IDLE.
+ */
+static inline void bpfdrv_call_lock_release(struct bpfdrv_device *bdev)
+{
+	if (!bpfdrv_call_lock(bdev))
+		return;
+	while (!mutex_trylock(&bdev->lock))
+		schedule_timeout_idle(1);
+}
+
+static __always_inline bool bpfdrv_call_gate(struct bpfdrv_device *bdev,
+					     enum bpfdrv_call_kind kind)
+{
+	switch (kind) {
+	case BPFDRV_CALL_LIVE:
+		return READ_ONCE(bdev->live);
+	case BPFDRV_CALL_OWNER:
+		return true;
+	default:
+		return !READ_ONCE(bdev->dead);
+	}
+}
+
+/**
+ * bpfdrv_call_enter - start a call of a driver's callback on an instance
+ * @c: the call, filled in
+ * @bdev: the instance
+ * @kind: who calls
+ * @cb: which callback, for counts and exit reports
+ * @member: its offset in struct chr_ext_ops
+ * @new: for BPFDRV_CALL_UPDATE, the update's callbacks; else NULL
+ *
+ * Return: 0 inside the instance's SRCU section with its callback mutex
+ * held; -ENODEV if the gate of @kind is shut, -ENOENT if the driver has no
+ * such callback, -EINTR if the caller was killed while it waited.
+ */
+static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
+					     struct bpfdrv_device *bdev,
+					     enum bpfdrv_call_kind kind,
+					     enum bpfdrv_cb cb, size_t member,
+					     const struct chr_ext_ops *new)
+{
+	int ret;
+
+	c->bdev = bdev;
+	c->kind = kind;
+	c->cb = cb;
+	c->srcu_idx = srcu_read_lock(&bdev->srcu);
+	if (unlikely(!bpfdrv_call_gate(bdev, kind))) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (kind == BPFDRV_CALL_UPDATE) {
+		lockdep_assert_held(&bdev->lock);
+		c->ops = new;
+		if (!*(void **)((u8 *)c->ops + member)) {
+			ret = -ENOENT;
+			goto out;
+		}
+		goto called;
+	}
+	if (!bpfdrv_call_peek(bdev, member)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	switch (kind) {
+	case BPFDRV_CALL_RELEASE:
+		bpfdrv_call_lock_release(bdev);
+		break;
+	case BPFDRV_CALL_OWNER:
+		mutex_lock(&bdev->lock);	/* uncontended */
+		break;
+	default:
+		ret = bpfdrv_call_lock(bdev);
+		if (unlikely(ret))
+			goto out;
+	}
+	/* again under the mutex: an update may have swapped them */
+	c->ops = bdev->ops;
+	if (unlikely(!*(void **)((u8 *)c->ops + member))) {
+		mutex_unlock(&bdev->lock);
+		ret = -ENOENT;
+		goto out;
+	}
+called:
+	this_cpu_inc(bdev->stats->calls[cb]);
+	bdev->cb = cb;
+	bdev->loop_start = 0;	/* its bpfdrv_for() loops start their clock */
+	return 0;
+out:
+	srcu_read_unlock(&bdev->srcu, c->srcu_idx);
+	return ret;
+}
+
+/* End a call: @ret judged (at most @max) while the driver is pinned. */
+static __always_inline int bpfdrv_call_leave(struct bpfdrv_call *c, int ret,
+					     u32 max)
+{
+	struct bpfdrv_device *bdev = c->bdev;
+
+	if (c->kind != BPFDRV_CALL_UPDATE)
+		mutex_unlock(&bdev->lock);
+	ret = bpfdrv_check_ret(bdev, c->cb, ret, max);
+	srcu_read_unlock(&bdev->srcu, c->srcu_idx);
+	return ret;
+}
+
+#define BPFDRV_OPS(member)	offsetof(struct chr_ext_ops, member)
+
+/**
+ * bpfdrv_call - call a driver's callback that returns a value
+ * @bdev: the instance
+ * @kind: who calls (enum bpfdrv_call_kind)
+ * @cb: which callback (enum bpfdrv_cb)
+ * @member: its member of struct chr_ext_ops
+ * @max: the largest value it may return
+ * @absent: the result when the driver has no such callback
+ * @...: its arguments after the device
+ *
+ * Return: its judged return value, @absent, -ENODEV or -EINTR.
+ */
+#define bpfdrv_call(bdev, kind, cb, member, max, absent, ...)		\
+({									\
+	struct bpfdrv_call __c;						\
+	int __ret = bpfdrv_call_enter(&__c, bdev, kind, cb,		\
+				      BPFDRV_OPS(member), NULL);	\
+	if (likely(!__ret)) {						\
+		__ret = __c.ops->member(&(bdev)->pub, ##__VA_ARGS__);	\
+		__ret = bpfdrv_call_leave(&__c, __ret, max);		\
+	} else if (__ret == -ENOENT) {					\
+		__ret = (absent);					\
+	}								\
+	__ret;								\
+})
+
+/**
+ * bpfdrv_call_void - call a driver's callback that returns nothing
+ *
+ * As bpfdrv_call(). Return: 0 if it was called, else -ENODEV, -ENOENT or
+ * -EINTR.
+ */
+#define bpfdrv_call_void(bdev, kind, cb, member, ...)			\
+({									\
+	struct bpfdrv_call __c;						\
+	int __ret = bpfdrv_call_enter(&__c, bdev, kind, cb,		\
+				      BPFDRV_OPS(member), NULL);	\
+	if (likely(!__ret)) {						\
+		__c.ops->member(&(bdev)->pub, ##__VA_ARGS__);		\
+		bpfdrv_call_leave(&__c, 0, 0);				\
+	}								\
+	__ret;								\
+})
+
+/**
+ * bpfdrv_call_update - call the takeover callback of a live update's code
+ * @bdev: the instance, its mutex held by the update
+ * @new: the update's callbacks
+ *
+ * Return: takeover's judged return value (0 on success), 0 if it has none,
+ * -ENODEV if the instance is being torn down.
+ */
+#define bpfdrv_call_update(bdev, new)					\
+({									\
+	struct bpfdrv_call __c;						\
+	int __ret = bpfdrv_call_enter(&__c, bdev, BPFDRV_CALL_UPDATE,	\
+				      BPFDRV_CB_TAKEOVER,		\
+				      BPFDRV_OPS(takeover), new);	\
+	if (!__ret) {							\
+		__ret = __c.ops->takeover(&(bdev)->pub);		\
+		__ret = bpfdrv_call_leave(&__c, __ret, 0);		\
+	} else if (__ret == -ENOENT) {					\
+		__ret = 0;						\
+	}								\
+	__ret;								\
+})
+
+#endif /* __BPFDRV_CALL_H */
