@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
@@ -146,13 +147,26 @@ enum bpfdrv_dma {
 	BPFDRV_DMA_UNSAFE,	/* no IOMMU, allowed by allow_unsafe_dma=1 */
 };
 
-/* A device an instance depends on, watched for removal (watch.c). */
-#define BPFDRV_WATCH_WHAT_MAX	64
-struct bpfdrv_watch {
-	struct list_head node;		/* bpfdrv_watches, while watched */
+/* A bus device an instance holds (hold.c). */
+#define BPFDRV_HOLD_WHAT_MAX	64
+struct bpfdrv_hold;
+struct bpfdrv_hold_ops {
+	/* the device goes: drop what its removal waits for; kfuncs are out */
+	void (*revoke)(struct bpfdrv_hold *h);
+	/* the instance's teardown: give the rest back (h->gone: revoked) */
+	void (*release)(struct bpfdrv_hold *h);
+	/* the removal waits for the instance's teardown (GPIO interrupts) */
+	bool wait_teardown;
+};
+
+struct bpfdrv_hold {
+	struct list_head node;		/* bpfdrv_holds, until revoked or released */
 	struct bpfdrv_device *bdev;
-	struct device *parent;		/* referenced until the instance's release */
-	char what[BPFDRV_WATCH_WHAT_MAX];	/* "GPIO chip foo" */
+	struct device *dev;		/* referenced while held; NULL: not held */
+	const struct bpfdrv_hold_ops *ops;
+	struct rw_semaphore use;	/* kfuncs read it; revocation writes */
+	bool gone;			/* revoked: kfuncs fail with ENODEV */
+	char what[BPFDRV_HOLD_WHAT_MAX];	/* "I2C adapter foo" */
 };
 
 /*
@@ -203,11 +217,11 @@ struct bpfdrv_device {
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
 	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
-	struct bpfdrv_watch gpio_watch;	/* their chip's parent */
-	struct bpfdrv_watch i2c_watch;	/* the I2C adapter's parent */
+	struct bpfdrv_hold gpio_hold;	/* their chip's parent */
 	struct bpfdrv_i2c *i2c;		/* adapter and clients; NULL if none */
-	struct bpfdrv_watch spi_watch;	/* the SPI controller's parent */
+	struct bpfdrv_hold i2c_hold;	/* the adapter */
 	struct spi_device *spi;		/* its SPI device; NULL if none */
+	struct bpfdrv_hold spi_hold;	/* the SPI device */
 	/* class devices; see classes.c */
 	struct bpfdrv_leds *leds;
 	struct bpfdrv_input *input;	/* under input_lock */
@@ -373,9 +387,12 @@ int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
 void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what);
 
-bool bpfdrv_watch_start(struct bpfdrv_device *bdev, struct bpfdrv_watch *w,
-			struct device *parent, const char *what);
-void bpfdrv_watch_stop(struct bpfdrv_watch *w);
-void bpfdrv_watch_exit(void);
+int bpfdrv_hold(struct bpfdrv_device *bdev, struct bpfdrv_hold *h,
+		struct device *dev, const struct bpfdrv_hold_ops *ops,
+		const char *what);
+bool bpfdrv_hold_get(struct bpfdrv_hold *h);
+void bpfdrv_hold_put(struct bpfdrv_hold *h);
+void bpfdrv_hold_release(struct bpfdrv_hold *h);
+void bpfdrv_hold_exit(void);
 
 #endif /* __BPFDRV_H */

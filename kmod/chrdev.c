@@ -533,9 +533,6 @@ static void bpfdrv_device_release(struct device *dev)
 
 	if (dev->devt)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
-	put_device(bdev->gpio_watch.parent);
-	put_device(bdev->i2c_watch.parent);
-	put_device(bdev->spi_watch.parent);
 	bpfdrv_mmap_free(bdev);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);

@@ -11,15 +11,14 @@
  * got is checked to be the declared one (another table for the same
  * device name would win).
  *
- * A chip must not go while bpfdrv holds its lines: its parent device is
- * watched (watch.c), so that the drivers on the chip are ejected (kind
- * removed) and torn down before the chip's driver removes the chip. A chip
- * without a parent device is not watched.
+ * A chip must not go while bpfdrv holds its lines and their interrupts:
+ * its parent device is held (hold.c), so that the drivers on the chip are
+ * ejected (kind removed) and torn down before the chip's driver removes
+ * the chip. A chip without a parent device is refused.
  *
  * Edge lines get a threaded interrupt; the thread reads the level and calls
- * the driver's gpio_edge callback like chrdev.c calls the others: inside
- * the device's srcu, only while it is live (init succeeded, no teardown
- * yet), under the device mutex. Detach drains those calls (an SRCU grace
+ * the driver's gpio_edge callback through bpfdrv_call(), only while the
+ * instance is live (init succeeded, no teardown yet). Detach drains those calls (an SRCU grace
  * period) before exit runs, and frees the interrupts after exit, before the
  * lines are put.
  */
@@ -52,22 +51,6 @@ struct bpfdrv_gpio {
 	struct bpfdrv_gpio_irq irqs[BPFDRV_MAX_GPIO_LINES];
 	char consumer[BPFDRV_NAME_MAX + 8];	/* "bpfdrv:<name>" */
 };
-
-/*
- * Watch the parent device of the chip @gdev (watch.c), so that the chip's
- * removal tears the instance down first.
- */
-static void bpfdrv_gpio_watch_chip(struct bpfdrv_device *bdev,
-				   struct gpio_device *gdev)
-{
-	struct device *parent = gpio_device_to_device(gdev)->parent;
-	char what[BPFDRV_WATCH_WHAT_MAX];
-
-	snprintf(what, sizeof(what), "GPIO chip %s", bdev->ops->gpio_chip);
-	if (!bpfdrv_watch_start(bdev, &bdev->gpio_watch, parent, what))
-		dev_info(&bdev->dev, "GPIO chip '%s' is not watched: its removal will not detach %s\n",
-			 bdev->ops->gpio_chip, bdev->ops->name);
-}
 
 static unsigned int bpfdrv_gpio_count(const struct chr_ext_ops *ops)
 {
@@ -109,8 +92,6 @@ static int bpfdrv_gpio_check(struct bpfdrv_device *bdev,
 			}
 		}
 	}
-	if (!ret)
-		bpfdrv_gpio_watch_chip(bdev, gdev);
 	return ret;
 }
 
@@ -282,6 +263,29 @@ err:
 	return ret;
 }
 
+/*
+ * Free the interrupts (waiting for a running edge thread) and the lines.
+ * The chip's removal waits for this: free_irq() after it is a
+ * use-after-free.
+ */
+static void bpfdrv_gpio_hold_release(struct bpfdrv_hold *h)
+{
+	struct bpfdrv_device *bdev = h->bdev;
+	struct bpfdrv_gpio *g = bdev->gpio;
+	unsigned int i;
+
+	bpfdrv_gpio_free_irqs(g);
+	for (i = 0; i < g->nr_lines; i++)
+		gpiod_put(g->descs[i]);
+	bdev->gpio = NULL;
+	kfree(g);
+}
+
+static const struct bpfdrv_hold_ops bpfdrv_gpio_hold_ops = {
+	.release = bpfdrv_gpio_hold_release,
+	.wait_teardown = true,
+};
+
 /**
  * bpfdrv_gpio_claim - claim the GPIO lines a driver declares
  * @bdev: the device being created, named, not yet live
@@ -293,6 +297,7 @@ int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_gpio_count(ops);
+	char what[BPFDRV_HOLD_WHAT_MAX];
 	struct gpio_device *gdev;
 	struct bpfdrv_gpio *g;
 	bool edges = false;
@@ -331,6 +336,16 @@ int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 	ret = bpfdrv_gpio_request_irqs(bdev, g);
 	if (ret)
 		goto err_put;
+	snprintf(what, sizeof(what), "GPIO chip %s", ops->gpio_chip);
+	ret = bpfdrv_hold(bdev, &bdev->gpio_hold,
+			  gpio_device_to_device(gdev)->parent,
+			  &bpfdrv_gpio_hold_ops, what);
+	if (ret) {
+		dev_info(&bdev->dev, "GPIO chip '%s' has no parent device whose removal bpfdrv can see: %d\n",
+			 ops->gpio_chip, ret);
+		bpfdrv_gpio_free_irqs(g);
+		goto err_put;
+	}
 	bdev->gpio = g;
 	goto out;
 
@@ -350,17 +365,7 @@ out:
  */
 void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_gpio *g = bdev->gpio;
-	unsigned int i;
-
-	bpfdrv_watch_stop(&bdev->gpio_watch);
-	if (!g)
-		return;
-	bpfdrv_gpio_free_irqs(g);	/* waits for a running edge thread */
-	for (i = 0; i < g->nr_lines; i++)
-		gpiod_put(g->descs[i]);
-	bdev->gpio = NULL;
-	kfree(g);
+	bpfdrv_hold_release(&bdev->gpio_hold);
 }
 
 /* The device's GPIO lines, or NULL if it claimed none. */

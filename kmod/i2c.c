@@ -8,10 +8,13 @@
  * busy for everyone else, as i2cdetect's "UU" shows. The bpfdrv_i2c_*
  * kfuncs reach those clients only, by their index in i2c_addrs.
  *
- * An adapter must not go while an instance uses it: its parent device is
- * watched (watch.c) so the instance is torn down first; an adapter without
- * a parent cannot be removed while its module is held (rmmod says it is in
- * use). The clients are unregistered after exit, the adapter put last.
+ * The adapter is held (hold.c): when it is deleted (its driver unbound, its
+ * parent gone, or on its own), the deletion unregisters the clients (bpfdrv
+ * keeps a reference on each, so the kfuncs never meet freed memory), then
+ * the hold is revoked: the kfuncs in flight end, the later ones fail with
+ * ENODEV, the adapter reference its deletion waits for is dropped, and the
+ * driver is ejected. Otherwise, the clients are unregistered after exit and
+ * the adapter is put last.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -109,15 +112,43 @@ static struct i2c_adapter *bpfdrv_i2c_find(const char *name)
 	return adap;
 }
 
-static void bpfdrv_i2c_free(struct bpfdrv_i2c *c)
+/* Unregister the clients (unless the adapter's deletion did), drop them. */
+static void bpfdrv_i2c_free(struct bpfdrv_i2c *c, bool unregister)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->nr_clients; i++)
-		i2c_unregister_device(c->clients[i]);
-	i2c_put_adapter(c->adap);
+	for (i = 0; i < c->nr_clients; i++) {
+		if (unregister)
+			i2c_unregister_device(c->clients[i]);
+		put_device(&c->clients[i]->dev);
+	}
+	if (c->adap)
+		i2c_put_adapter(c->adap);
 	kfree(c);
 }
+
+/* The adapter is being deleted and has unregistered the clients. */
+static void bpfdrv_i2c_hold_revoke(struct bpfdrv_hold *h)
+{
+	struct bpfdrv_i2c *c = h->bdev->i2c;
+
+	/* i2c_del_adapter() waits for its last reference */
+	i2c_put_adapter(c->adap);
+	c->adap = NULL;
+}
+
+static void bpfdrv_i2c_hold_release(struct bpfdrv_hold *h)
+{
+	struct bpfdrv_device *bdev = h->bdev;
+
+	bpfdrv_i2c_free(bdev->i2c, !h->gone);
+	bdev->i2c = NULL;
+}
+
+static const struct bpfdrv_hold_ops bpfdrv_i2c_hold_ops = {
+	.revoke = bpfdrv_i2c_hold_revoke,
+	.release = bpfdrv_i2c_hold_release,
+};
 
 /**
  * bpfdrv_i2c_claim - take the I2C addresses a driver declares
@@ -130,9 +161,10 @@ int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_i2c_count(ops);
-	char what[BPFDRV_WATCH_WHAT_MAX];
+	char what[BPFDRV_HOLD_WHAT_MAX];
 	struct i2c_client *client;
 	struct bpfdrv_i2c *c;
+	int ret;
 
 	if (!n)
 		return 0;
@@ -153,15 +185,22 @@ int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
 				 ops->i2c_addrs[i], ops->i2c_adapter,
 				 PTR_ERR(client), PTR_ERR(client) == -EBUSY ?
 				 " (in use: i2cdetect shows UU)" : "");
-			bpfdrv_i2c_free(c);
+			bpfdrv_i2c_free(c, true);
 			return PTR_ERR(client);
 		}
+		/* the adapter's deletion unregisters it: keep its memory */
+		get_device(&client->dev);
 		c->clients[c->nr_clients++] = client;
 	}
 	snprintf(what, sizeof(what), "I2C adapter %s", c->adap->name);
-	bpfdrv_watch_start(bdev, &bdev->i2c_watch, c->adap->dev.parent, what);
 	bdev->i2c = c;
-	return 0;
+	ret = bpfdrv_hold(bdev, &bdev->i2c_hold, &c->adap->dev,
+			  &bpfdrv_i2c_hold_ops, what);
+	if (ret) {
+		bdev->i2c = NULL;
+		bpfdrv_i2c_free(c, true);
+	}
+	return ret;
 }
 
 /**
@@ -170,41 +209,53 @@ int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
  */
 void bpfdrv_i2c_release(struct bpfdrv_device *bdev)
 {
-	bpfdrv_watch_stop(&bdev->i2c_watch);
-	if (!bdev->i2c)
-		return;
-	bpfdrv_i2c_free(bdev->i2c);
-	bdev->i2c = NULL;
+	bpfdrv_hold_release(&bdev->i2c_hold);
 }
 
-/* The device's client @client, or NULL. */
-static struct i2c_client *bpfdrv_i2c_client(struct bpfdrv_dev *dev, u32 client)
+/*
+ * The device's client @client, its adapter held for a transfer (ended by
+ * bpfdrv_i2c_put()), or NULL with *err: -ENODEV (no I2C clients, or the
+ * adapter went), -EINVAL (no such index).
+ */
+static struct i2c_client *bpfdrv_i2c_get(struct bpfdrv_dev *dev, u32 client,
+					 int *err)
 {
-	struct bpfdrv_i2c *c = to_bpfdrv_device(dev)->i2c;
+	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
 
-	if (!c || client >= c->nr_clients)
+	if (!bpfdrv_hold_get(&bdev->i2c_hold)) {
+		*err = -ENODEV;
 		return NULL;
-	return c->clients[client];
+	}
+	if (client >= bdev->i2c->nr_clients) {
+		bpfdrv_hold_put(&bdev->i2c_hold);
+		*err = -EINVAL;
+		return NULL;
+	}
+	return bdev->i2c->clients[client];
 }
 
-/* The error for a client that is not there: no I2C at all, or a bad index. */
-static int bpfdrv_i2c_noclient(struct bpfdrv_dev *dev)
+static void bpfdrv_i2c_put(struct bpfdrv_dev *dev)
 {
-	return to_bpfdrv_device(dev)->i2c ? -EINVAL : -ENODEV;
+	bpfdrv_hold_put(&to_bpfdrv_device(dev)->i2c_hold);
 }
 
-/* The client of a block transfer of @size bytes the adapter can do. */
-static int bpfdrv_i2c_block_client(struct bpfdrv_dev *dev, u32 client,
-				   u32 size, u32 func, struct i2c_client **cl)
+/* The client of a block transfer of @size bytes the adapter can do, held. */
+static struct i2c_client *bpfdrv_i2c_get_block(struct bpfdrv_dev *dev,
+					       u32 client, u32 size, u32 func,
+					       int *err)
 {
-	*cl = bpfdrv_i2c_client(dev, client);
-	if (!*cl)
-		return bpfdrv_i2c_noclient(dev);
+	struct i2c_client *cl = bpfdrv_i2c_get(dev, client, err);
+
+	if (!cl)
+		return NULL;
 	if (!size || size > BPFDRV_I2C_BLOCK_MAX)
-		return -EINVAL;
-	if (!i2c_check_functionality((*cl)->adapter, func))
-		return -EOPNOTSUPP;
-	return 0;
+		*err = -EINVAL;
+	else if (!i2c_check_functionality(cl->adapter, func))
+		*err = -EOPNOTSUPP;
+	else
+		return cl;
+	bpfdrv_i2c_put(dev);
+	return NULL;
 }
 
 __bpf_kfunc_start_defs();
@@ -219,9 +270,15 @@ __bpf_kfunc_start_defs();
  */
 __bpf_kfunc int bpfdrv_i2c_read_byte(struct bpfdrv_dev *dev, u32 client)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_read_byte(cl) : bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_read_byte(cl);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -235,9 +292,15 @@ __bpf_kfunc int bpfdrv_i2c_read_byte(struct bpfdrv_dev *dev, u32 client)
 __bpf_kfunc int bpfdrv_i2c_write_byte(struct bpfdrv_dev *dev, u32 client,
 				      u8 value)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_write_byte(cl, value) : bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_write_byte(cl, value);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -251,9 +314,15 @@ __bpf_kfunc int bpfdrv_i2c_write_byte(struct bpfdrv_dev *dev, u32 client,
 __bpf_kfunc int bpfdrv_i2c_read_byte_data(struct bpfdrv_dev *dev, u32 client,
 					  u8 reg)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_read_byte_data(cl, reg) : bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_read_byte_data(cl, reg);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -268,10 +337,15 @@ __bpf_kfunc int bpfdrv_i2c_read_byte_data(struct bpfdrv_dev *dev, u32 client,
 __bpf_kfunc int bpfdrv_i2c_write_byte_data(struct bpfdrv_dev *dev, u32 client,
 					   u8 reg, u8 value)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_write_byte_data(cl, reg, value) :
-		    bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_write_byte_data(cl, reg, value);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -285,9 +359,15 @@ __bpf_kfunc int bpfdrv_i2c_write_byte_data(struct bpfdrv_dev *dev, u32 client,
 __bpf_kfunc int bpfdrv_i2c_read_word_data(struct bpfdrv_dev *dev, u32 client,
 					  u8 reg)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_read_word_data(cl, reg) : bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_read_word_data(cl, reg);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -302,10 +382,15 @@ __bpf_kfunc int bpfdrv_i2c_read_word_data(struct bpfdrv_dev *dev, u32 client,
 __bpf_kfunc int bpfdrv_i2c_write_word_data(struct bpfdrv_dev *dev, u32 client,
 					   u8 reg, u16 value)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
+	int ret;
 
-	return cl ? i2c_smbus_write_word_data(cl, reg, value) :
-		    bpfdrv_i2c_noclient(dev);
+	cl = bpfdrv_i2c_get(dev, client, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_write_word_data(cl, reg, value);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -323,10 +408,15 @@ __bpf_kfunc int bpfdrv_i2c_read_block(struct bpfdrv_dev *dev, u32 client,
 				      u8 reg, void *buf, u32 buf__sz)
 {
 	struct i2c_client *cl;
-	int ret = bpfdrv_i2c_block_client(dev, client, buf__sz,
-					  I2C_FUNC_SMBUS_READ_I2C_BLOCK, &cl);
+	int ret;
 
-	return ret ?: i2c_smbus_read_i2c_block_data(cl, reg, buf__sz, buf);
+	cl = bpfdrv_i2c_get_block(dev, client, buf__sz,
+				  I2C_FUNC_SMBUS_READ_I2C_BLOCK, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_read_i2c_block_data(cl, reg, buf__sz, buf);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -343,10 +433,15 @@ __bpf_kfunc int bpfdrv_i2c_write_block(struct bpfdrv_dev *dev, u32 client,
 				       u8 reg, void *buf, u32 buf__sz)
 {
 	struct i2c_client *cl;
-	int ret = bpfdrv_i2c_block_client(dev, client, buf__sz,
-					  I2C_FUNC_SMBUS_WRITE_I2C_BLOCK, &cl);
+	int ret;
 
-	return ret ?: i2c_smbus_write_i2c_block_data(cl, reg, buf__sz, buf);
+	cl = bpfdrv_i2c_get_block(dev, client, buf__sz,
+				  I2C_FUNC_SMBUS_WRITE_I2C_BLOCK, &ret);
+	if (!cl)
+		return ret;
+	ret = i2c_smbus_write_i2c_block_data(cl, reg, buf__sz, buf);
+	bpfdrv_i2c_put(dev);
+	return ret;
 }
 
 /**
@@ -367,17 +462,22 @@ __bpf_kfunc int bpfdrv_i2c_write_block(struct bpfdrv_dev *dev, u32 client,
 __bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
 				    void *buf, u32 buf__sz, u32 wlen)
 {
-	struct i2c_client *cl = bpfdrv_i2c_client(dev, client);
+	struct i2c_client *cl;
 	struct i2c_msg msgs[2];
 	u8 *bytes = buf;
-	int n = 0, ret;
+	int n = 0, ret = 0;
 
+	cl = bpfdrv_i2c_get(dev, client, &ret);
 	if (!cl)
-		return bpfdrv_i2c_noclient(dev);
+		return ret;
 	if (!buf__sz || buf__sz > BPFDRV_I2C_MSG_MAX || wlen > buf__sz)
-		return -EINVAL;
-	if (!i2c_check_functionality(cl->adapter, I2C_FUNC_I2C))
-		return -EOPNOTSUPP;
+		ret = -EINVAL;
+	else if (!i2c_check_functionality(cl->adapter, I2C_FUNC_I2C))
+		ret = -EOPNOTSUPP;
+	if (ret) {
+		bpfdrv_i2c_put(dev);
+		return ret;
+	}
 	if (wlen)
 		msgs[n++] = (struct i2c_msg){ .addr = cl->addr, .len = wlen,
 					      .buf = bytes };
@@ -386,6 +486,7 @@ __bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
 					      .len = buf__sz - wlen,
 					      .buf = bytes + wlen };
 	ret = i2c_transfer(cl->adapter, msgs, n);
+	bpfdrv_i2c_put(dev);
 	if (ret == n)
 		return 0;
 	return ret < 0 ? ret : -EIO;

@@ -73,7 +73,7 @@ err_eject:
 static void __exit bpfdrv_exit(void)
 {
 	bpfdrv_pci_exit();
-	bpfdrv_watch_exit();
+	bpfdrv_hold_exit();
 	bpfdrv_chrdev_exit();
 	bpfdrv_eject_exit();
 }

@@ -7,10 +7,13 @@
  * there (modalias "bpfdrv", which no driver claims), so the chip select is
  * busy for everyone else; the bpfdrv_spi_* kfuncs reach that device only.
  *
- * The controller's parent is watched (watch.c): the instance is torn down
- * before the controller goes, and with it the device, which must not
- * outlive it. Transfers go through a kernel bounce buffer: program memory
- * may be on a stack, which is no place for DMA.
+ * The device is held (hold.c): when the controller goes (its driver
+ * unbound, its parent gone), it unregisters the device, which revokes the
+ * hold: the transfers in flight end, the later ones fail with ENODEV (a
+ * reference keeps the device's memory), and the driver is ejected.
+ * Otherwise the device is unregistered after exit. Transfers go through a
+ * kernel bounce buffer: program memory may be on a stack, which is no
+ * place for DMA.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -133,6 +136,20 @@ static bool bpfdrv_spi_cs_busy(struct spi_controller *ctlr, u32 cs)
 	return device_for_each_child(&ctlr->dev, &cs, bpfdrv_spi_cs_match);
 }
 
+/* Unregister the device, unless its controller did; drop it. */
+static void bpfdrv_spi_hold_release(struct bpfdrv_hold *h)
+{
+	struct bpfdrv_device *bdev = h->bdev;
+
+	if (!h->gone)
+		spi_unregister_device(bdev->spi);
+	bdev->spi = NULL;
+}
+
+static const struct bpfdrv_hold_ops bpfdrv_spi_hold_ops = {
+	.release = bpfdrv_spi_hold_release,
+};
+
 /**
  * bpfdrv_spi_claim - register the SPI device a driver declares
  * @bdev: the device being created, named, not yet live
@@ -145,7 +162,7 @@ int bpfdrv_spi_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	struct spi_board_info info = { .modalias = BPFDRV_SPI_MODALIAS };
-	char what[BPFDRV_WATCH_WHAT_MAX];
+	char what[BPFDRV_HOLD_WHAT_MAX];
 	struct spi_controller *ctlr;
 	struct spi_device *spi;
 	int ret;
@@ -192,9 +209,13 @@ int bpfdrv_spi_claim(struct bpfdrv_device *bdev)
 	}
 	snprintf(what, sizeof(what), "SPI controller %s of %s",
 		 dev_name(&ctlr->dev), dev_name(ctlr->dev.parent));
-	bpfdrv_watch_start(bdev, &bdev->spi_watch, ctlr->dev.parent, what);
 	bdev->spi = spi;
-	ret = 0;
+	ret = bpfdrv_hold(bdev, &bdev->spi_hold, &spi->dev, &bpfdrv_spi_hold_ops,
+			  what);
+	if (ret) {
+		bdev->spi = NULL;
+		spi_unregister_device(spi);
+	}
 out:
 	spi_controller_put(ctlr);
 	return ret;
@@ -206,19 +227,35 @@ out:
  */
 void bpfdrv_spi_release(struct bpfdrv_device *bdev)
 {
-	bpfdrv_watch_stop(&bdev->spi_watch);
-	if (!bdev->spi)
-		return;
-	spi_unregister_device(bdev->spi);
-	bdev->spi = NULL;
+	bpfdrv_hold_release(&bdev->spi_hold);
 }
 
-/* The error for a device without SPI, or a size out of range. */
-static int bpfdrv_spi_check(struct bpfdrv_dev *dev, u32 size)
+/*
+ * The device's SPI device, held for a transfer of @size and @size2 bytes
+ * (ended by bpfdrv_spi_put()), or NULL with *err: -ENODEV (none, or its
+ * controller went), -EINVAL (a size out of range).
+ */
+static struct spi_device *bpfdrv_spi_get(struct bpfdrv_dev *dev, u32 size,
+					 u32 size2, int *err)
 {
-	if (!to_bpfdrv_device(dev)->spi)
-		return -ENODEV;
-	return size && size <= BPFDRV_SPI_XFER_MAX ? 0 : -EINVAL;
+	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
+
+	if (!bpfdrv_hold_get(&bdev->spi_hold)) {
+		*err = -ENODEV;
+		return NULL;
+	}
+	if (!size || size > BPFDRV_SPI_XFER_MAX || !size2 ||
+	    size2 > BPFDRV_SPI_XFER_MAX) {
+		bpfdrv_hold_put(&bdev->spi_hold);
+		*err = -EINVAL;
+		return NULL;
+	}
+	return bdev->spi;
+}
+
+static void bpfdrv_spi_put(struct bpfdrv_dev *dev)
+{
+	bpfdrv_hold_put(&to_bpfdrv_device(dev)->spi_hold);
 }
 
 __bpf_kfunc_start_defs();
@@ -237,21 +274,27 @@ __bpf_kfunc int bpfdrv_spi_transfer(struct bpfdrv_dev *dev, void *buf,
 				    u32 buf__sz)
 {
 	struct spi_transfer xfer = { .len = buf__sz };
-	int ret = bpfdrv_spi_check(dev, buf__sz);
+	struct spi_device *spi;
 	u8 *bounce;
+	int ret;
 
-	if (ret)
+	spi = bpfdrv_spi_get(dev, buf__sz, buf__sz, &ret);
+	if (!spi)
 		return ret;
 	bounce = kmalloc(2 * buf__sz, GFP_KERNEL);
-	if (!bounce)
-		return -ENOMEM;
+	if (!bounce) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	memcpy(bounce, buf, buf__sz);
 	xfer.tx_buf = bounce;
 	xfer.rx_buf = bounce + buf__sz;
-	ret = spi_sync_transfer(to_bpfdrv_device(dev)->spi, &xfer, 1);
+	ret = spi_sync_transfer(spi, &xfer, 1);
 	if (!ret)
 		memcpy(buf, bounce + buf__sz, buf__sz);
 	kfree(bounce);
+out:
+	bpfdrv_spi_put(dev);
 	return ret;
 }
 
@@ -269,12 +312,16 @@ __bpf_kfunc int bpfdrv_spi_transfer(struct bpfdrv_dev *dev, void *buf,
 __bpf_kfunc int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
 					   u32 tx__sz, void *rx, u32 rx__sz)
 {
-	int ret = bpfdrv_spi_check(dev, tx__sz) ?:
-		  bpfdrv_spi_check(dev, rx__sz);
+	struct spi_device *spi;
+	int ret;
 
+	spi = bpfdrv_spi_get(dev, tx__sz, rx__sz, &ret);
+	if (!spi)
+		return ret;
 	/* bounces through a buffer of its own */
-	return ret ?: spi_write_then_read(to_bpfdrv_device(dev)->spi, tx,
-					  tx__sz, rx, rx__sz);
+	ret = spi_write_then_read(spi, tx, tx__sz, rx, rx__sz);
+	bpfdrv_spi_put(dev);
+	return ret;
 }
 
 __bpf_kfunc_end_defs();

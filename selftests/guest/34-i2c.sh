@@ -160,6 +160,43 @@ if insmod "$KMODS/i2c_eeprom_sim.ko" 2>"$OUT/insmod"; then
 	check "raw i2c: bpfdrv_i2c_transfer to 0x51, where nothing answers: ENXIO ($r)" \
 		test "$r" = $ENXIO
 	check "raw i2c: unload i2c_raw" $BPFDRV unload i2c_raw
+
+	# the adapter deleted under I/O while its module stays (a DP-AUX
+	# adapter's way): the deletion does not wait for the driver, the
+	# transfers end with ENODEV, the driver is ejected, nothing is held
+	check "raw i2c: load i2c_raw again" \
+		$BPFDRV load --pin --name i2c_raw --i2c-adapter bpfdrv-i2c-sim \
+		--i2c-addrs 0x50,0x51 $TOBJ/i2c_probe.bpf.o
+	python3 -S - $PRAW >"$OUT/rawio" 2>&1 <<'EOF' &
+import os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+req = struct.pack("<IIII", 10, 0, 0x40, 0) + bytes(8)	# OP_TRANSFER
+calls, rets = 0, set()
+try:
+    while True:
+        os.write(fd, req)
+        rets.add(struct.unpack("<i", os.read(fd, 40)[:4])[0])
+        calls += 1
+except OSError as e:
+    print("calls", calls, "returns", sorted(rets), "errno", e.errno)
+EOF
+	io=$!
+	sleep 1
+	check "raw i2c: delete the adapter under I/O (present=0): done in 20 s" \
+		timeout 20 sh -c 'echo 0 >/sys/module/i2c_eeprom_sim/parameters/present'
+	check "raw i2c: the I/O ends" wait_for 10 eval "! kill -0 $io"
+	wait $io
+	sed 's/^/# /' "$OUT/rawio"
+	check "raw i2c: transfers gave data or ENODEV, then the node ENODEV" \
+		grep -Eq "returns \[(-19, )?0\] errno 19|returns \[0\] errno 19" "$OUT/rawio"
+	check "raw i2c: i2c_raw is ejected (node gone)" wait_gone i2c_raw
+	check "raw i2c: bpfdrv status: removed, i2c_raw lost I2C adapter bpfdrv-i2c-sim" \
+		wait_for 10 eval "$BPFDRV status i2c_raw 2>&1 |
+			grep -q 'last exit: removed at .*i2c_raw lost I2C adapter bpfdrv-i2c-sim'"
+	check "raw i2c: no reference to the module is left (refcnt 0)" \
+		wait_for 10 eval '[ "$(cat /sys/module/i2c_eeprom_sim/refcnt)" = 0 ]'
+	check "raw i2c: the adapter is added again (present=1)" \
+		sh -c 'echo 1 >/sys/module/i2c_eeprom_sim/parameters/present'
 	check "raw i2c: rmmod i2c_eeprom_sim" rmmod i2c_eeprom_sim
 else
 	nok "insmod i2c_eeprom_sim.ko"
@@ -239,11 +276,10 @@ else
 	SMBDRV=$(basename "$(readlink -f /sys/bus/pci/devices/$SMB/driver)")
 	check "edid: unbind the SMBus controller $SMB from $SMBDRV" \
 		sh -c "echo $SMB >/sys/bus/pci/drivers/$SMBDRV/unbind"
-	check "edid: ejected before its adapter went (node gone)" node_gone edid
-	$BPFDRV status edid >"$OUT/status" 2>&1
-	sed 's/^/# /' "$OUT/status"
+	check "edid: ejected as its adapter went (node gone)" wait_gone edid
 	check "edid: bpfdrv status: removed, edid lost I2C adapter SMBus I801 adapter at ..." \
-		grep -q "last exit: removed at .*edid lost I2C adapter SMBus I801 adapter at" "$OUT/status"
+		wait_for 10 eval "$BPFDRV status edid 2>&1 |
+			grep -q 'last exit: removed at .*edid lost I2C adapter SMBus I801 adapter at'"
 	check "edid: the adapter is gone" test ! -e /sys/bus/i2c/devices/i2c-$DDC
 	check "edid: bind the controller again" \
 		sh -c "echo $SMB >/sys/bus/pci/drivers/$SMBDRV/bind"

@@ -158,7 +158,9 @@ check "ej_proto: bpfdrv status names the protocol violation" \
 # while the driver is pinned (once it ran after, on a driver detach freed)
 race_fail=0
 for round in $(seq 12); do
-	if ! $BPFDRV load --pin --name ej_race "$EJ" >/dev/null; then
+	if ! $BPFDRV load --pin --name ej_race "$EJ" >"$OUT/race" 2>&1; then
+		echo "# round $round: load failed"
+		sed 's/^/# /' "$OUT/race"
 		race_fail=$((race_fail + 1))
 		continue
 	fi
@@ -174,13 +176,16 @@ fcntl.ioctl(os.open("/dev/bpfdrv/ej_race", os.O_RDWR), 0x4a02)'
 	$BPFDRV unload ej_race >/dev/null 2>&1 &
 	pids+=($!)
 	for p in "${pids[@]}"; do
-		if ! wait_for 30 eval "! kill -0 $p"; then
+		if ! wait_for 20 eval "! kill -0 $p"; then
+			echo "# round $round: $(tr '\0' ' ' </proc/$p/cmdline) did not end:"
+			sed 's/^/#   /' /proc/$p/stack 2>/dev/null
 			race_fail=$((race_fail + 1))
 			kill -9 "$p"
 		fi
 		wait "$p" 2>/dev/null
 	done
 	wait_gone ej_race || race_fail=$((race_fail + 1))
+	$BPFDRV unload ej_race >/dev/null 2>&1	# its pin, if the burst won
 done
 check "bad returns racing unload and ejection, 12 rounds: every reader and unload ends, the driver goes (failures: $race_fail)" \
 	test $race_fail -eq 0

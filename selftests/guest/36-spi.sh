@@ -184,12 +184,45 @@ info=$(flash $NODE info 2>&1)
 check "spi: the new code serves the same flash ($info)" \
 	test "$info" = "ef4014 1048576"
 check "spi: rmmod spi_flash_sim under spiflash" rmmod spi_flash_sim
-check "spi: spiflash was ejected first (node gone)" node_gone spiflash
-$BPFDRV status spiflash >"$OUT/status" 2>&1
-sed 's/^/# /' "$OUT/status"
+check "spi: spiflash is ejected (node gone)" wait_gone spiflash
 check "spi: bpfdrv status: removed, spiflash lost SPI controller $CTL of bpfdrv-spi-sim" \
-	grep -q "last exit: removed at .*spiflash lost SPI controller $CTL of bpfdrv-spi-sim" \
-	"$OUT/status"
+	wait_for 10 eval "$BPFDRV status spiflash 2>&1 |
+		grep -q 'last exit: removed at .*spiflash lost SPI controller $CTL of bpfdrv-spi-sim'"
 $BPFDRV unload spiflash >/dev/null 2>&1
 rmmod spi_flash_sim 2>/dev/null
+
+# --- the controller goes under I/O while its parent stays (driver unbound) ---
+if insmod "$KMODS/spi_flash_sim.ko"; then
+	check "spi: load spiflash on the new controller" \
+		$BPFDRV load --pin "$OBJ/spiflash.bpf.o"
+	python3 -S - $NODE >"$OUT/dd" 2>&1 <<'EOF' &
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+reads = 0
+try:
+    while True:
+        os.pread(fd, 256, 0)
+        reads += 1
+except OSError as e:
+    print("reads", reads, "then", os.strerror(e.errno))
+EOF
+	io=$!
+	sleep 1
+	check "spi: unbind the controller's driver under I/O: done in 20 s" \
+		timeout 20 sh -c "echo bpfdrv-spi-sim >/sys/bus/platform/drivers/bpfdrv-spi-sim/unbind"
+	check "spi: the reads end" wait_for 10 eval "! kill -0 $io"
+	wait $io
+	sed 's/^/# /' "$OUT/dd"
+	check "spi: the reads ended with ENODEV" grep -q "No such device" "$OUT/dd"
+	check "spi: spiflash is ejected (node gone)" wait_gone spiflash
+	check "spi: bpfdrv status: removed, spiflash lost its SPI controller" \
+		wait_for 10 eval "$BPFDRV status spiflash 2>&1 |
+			grep -q 'last exit: removed at .*spiflash lost SPI controller'"
+	check "spi: the platform device stays" test -e /sys/bus/platform/devices/bpfdrv-spi-sim
+	check "spi: no reference to the module is left (refcnt 0)" \
+		wait_for 10 eval '[ "$(cat /sys/module/spi_flash_sim/refcnt)" = 0 ]'
+	check "spi: rmmod spi_flash_sim" rmmod spi_flash_sim
+else
+	nok "spi: insmod spi_flash_sim.ko again"
+fi
 true

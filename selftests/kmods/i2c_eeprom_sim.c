@@ -10,9 +10,15 @@
  * Nothing answers at any other address (a NAK: -ENXIO). i2c-stub and the
  * q35 SMBus controller do SMBus only; this one serves i2ctransfer and
  * bpfdrv_i2c_transfer().
+ *
+ * Writing 0 to the module parameter "present" deletes the adapter while the
+ * module stays (as a DRM driver deletes a DP-AUX adapter), 1 adds it again.
  */
 #include <linux/i2c.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #define SIM_EEPROM_ADDR	0x50
 #define SIM_EEPROM_SIZE	256
@@ -24,6 +30,8 @@ struct i2c_eeprom_sim {
 };
 
 static struct i2c_eeprom_sim *sim;
+static bool sim_present;
+static DEFINE_MUTEX(sim_lock);
 
 static int sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 {
@@ -59,6 +67,58 @@ static const struct i2c_algorithm sim_algo = {
 	.functionality = sim_functionality,
 };
 
+static int sim_add(void)
+{
+	int ret;
+
+	memset(&sim->adap, 0, sizeof(sim->adap));
+	sim->adap.owner = THIS_MODULE;
+	sim->adap.algo = &sim_algo;
+	strscpy(sim->adap.name, "bpfdrv-i2c-sim", sizeof(sim->adap.name));
+	i2c_set_adapdata(&sim->adap, sim);
+	ret = i2c_add_adapter(&sim->adap);
+	sim_present = !ret;
+	return ret;
+}
+
+static void sim_del(void)
+{
+	if (sim_present)
+		i2c_del_adapter(&sim->adap);	/* waits for its users */
+	sim_present = false;
+}
+
+static int sim_present_set(const char *val, const struct kernel_param *kp)
+{
+	bool present;
+	int ret;
+
+	ret = kstrtobool(val, &present);
+	if (ret)
+		return ret;
+	if (!sim)	/* at insmod: the adapter is added anyway */
+		return -EINVAL;
+	mutex_lock(&sim_lock);
+	if (present && !sim_present)
+		ret = sim_add();
+	else if (!present)
+		sim_del();
+	mutex_unlock(&sim_lock);
+	return ret;
+}
+
+static int sim_present_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", sim_present);
+}
+
+static const struct kernel_param_ops sim_present_ops = {
+	.set = sim_present_set,
+	.get = sim_present_get,
+};
+module_param_cb(present, &sim_present_ops, NULL, 0644);
+MODULE_PARM_DESC(present, "Whether the adapter exists (0 deletes it, 1 adds it)");
+
 static int __init sim_init(void)
 {
 	int ret;
@@ -67,11 +127,7 @@ static int __init sim_init(void)
 	if (!sim)
 		return -ENOMEM;
 	memset(sim->mem, 0xff, sizeof(sim->mem));
-	sim->adap.owner = THIS_MODULE;
-	sim->adap.algo = &sim_algo;
-	strscpy(sim->adap.name, "bpfdrv-i2c-sim", sizeof(sim->adap.name));
-	i2c_set_adapdata(&sim->adap, sim);
-	ret = i2c_add_adapter(&sim->adap);
+	ret = sim_add();
 	if (ret)
 		kfree(sim);
 	return ret;
@@ -80,7 +136,7 @@ module_init(sim_init);
 
 static void __exit sim_exit(void)
 {
-	i2c_del_adapter(&sim->adap);
+	sim_del();
 	kfree(sim);
 }
 module_exit(sim_exit);
