@@ -130,6 +130,7 @@ struct bpfdrv_pci_fn {
 	int irq;			/* requested Linux IRQ, or 0 */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
+	raw_spinlock_t cmd_lock;	/* bpfdrv's writes of PCI_COMMAND */
 	bool irq_stopped;		/* irq_hard overran or broke: no more */
 	u8 hard_overruns;		/* irq_hard calls over time in a row */
 	struct bpfdrv_dma_buf dma[BPFDRV_MAX_DMA_BUFS];	/* the instance's */
@@ -309,6 +310,7 @@ extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];
 int bpfdrv_struct_ops_init(void);
 enum bpfdrv_dma bpfdrv_pci_dma(struct pci_dev *pdev);
 const char *bpfdrv_dma_name(enum bpfdrv_dma dma);
+int bpfdrv_pci_may_master(struct bpfdrv_pci_fn *fn);
 int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn);
 const struct bpf_func_proto *
 bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog);

@@ -46,8 +46,8 @@ const char *bpfdrv_dma_name(enum bpfdrv_dma dma)
 	return "-";
 }
 
-/* Make @fn a bus master if its DMA is confined or the admin opted in. */
-int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn)
+/* May @fn master the bus? If its DMA is confined or the admin opted in. */
+int bpfdrv_pci_may_master(struct bpfdrv_pci_fn *fn)
 {
 	switch (bpfdrv_pci_dma(fn->pdev)) {
 	case BPFDRV_DMA_IOMMU:
@@ -63,6 +63,5 @@ int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn)
 		pci_info_ratelimited(fn->pdev, "bus mastering refused: no IOMMU translates this function's DMA (bpfdrv's allow_unsafe_dma=1 allows it and taints the kernel)\n");
 		return -EPERM;
 	}
-	pci_set_master(fn->pdev);
 	return 0;
 }

@@ -55,11 +55,63 @@ MODULE_PARM_DESC(msi, "Use MSI for PCI functions that have it; else INTx (defaul
  * disable bit) until the callback has run, as uio_pci_generic does; the
  * line stays enabled for the others.
  */
+/*
+ * PCI_COMMAND is shared: the interrupt handlers mask and unmask INTx in it
+ * while a callback may write it (bus mastering, INTx disable). Every
+ * read-modify-write of it by bpfdrv runs under fn->cmd_lock, which the
+ * hard handler takes too, so that none undoes another's bit.
+ */
+static bool bpfdrv_pci_intx_check_mask(struct bpfdrv_pci_fn *fn)
+{
+	unsigned long flags;
+	bool asserted;
+
+	raw_spin_lock_irqsave(&fn->cmd_lock, flags);
+	asserted = pci_check_and_mask_intx(fn->pdev);
+	raw_spin_unlock_irqrestore(&fn->cmd_lock, flags);
+	return asserted;
+}
+
+/* Clear, then set bits of PCI_COMMAND. */
+static int bpfdrv_pci_cmd_update(struct bpfdrv_pci_fn *fn, u16 clear, u16 set)
+{
+	unsigned long flags;
+	u16 cmd, new;
+	int err;
+
+	raw_spin_lock_irqsave(&fn->cmd_lock, flags);
+	err = pci_read_config_word(fn->pdev, PCI_COMMAND, &cmd);
+	new = (cmd & ~clear) | set;
+	if (!err && new != cmd)
+		err = pci_write_config_word(fn->pdev, PCI_COMMAND, new);
+	raw_spin_unlock_irqrestore(&fn->cmd_lock, flags);
+	return pcibios_err_to_errno(err);
+}
+
+static void bpfdrv_pci_intx_unmask(struct bpfdrv_pci_fn *fn)
+{
+	bpfdrv_pci_cmd_update(fn, PCI_COMMAND_INTX_DISABLE, 0);
+}
+
+/* Make @fn a bus master if its DMA is confined or the admin opted in. */
+int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn)
+{
+	unsigned long flags;
+	int err = bpfdrv_pci_may_master(fn);
+
+	if (err)
+		return err;
+	raw_spin_lock_irqsave(&fn->cmd_lock, flags);
+	pci_set_master(fn->pdev);	/* config accesses only: no sleep */
+	raw_spin_unlock_irqrestore(&fn->cmd_lock, flags);
+	return 0;
+}
+
 static irqreturn_t bpfdrv_pci_intx_hard(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
 
-	if (!pci_check_and_mask_intx(bdev->pci->pdev))
+	if (!bpfdrv_pci_intx_check_mask(bdev->pci))
 		return IRQ_NONE;
 	return IRQ_WAKE_THREAD;
 }
@@ -86,7 +138,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	if (fn->intx_masked) {
 		if (!READ_ONCE(bdev->live))
 			return IRQ_HANDLED;
-		pci_intx(fn->pdev, 1);
+		bpfdrv_pci_intx_unmask(fn);
 	}
 	/* irq_hard claimed and counted it already */
 	if (hard)
@@ -117,7 +169,7 @@ static irqreturn_t bpfdrv_pci_irq_stopped(struct bpfdrv_device *bdev)
 	struct bpfdrv_pci_fn *fn = bdev->pci;
 
 	if (fn->intx_masked)
-		return pci_check_and_mask_intx(fn->pdev) ? IRQ_HANDLED : IRQ_NONE;
+		return bpfdrv_pci_intx_check_mask(fn) ? IRQ_HANDLED : IRQ_NONE;
 	return IRQ_HANDLED;
 }
 
@@ -202,7 +254,7 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 			break;
 		atomic64_inc(&bdev->irq_count);
 		if (fn->intx_masked)
-			pci_check_and_mask_intx(fn->pdev);
+			bpfdrv_pci_intx_check_mask(fn);
 		return IRQ_WAKE_THREAD;
 	}
 	return bpfdrv_pci_irq_stop(bdev, irq, ret, 0);
@@ -251,7 +303,7 @@ int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 		irqflags = IRQF_SHARED;
 		fn->intx_masked = true;
 		/* masked until init succeeded: bpfdrv_pci_instance_live() */
-		pci_intx(pdev, 0);
+		bpfdrv_pci_cmd_update(fn, 0, PCI_COMMAND_INTX_DISABLE);
 	} else if (thread) {
 		/*
 		 * MSI, or INTx without masking at the function: the line
@@ -283,7 +335,7 @@ err:
 void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev)
 {
 	if (bdev->pci && bdev->pci->intx_masked)
-		pci_intx(bdev->pci->pdev, 1);
+		bpfdrv_pci_intx_unmask(bdev->pci);
 }
 
 /* Free the interrupt; waits for a running irq callback. */
@@ -346,6 +398,7 @@ static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	fn->pdev = pdev;
 	INIT_LIST_HEAD(&fn->dma_freed);
 	mutex_init(&fn->dma_lock);
+	raw_spin_lock_init(&fn->cmd_lock);
 
 	ret = pci_enable_device(pdev);
 	if (ret)
@@ -534,7 +587,8 @@ __bpf_kfunc int bpfdrv_pci_cfg_read(struct bpfdrv_dev *dev, u32 off, u32 size,
  * @val: the new value
  *
  * PCI_COMMAND: only bus mastering (as bpfdrv_pci_set_master() allows it),
- * parity and SERR reporting and INTx disable may change; PCI_STATUS:
+ * parity and SERR reporting and INTx disable may change (INTx disable is
+ * left to bpfdrv where it masks a shared INTx line per interrupt); PCI_STATUS:
  * write-one-to-clear error bits. BARs, capabilities (MSI, power
  * management) and the rest stay the kernel's.
  *
@@ -545,7 +599,7 @@ __bpf_kfunc int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, u32 off, u32 size,
 				     u32 val)
 {
 	struct bpfdrv_pci_fn *fn;
-	u16 cmd;
+	u16 cmd, mine;
 	int err;
 
 	fn = bpfdrv_pci_fn(dev, &err);
@@ -566,7 +620,11 @@ __bpf_kfunc int bpfdrv_pci_cfg_write(struct bpfdrv_dev *dev, u32 off, u32 size,
 			if (err)
 				return err;
 		}
-		return pcibios_err_to_errno(pci_write_config_word(fn->pdev, off, val));
+		/* under the handlers' lock; INTx masking may be bpfdrv's */
+		mine = BPFDRV_CMD_WRITABLE;
+		if (fn->intx_masked)
+			mine &= ~PCI_COMMAND_INTX_DISABLE;
+		return bpfdrv_pci_cmd_update(fn, mine & ~val, mine & val);
 	case PCI_STATUS:
 		if (val & ~BPFDRV_STATUS_W1C)
 			return -EPERM;

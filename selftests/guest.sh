@@ -11,6 +11,13 @@ cd "$(dirname "$0")/.."
 
 echo "# kernel $(uname -r)"
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+# booted with memory debugging (vm/run.sh): say so, and that it is on
+if grep -q slub_debug /proc/cmdline; then
+	check "SLUB debugging (poison, red zones, checks) is on: $(grep -o 'slub_debug=[^ ]*' /proc/cmdline)" \
+		grep -q 1 /sys/kernel/slab/kmalloc-64/poison
+	check "KFENCE samples allocations (every $(cat /sys/module/kfence/parameters/sample_interval) ms)" \
+		eval '[ "$(cat /sys/module/kfence/parameters/sample_interval)" -gt 0 ]'
+fi
 
 skip=" "
 while [ "${1:-}" = -x ] || [ "${1:-}" = -e ]; do
@@ -48,6 +55,9 @@ bad="WARNING:|BUG:|Oops|Call Trace|general protection"
 bad="$bad|rcu: INFO: .* detected stalls|rcu_.* self-detected stall|blocked for more than"
 bad="$bad|soft lockup|hard LOCKUP|possible circular locking|possible recursive locking"
 bad="$bad|inconsistent lock state|suspicious RCU usage|lockdep"
+# SLUB debug (slub_debug=FZP) reports as "BUG kmalloc-64 (...): Poison overwritten"
+bad="$bad|Poison overwritten|Redzone overwritten|Object padding overwritten"
+bad="$bad|Freepointer corrupt|KASAN|KFENCE|ODEBUG"
 if dmesg | grep -E "$bad" >"$OUT/dmesg"; then
 	nok "kernel log has no WARNING, BUG, Oops, stall, hung task, lockup or lockdep report"
 	sed 's/^/# /' "$OUT/dmesg" | head -40

@@ -164,28 +164,47 @@ for round in $(seq 12); do
 		race_fail=$((race_fail + 1))
 		continue
 	fi
-	python3 -S -c 'import fcntl, os
-fcntl.ioctl(os.open("/dev/bpfdrv/ej_race", os.O_RDWR), 0x4a02)'
-	pids=()
-	for i in 1 2 3 4; do
-		dd if=/dev/bpfdrv/ej_race of=/dev/null bs=16 count=300 \
-			conv=noerror 2>/dev/null &
-		pids+=($!)
-	done
-	sleep "0.0$((round % 4))"
-	$BPFDRV unload ej_race >/dev/null 2>&1 &
-	pids+=($!)
-	for p in "${pids[@]}"; do
-		if ! wait_for 20 eval "! kill -0 $p"; then
-			echo "# round $round: $(tr '\0' ' ' </proc/$p/cmdline) did not end:"
-			sed 's/^/#   /' /proc/$p/stack 2>/dev/null
-			race_fail=$((race_fail + 1))
-			kill -9 "$p"
-		fi
-		wait "$p" 2>/dev/null
-	done
+	# four threads read, each until ENODEV (at most 300 reads); a fifth
+	# unloads the driver after ROUND % 4 ms, as bpfdrv unload does
+	python3 -S - $round <<'EOF' &
+import errno, fcntl, os, sys, threading, time
+dev = "/dev/bpfdrv/ej_race"
+fcntl.ioctl(os.open(dev, os.O_RDWR), 0x4a02)	# EJ_IOC_BADRET
+def unload():
+    time.sleep(int(sys.argv[1]) % 4 / 1000)
+    try:
+        with open("/sys/kernel/bpfdrv/unload", "w") as f:
+            f.write("ej_race")
+    except OSError:
+        pass	# the burst won
+def reader():
+    try:
+        fd = os.open(dev, os.O_RDONLY)
+    except OSError:
+        return
+    for _ in range(300):
+        try:
+            os.read(fd, 16)
+        except OSError as e:
+            if e.errno == errno.ENODEV:
+                return
+threads = [threading.Thread(target=reader) for _ in range(4)]
+threads.append(threading.Thread(target=unload))
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+EOF
+	p=$!
+	if ! wait_for 20 eval "! kill -0 $p"; then
+		echo "# round $round: the readers did not end:"
+		for t in /proc/$p/task/*; do sed 's/^/#   /' $t/stack; done
+		race_fail=$((race_fail + 1))
+		kill -9 "$p"
+	fi
+	wait "$p" 2>/dev/null
 	wait_gone ej_race || race_fail=$((race_fail + 1))
-	$BPFDRV unload ej_race >/dev/null 2>&1	# its pin, if the burst won
+	$BPFDRV unload ej_race >/dev/null 2>&1	# its pin
 done
 check "bad returns racing unload and ejection, 12 rounds: every reader and unload ends, the driver goes (failures: $race_fail)" \
 	test $race_fail -eq 0
