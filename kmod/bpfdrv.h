@@ -291,10 +291,6 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 int bpfdrv_pci_init(void);
 void bpfdrv_pci_exit(void);
 bool bpfdrv_pci_locked_down(void);
-void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev);
-int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
-			      struct bpfdrv_pci_fn *fn);
-void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);
 bool bpfdrv_name_valid(const char *name);
 
 void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
@@ -348,17 +344,6 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 
 void bpfdrv_device_wake(struct bpfdrv_device *bdev);
 
-int bpfdrv_classes_valid(const struct chr_ext_ops *ops);
-int bpfdrv_classes_add(struct bpfdrv_device *bdev);
-void bpfdrv_classes_del(struct bpfdrv_device *bdev);
-int bpfdrv_leds_valid(const struct chr_ext_ops *ops);
-int bpfdrv_leds_add(struct bpfdrv_device *bdev);
-void bpfdrv_leds_del(struct bpfdrv_device *bdev);
-int bpfdrv_input_add(struct bpfdrv_device *bdev);
-void bpfdrv_input_del(struct bpfdrv_device *bdev);
-int bpfdrv_sensors_valid(const struct chr_ext_ops *ops);
-int bpfdrv_hwmon_add(struct bpfdrv_device *bdev);
-void bpfdrv_hwmon_del(struct bpfdrv_device *bdev);
 
 /* @name, or, if @pattern ends with '*', whatever starts as it does. */
 static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
@@ -370,23 +355,12 @@ static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
 	return !strcmp(name, pattern);
 }
 
-int bpfdrv_i2c_valid(const struct chr_ext_ops *ops);
-int bpfdrv_i2c_claim(struct bpfdrv_device *bdev);
-void bpfdrv_i2c_release(struct bpfdrv_device *bdev);
 
-int bpfdrv_spi_valid(const struct chr_ext_ops *ops);
-int bpfdrv_spi_claim(struct bpfdrv_device *bdev);
-void bpfdrv_spi_release(struct bpfdrv_device *bdev);
 
-int bpfdrv_mmaps_valid(const struct chr_ext_ops *ops);
-int bpfdrv_mmap_setup(struct bpfdrv_device *bdev);
-void bpfdrv_mmap_free(struct bpfdrv_device *bdev);
 void bpfdrv_mmap_open(struct bpfdrv_device *bdev, struct file *filp);
 void bpfdrv_mmap_revoke(struct bpfdrv_device *bdev);
 int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma);
 
-int bpfdrv_gpio_claim(struct bpfdrv_device *bdev);
-void bpfdrv_gpio_release(struct bpfdrv_device *bdev);
 void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what);
 
 int bpfdrv_hold(struct bpfdrv_device *bdev, struct bpfdrv_hold *h,
@@ -396,5 +370,34 @@ bool bpfdrv_hold_get(struct bpfdrv_hold *h);
 void bpfdrv_hold_put(struct bpfdrv_hold *h);
 void bpfdrv_hold_release(struct bpfdrv_hold *h);
 void bpfdrv_hold_exit(void);
+
+/*
+ * A part of an instance (parts.c): a step left NULL does nothing. claim and
+ * add may fail midway; release and del must then undo what was done.
+ */
+struct bpfdrv_part {
+	const char *name;
+	int (*valid)(const struct chr_ext_ops *ops);	/* at load */
+	int (*claim)(struct bpfdrv_device *bdev);	/* before init */
+	void (*live)(struct bpfdrv_device *bdev);	/* init succeeded */
+	int (*add)(struct bpfdrv_device *bdev);		/* the node exists */
+	void (*del)(struct bpfdrv_device *bdev);	/* before it goes */
+	void (*revoke)(struct bpfdrv_device *bdev);	/* drained, before exit */
+	void (*release)(struct bpfdrv_device *bdev);	/* after exit */
+	void (*free)(struct bpfdrv_device *bdev);	/* the last reference */
+};
+
+extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
+	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
+	bpfdrv_part_input, bpfdrv_part_leds;
+
+int bpfdrv_parts_valid(const struct chr_ext_ops *ops);
+int bpfdrv_parts_claim(struct bpfdrv_device *bdev);
+void bpfdrv_parts_live(struct bpfdrv_device *bdev);
+int bpfdrv_parts_add(struct bpfdrv_device *bdev);
+void bpfdrv_parts_del(struct bpfdrv_device *bdev);
+void bpfdrv_parts_revoke(struct bpfdrv_device *bdev);
+void bpfdrv_parts_release(struct bpfdrv_device *bdev);
+void bpfdrv_parts_free(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

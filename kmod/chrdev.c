@@ -533,7 +533,7 @@ static void bpfdrv_device_release(struct device *dev)
 
 	if (dev->devt)
 		ida_free(&bpfdrv_minor_ida, MINOR(dev->devt));
-	bpfdrv_mmap_free(bdev);
+	bpfdrv_parts_free(bdev);
 	cleanup_srcu_struct(&bdev->srcu);
 	free_percpu(bdev->stats);
 	kfree(bdev);

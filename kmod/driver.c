@@ -199,19 +199,7 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 {
 	int ret;
 
-	ret = bpfdrv_mmap_setup(bdev);
-	if (ret)
-		return ret;
-	if (bdev->fn) {
-		ret = bpfdrv_pci_instance_setup(bdev, bdev->fn);
-		if (ret)
-			return ret;
-	}
-	ret = bpfdrv_gpio_claim(bdev);
-	if (!ret)
-		ret = bpfdrv_i2c_claim(bdev);
-	if (!ret)
-		ret = bpfdrv_spi_claim(bdev);
+	ret = bpfdrv_parts_claim(bdev);
 	if (ret)
 		return ret;
 
@@ -224,12 +212,12 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 	bdev->inited = true;
 	/* interrupts and edges reach the driver from now on, not before */
 	WRITE_ONCE(bdev->live, true);
-	bpfdrv_pci_instance_live(bdev);
+	bpfdrv_parts_live(bdev);
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
 	bdev->added = !ret;
 	if (!ret)	/* children of the node */
-		ret = bpfdrv_classes_add(bdev);
+		ret = bpfdrv_parts_add(bdev);
 	return ret;
 }
 
@@ -259,7 +247,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_pci_fn *fn = bdev->fn;
 
-	bpfdrv_classes_del(bdev);
+	bpfdrv_parts_del(bdev);
 	if (bdev->added)
 		cdev_device_del(&bdev->cdev, &bdev->dev);
 	mutex_lock(&bpfdrv_lock);
@@ -273,15 +261,11 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	/* irq_hard takes no SRCU: wait for a call that saw it live */
 	if (bdev->pci && bdev->ops->irq_hard)
 		synchronize_rcu();
-	bpfdrv_mmap_revoke(bdev);	/* before exit quiesces the device */
+	bpfdrv_parts_revoke(bdev);	/* before exit quiesces the device */
 	if (bdev->inited)	/* drained: it runs alone */
 		bpfdrv_call_void(bdev, BPFDRV_CALL_OWNER, BPFDRV_CB_EXIT, exit);
 
-	bpfdrv_gpio_release(bdev);
-	bpfdrv_i2c_release(bdev);
-	bpfdrv_spi_release(bdev);
-	if (bdev->pci)
-		bpfdrv_pci_instance_teardown(bdev);
+	bpfdrv_parts_release(bdev);
 	if (fn) {
 		mutex_lock(&bpfdrv_lock);
 		fn->bdev = NULL;	/* it may serve a driver again */

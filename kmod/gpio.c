@@ -293,7 +293,7 @@ static const struct bpfdrv_hold_ops bpfdrv_gpio_hold_ops = {
  * Return: 0 (also when the driver declares no lines), -ENODEV for a missing
  * chip, -EBUSY for a line someone else holds, -EINVAL for a bad declaration.
  */
-int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
+static int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_gpio_count(ops);
@@ -363,7 +363,7 @@ out:
  * bpfdrv_gpio_release - free the interrupts and lines of a detached driver
  * @bdev: the device, dead, its callbacks drained and exit done
  */
-void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
+static void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
 {
 	bpfdrv_hold_release(&bdev->gpio_hold);
 }
@@ -479,3 +479,9 @@ __bpf_kfunc int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, u32 first,
 }
 
 __bpf_kfunc_end_defs();
+
+const struct bpfdrv_part bpfdrv_part_gpio = {
+	.name = "gpio",
+	.claim = bpfdrv_gpio_claim,
+	.release = bpfdrv_gpio_release,
+};

@@ -70,7 +70,7 @@ static bool bpfdrv_sensor_label_valid(const char *label)
 }
 
 /* Checks at load: known types, printable labels, and a sensor_read. */
-int bpfdrv_sensors_valid(const struct chr_ext_ops *ops)
+static int bpfdrv_sensors_valid(const struct chr_ext_ops *ops)
 {
 	unsigned int i, n = bpfdrv_sensor_count(ops);
 
@@ -162,7 +162,7 @@ static void bpfdrv_hwmon_attr(struct bpfdrv_hwmon *hw, unsigned int *n,
 	hw->attr_list[(*n)++] = &ha->attr.attr;
 }
 
-int bpfdrv_hwmon_add(struct bpfdrv_device *bdev)
+static int bpfdrv_hwmon_add(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = 0, nr_temp = 0, nr_in = 0;
@@ -209,7 +209,7 @@ int bpfdrv_hwmon_add(struct bpfdrv_device *bdev)
 }
 
 /* Waits for readings in progress. */
-void bpfdrv_hwmon_del(struct bpfdrv_device *bdev)
+static void bpfdrv_hwmon_del(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_hwmon *hw = bdev->hwmon;
 
@@ -241,3 +241,10 @@ __bpf_kfunc int bpfdrv_sensor_report(struct bpfdrv_sensor_read *rd, s64 value)
 }
 
 __bpf_kfunc_end_defs();
+
+const struct bpfdrv_part bpfdrv_part_hwmon = {
+	.name = "hwmon",
+	.valid = bpfdrv_sensors_valid,
+	.add = bpfdrv_hwmon_add,
+	.del = bpfdrv_hwmon_del,
+};

@@ -41,7 +41,7 @@ static unsigned int bpfdrv_i2c_count(const struct chr_ext_ops *ops)
 }
 
 /* Checks at load: an adapter with addresses, valid and distinct. */
-int bpfdrv_i2c_valid(const struct chr_ext_ops *ops)
+static int bpfdrv_i2c_valid(const struct chr_ext_ops *ops)
 {
 	unsigned int i, j, n = bpfdrv_i2c_count(ops);
 
@@ -157,7 +157,7 @@ static const struct bpfdrv_hold_ops bpfdrv_i2c_hold_ops = {
  * Return: 0 (also when it declares none), -ENODEV for a missing adapter,
  * -EBUSY for an address in use, -ENOMEM.
  */
-int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
+static int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_i2c_count(ops);
@@ -207,7 +207,7 @@ int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
  * bpfdrv_i2c_release - give the addresses and the adapter back
  * @bdev: the device, dead, its callbacks drained and exit done
  */
-void bpfdrv_i2c_release(struct bpfdrv_device *bdev)
+static void bpfdrv_i2c_release(struct bpfdrv_device *bdev)
 {
 	bpfdrv_hold_release(&bdev->i2c_hold);
 }
@@ -493,3 +493,10 @@ __bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
 }
 
 __bpf_kfunc_end_defs();
+
+const struct bpfdrv_part bpfdrv_part_i2c = {
+	.name = "i2c",
+	.valid = bpfdrv_i2c_valid,
+	.claim = bpfdrv_i2c_claim,
+	.release = bpfdrv_i2c_release,
+};

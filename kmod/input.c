@@ -23,7 +23,7 @@ struct bpfdrv_input {
 	char phys[BPFDRV_NAME_MAX + 16];	/* "bpfdrv/<instance>/input0" */
 };
 
-int bpfdrv_input_add(struct bpfdrv_device *bdev)
+static int bpfdrv_input_add(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	struct bpfdrv_input *in;
@@ -69,7 +69,7 @@ int bpfdrv_input_add(struct bpfdrv_device *bdev)
 	return 0;
 }
 
-void bpfdrv_input_del(struct bpfdrv_device *bdev)
+static void bpfdrv_input_del(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_input *in;
 
@@ -137,3 +137,9 @@ __bpf_kfunc int bpfdrv_input_sync(struct bpfdrv_dev *dev)
 }
 
 __bpf_kfunc_end_defs();
+
+const struct bpfdrv_part bpfdrv_part_input = {
+	.name = "input",
+	.add = bpfdrv_input_add,
+	.del = bpfdrv_input_del,
+};

@@ -57,7 +57,7 @@ static bool bpfdrv_led_name_valid(const char *name)
 }
 
 /* Checks at load: names, brightness, no duplicate, and a led_set. */
-int bpfdrv_leds_valid(const struct chr_ext_ops *ops)
+static int bpfdrv_leds_valid(const struct chr_ext_ops *ops)
 {
 	unsigned int i, j, n = bpfdrv_led_count(ops);
 
@@ -135,7 +135,7 @@ static int bpfdrv_led_blink(struct led_classdev *cdev, unsigned long *delay_on,
 			   *delay_off);
 }
 
-int bpfdrv_leds_add(struct bpfdrv_device *bdev)
+static int bpfdrv_leds_add(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	unsigned int i, n = bpfdrv_led_count(ops);
@@ -181,7 +181,7 @@ int bpfdrv_leds_add(struct bpfdrv_device *bdev)
 }
 
 /* The LED core turns each LED off (led_set) before it goes. */
-void bpfdrv_leds_del(struct bpfdrv_device *bdev)
+static void bpfdrv_leds_del(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_leds *leds = bdev->leds;
 	unsigned int i;
@@ -194,3 +194,10 @@ void bpfdrv_leds_del(struct bpfdrv_device *bdev)
 	bdev->leds = NULL;
 	kfree(leds);
 }
+
+const struct bpfdrv_part bpfdrv_part_leds = {
+	.name = "leds",
+	.valid = bpfdrv_leds_valid,
+	.add = bpfdrv_leds_add,
+	.del = bpfdrv_leds_del,
+};

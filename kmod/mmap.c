@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cc_platform.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -51,7 +52,7 @@ static bool bpfdrv_mmap_prot_valid(u32 prot)
 }
 
 /* Checks at load: a PCI driver, known regions and prots, aligned, in order. */
-int bpfdrv_mmaps_valid(const struct chr_ext_ops *ops)
+static int bpfdrv_mmaps_valid(const struct chr_ext_ops *ops)
 {
 	const struct bpfdrv_mmap_window *w = ops->mmaps;
 	unsigned int i, n;
@@ -110,7 +111,7 @@ int bpfdrv_mmaps_valid(const struct chr_ext_ops *ops)
 }
 
 /* Before the node exists: the instance's address_space, if it maps. */
-int bpfdrv_mmap_setup(struct bpfdrv_device *bdev)
+static int bpfdrv_mmap_setup(struct bpfdrv_device *bdev)
 {
 	struct inode *inode;
 	int ret;
@@ -131,7 +132,7 @@ int bpfdrv_mmap_setup(struct bpfdrv_device *bdev)
 }
 
 /* At the instance's release, when no file (and so no mapping) is left. */
-void bpfdrv_mmap_free(struct bpfdrv_device *bdev)
+static void bpfdrv_mmap_free(struct bpfdrv_device *bdev)
 {
 	if (!bdev->map_inode)
 		return;
@@ -285,6 +286,20 @@ static const struct vm_operations_struct bpfdrv_vm_ops = {
 	.fault = bpfdrv_vm_fault,
 };
 
+/*
+ * DMA buffers reach user space by PFN with the mapping's own attributes,
+ * inserted at fault time so that the revoke never misses a page
+ * (dma_mmap_coherent() maps at mmap() time, before the mapping is
+ * reachable by the revoke). That is right only where a coherent buffer is
+ * plain cached memory: x86, whose PCI DMA is coherent, without memory
+ * encryption (there the buffer is decrypted, and user space would need
+ * pgprot_decrypted(), which dma_pgprot() knows and modules cannot call).
+ */
+static bool bpfdrv_dma_mmap_ok(void)
+{
+	return IS_ENABLED(CONFIG_X86) && !cc_platform_has(CC_ATTR_MEM_ENCRYPT);
+}
+
 int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
@@ -315,6 +330,10 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (w->region < PCI_STD_NUM_BARS &&
 	    (!capable(CAP_SYS_RAWIO) || bpfdrv_pci_locked_down()))
 		return -EPERM;
+	if (w->region >= PCI_STD_NUM_BARS && !bpfdrv_dma_mmap_ok()) {
+		dev_info_ratelimited(&bdev->dev, "DMA buffers are not mapped to user space with memory encryption or on this architecture\n");
+		return -EOPNOTSUPP;
+	}
 
 	idx = srcu_read_lock(&bdev->srcu);
 	ret = -ENODEV;
@@ -337,3 +356,11 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	vma->vm_ops = &bpfdrv_vm_ops;
 	return 0;
 }
+
+const struct bpfdrv_part bpfdrv_part_mmap = {
+	.name = "mmap",
+	.valid = bpfdrv_mmaps_valid,
+	.claim = bpfdrv_mmap_setup,
+	.revoke = bpfdrv_mmap_revoke,
+	.free = bpfdrv_mmap_free,
+};

@@ -269,8 +269,10 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
  * serialized with the other callbacks by the device mutex; irq_hard in the
  * hard handler.
  */
-int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
-			      struct bpfdrv_pci_fn *fn)
+static void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev);
+
+static int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
+				     struct bpfdrv_pci_fn *fn)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	irq_handler_t thread = ops->irq ? bpfdrv_pci_irq_thread : NULL;
@@ -332,7 +334,7 @@ err:
 }
 
 /* init succeeded: a shared INTx line may reach the driver from now on. */
-void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev)
+static void bpfdrv_pci_instance_live(struct bpfdrv_device *bdev)
 {
 	if (bdev->pci && bdev->pci->intx_masked)
 		bpfdrv_pci_intx_unmask(bdev->pci);
@@ -360,7 +362,7 @@ static void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
  * its DMA before the buffer is freed, and leave the function ready for the
  * next driver. The caller then lets go of the function (fn->bdev).
  */
-void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
+static void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_pci_fn *fn = bdev->pci;
 
@@ -931,3 +933,40 @@ __bpf_kfunc int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, u32 dma_off,
 }
 
 __bpf_kfunc_end_defs();
+
+/* Declarations of a PCI driver that need the whole of them. */
+static int bpfdrv_pci_valid(const struct chr_ext_ops *ops)
+{
+	/* instance names append the index; truncated ones would collide */
+	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
+		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
+			ops->name, BPFDRV_PCI_NAME_MAX);
+		return -ENAMETOOLONG;
+	}
+	if (ops->irq_hard && !bpfdrv_driver_is_pci(ops)) {
+		pr_info("%s: irq_hard needs a PCI driver (pci_ids or pci_slot)\n",
+			ops->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* An instance of a PCI driver holds a function (bdev->fn): set it up. */
+static int bpfdrv_pci_claim(struct bpfdrv_device *bdev)
+{
+	return bdev->fn ? bpfdrv_pci_instance_setup(bdev, bdev->fn) : 0;
+}
+
+static void bpfdrv_pci_release(struct bpfdrv_device *bdev)
+{
+	if (bdev->pci)
+		bpfdrv_pci_instance_teardown(bdev);
+}
+
+const struct bpfdrv_part bpfdrv_part_pci = {
+	.name = "pci",
+	.valid = bpfdrv_pci_valid,
+	.claim = bpfdrv_pci_claim,
+	.live = bpfdrv_pci_instance_live,
+	.release = bpfdrv_pci_release,
+};

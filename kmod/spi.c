@@ -35,7 +35,7 @@ static_assert(BPFDRV_SPI_CPHA == SPI_CPHA && BPFDRV_SPI_CPOL == SPI_CPOL &&
 #define BPFDRV_SPI_HOST_CLASS	"spi_master"
 
 /* Checks at load: a known mode, a chip select in range, a name that fits. */
-int bpfdrv_spi_valid(const struct chr_ext_ops *ops)
+static int bpfdrv_spi_valid(const struct chr_ext_ops *ops)
 {
 	if (strnlen(ops->spi_controller, BPFDRV_SPI_CONTROLLER_MAX) ==
 	    BPFDRV_SPI_CONTROLLER_MAX) {
@@ -158,7 +158,7 @@ static const struct bpfdrv_hold_ops bpfdrv_spi_hold_ops = {
  * -EINVAL for a chip select, clock or mode the controller does not have,
  * -EBUSY for a chip select in use, -EIO for another failure of the SPI core.
  */
-int bpfdrv_spi_claim(struct bpfdrv_device *bdev)
+static int bpfdrv_spi_claim(struct bpfdrv_device *bdev)
 {
 	const struct chr_ext_ops *ops = bdev->ops;
 	struct spi_board_info info = { .modalias = BPFDRV_SPI_MODALIAS };
@@ -225,7 +225,7 @@ out:
  * bpfdrv_spi_release - unregister the SPI device
  * @bdev: the device, dead, its callbacks drained and exit done
  */
-void bpfdrv_spi_release(struct bpfdrv_device *bdev)
+static void bpfdrv_spi_release(struct bpfdrv_device *bdev)
 {
 	bpfdrv_hold_release(&bdev->spi_hold);
 }
@@ -325,3 +325,10 @@ __bpf_kfunc int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
 }
 
 __bpf_kfunc_end_defs();
+
+const struct bpfdrv_part bpfdrv_part_spi = {
+	.name = "spi",
+	.valid = bpfdrv_spi_valid,
+	.claim = bpfdrv_spi_claim,
+	.release = bpfdrv_spi_release,
+};

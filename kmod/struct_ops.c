@@ -243,19 +243,7 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
  */
 static int bpfdrv_ops_decl_valid(const struct chr_ext_ops *ops)
 {
-	/* instance names append the index; truncated ones would collide */
-	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
-		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
-			ops->name, BPFDRV_PCI_NAME_MAX);
-		return -ENAMETOOLONG;
-	}
-	if (ops->irq_hard && !bpfdrv_driver_is_pci(ops)) {
-		pr_info("%s: irq_hard needs a PCI driver (pci_ids or pci_slot)\n",
-			ops->name);
-		return -EINVAL;
-	}
-	return bpfdrv_i2c_valid(ops) ?: bpfdrv_spi_valid(ops) ?:
-	       bpfdrv_mmaps_valid(ops) ?: bpfdrv_classes_valid(ops);
+	return bpfdrv_parts_valid(ops);
 }
 
 /* After every member: the programs installed are those checked. */
