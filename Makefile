@@ -4,6 +4,8 @@
 # make test       build everything for each kernel of the matrix and run the
 #                 selftests in VMs (sets up its own Debian root; needs root);
 #                 KERNELS=newest: the quick run, on the newest kernel only
+# make test-debug the lifetime parts on a KASAN and lockdep kernel, built
+#                 once from Debian's source (tens of minutes) and cached
 # make demo       boot a VM and show a driver attaching and data flowing
 # make bench      bpfdrv against a native module and CUSE in one VM boot;
 #                 results in build/bench/
@@ -53,7 +55,7 @@ BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
-.PHONY: all bpf user kmod selftests test demo bench vm vm-start vm-run vm-stop vm-build \
+.PHONY: all bpf user kmod selftests test test-debug demo bench vm vm-start vm-run vm-stop vm-build \
 	vm-check clean \
 	install install-tool install-dev install-dkms-src install-harness deb
 all: bpf user kmod
@@ -259,6 +261,11 @@ deb:
 test:
 	$(if $(KERNELS),BPFDRV_KERNELS="$(KERNELS)") \
 		$(if $(PARTS),BPFDRV_PARTS="$(PARTS)") selftests/vm/run.sh test
+
+# the lifetime parts on the KASAN and lockdep kernel, built once and cached
+test-debug:
+	BPFDRV_DEBUG_KERNEL=only $(if $(PARTS),BPFDRV_PARTS="$(PARTS)") \
+		selftests/vm/run.sh test
 
 demo:
 	selftests/vm/run.sh demo

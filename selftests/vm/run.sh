@@ -58,6 +58,17 @@ case $mode in demo|bench|vm|vm-start)
 esac
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
+# The debug kernel (KASAN, lockdep: selftests/vm/debug-kernel.sh), built once
+# from Debian's source and cached: make test-debug runs it alone. It is not
+# part of the matrix CI runs: its build alone takes longer than CI has.
+# It runs what exercises lifetimes (attach, detach, ejection, update,
+# unbind, bus devices going, mappings, class devices).
+if [ "$mode" = test ] && [ "${BPFDRV_DEBUG_KERNEL:-}" = only ]; then
+	kernels=("$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh")") || exit 1
+	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation}
+	# KASAN and lockdep under TCG: several times slower
+	export BPFDRV_VM_TIMEOUT=${BPFDRV_VM_TIMEOUT:-5400}
+fi
 # Benchmark ratios come from one boot; the newest kernel is the one to quote.
 [ "$mode" = bench ] && kernels=("${kernels[-1]}")
 # A development session: the kernel asked for first, else the newest.
