@@ -219,7 +219,9 @@ static __printf(1, 2) int bpfdrv_refuse(const char *fmt, ...)
 	return -EACCES;
 }
 
-int bpfdrv_last_refusal_show(char *buf)
+/* /sys/kernel/bpfdrv/last_refusal: refusals so far, and the last one's why */
+static ssize_t last_refusal_show(struct kobject *kobj,
+				 struct kobj_attribute *attr, char *buf)
 {
 	int len;
 
@@ -228,6 +230,8 @@ int bpfdrv_last_refusal_show(char *buf)
 	spin_unlock(&bpfdrv_refusal_lock);
 	return len;
 }
+
+struct kobj_attribute bpfdrv_attr_last_refusal = __ATTR_RO(last_refusal);
 
 static bool bpfdrv_kfunc_allowed(unsigned long addr, char *sym)
 {

@@ -9,10 +9,12 @@
 #include <linux/ctype.h>
 #include <linux/device.h>
 #include <linux/idr.h>
+#include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
+#include <linux/security.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/wait_bit.h>
@@ -274,23 +276,24 @@ static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
 	return !check_add_overflow(off, len, &end) && end <= size;
 }
 
-int bpfdrv_chrdev_init(void);
-void bpfdrv_chrdev_exit(void);
+int bpfdrv_node_init(void);
+void bpfdrv_node_exit(void);
 int bpfdrv_cdev_init(struct bpfdrv_device *bdev);
+extern const struct file_operations bpfdrv_fops;
 struct bpf_link;
 int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
 void bpfdrv_driver_detach(struct chr_ext_ops *ops);
-int bpfdrv_driver_unload(const char *name);
 int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old);
-int bpfdrv_drivers_show(char *buf);
-int bpfdrv_last_update_show(char *buf);
-int bpfdrv_drivers_starting(char *buf);
 void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 
 int bpfdrv_pci_init(void);
 void bpfdrv_pci_exit(void);
-bool bpfdrv_pci_locked_down(void);
+/* Lockdown forbids access to PCI devices from outside their drivers. */
+static inline bool bpfdrv_pci_locked_down(void)
+{
+	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
+}
 bool bpfdrv_name_valid(const char *name);
 
 void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
@@ -299,8 +302,11 @@ void bpfdrv_exit_record(const char *name, const struct bpfdrv_exit_info *info);
 struct bpfdrv_link_detach *bpfdrv_link_detach_alloc(void);
 void bpfdrv_link_detach_async(struct bpfdrv_link_detach *d,
 			      struct bpf_link *link);
-int bpfdrv_eject_init(void);
 void bpfdrv_eject_exit(void);
+/* /sys/kernel/bpfdrv/ (main.c), each beside the data it shows */
+extern struct kobj_attribute bpfdrv_attr_exits, bpfdrv_attr_unload,
+	bpfdrv_attr_starting, bpfdrv_attr_drivers, bpfdrv_attr_last_update,
+	bpfdrv_attr_last_refusal;
 extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];
 
 int bpfdrv_struct_ops_init(void);
@@ -314,7 +320,6 @@ int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
 			const void *udata);
 int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
-int bpfdrv_last_refusal_show(char *buf);
 int bpfdrv_kfuncs_init(void);
 int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
 			int start, int end);
@@ -342,7 +347,12 @@ static inline struct bpfdrv_io_kern *to_bpfdrv_io(struct bpfdrv_io *pub)
 	return container_of(pub, struct bpfdrv_io_kern, pub);
 }
 
-void bpfdrv_device_wake(struct bpfdrv_device *bdev);
+/* Wake the instance's sleepers (readers, writers, pollers) to try again. */
+static inline void bpfdrv_device_wake(struct bpfdrv_device *bdev)
+{
+	atomic_inc(&bdev->wake_seq);
+	wake_up_interruptible_all(&bdev->wq);
+}
 
 
 /* @name, or, if @pattern ends with '*', whatever starts as it does. */

@@ -556,7 +556,8 @@ err:
 }
 
 /* /sys/kernel/bpfdrv/starting: attached drivers whose inits still run. */
-int bpfdrv_drivers_starting(char *buf)
+static ssize_t starting_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
 {
 	struct bpfdrv_driver *drv;
 	int len = 0;
@@ -573,7 +574,8 @@ int bpfdrv_drivers_starting(char *buf)
  * /sys/kernel/bpfdrv/drivers: every attached driver, a line each:
  * NAME LINK_ID INSTANCES UPDATES (LINK_ID 0 without a link).
  */
-int bpfdrv_drivers_show(char *buf)
+static ssize_t drivers_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
 {
 	struct bpfdrv_driver *drv;
 	int len = 0;
@@ -590,6 +592,9 @@ int bpfdrv_drivers_show(char *buf)
 	mutex_unlock(&bpfdrv_lock);
 	return len;
 }
+
+struct kobj_attribute bpfdrv_attr_starting = __ATTR_RO(starting);
+struct kobj_attribute bpfdrv_attr_drivers = __ATTR_RO(drivers);
 
 /* Detach: destroy every instance after draining its callers. */
 void bpfdrv_driver_detach(struct chr_ext_ops *ops)
@@ -613,7 +618,7 @@ void bpfdrv_driver_detach(struct chr_ext_ops *ops)
  * that follows finds nothing left to wait for. The link's fd reports
  * EPOLLHUP when the driver is gone.
  */
-int bpfdrv_driver_unload(const char *name)
+static int bpfdrv_driver_unload(const char *name)
 {
 	struct bpfdrv_driver *drv;
 	int ret = 0;
@@ -630,6 +635,31 @@ int bpfdrv_driver_unload(const char *name)
 	mutex_unlock(&bpfdrv_lock);
 	return ret;
 }
+
+/*
+ * "echo NAME > unload" (bpfdrv unload): detach driver NAME as an ejection
+ * does; its link's fd reports EPOLLHUP once it is gone.
+ */
+static ssize_t unload_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	char name[BPFDRV_NAME_MAX];
+	size_t len = count;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, buf, len);
+	name[len] = '\0';
+	ret = bpfdrv_driver_unload(name);
+	return ret ? ret : count;
+}
+
+struct kobj_attribute bpfdrv_attr_unload = __ATTR_WO(unload);
 
 /*
  * A PCI function was bound to bpfdrv: give it to the first attached driver

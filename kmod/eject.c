@@ -36,7 +36,6 @@ struct bpfdrv_exit_rec {
 static DEFINE_SPINLOCK(bpfdrv_exits_lock);
 static LIST_HEAD(bpfdrv_exits);
 static unsigned int bpfdrv_nr_exits;
-static struct kobject *bpfdrv_kobj;
 
 const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_NONE] = "-",
@@ -234,102 +233,13 @@ static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return len;
 }
 
-static struct kobj_attribute bpfdrv_exits_attr = __ATTR_RO(exits);
-
-/*
- * "echo NAME > unload" (bpfdrv unload): detach driver NAME as an ejection
- * does; its link's fd reports EPOLLHUP once it is gone.
- */
-static ssize_t unload_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
-{
-	char name[BPFDRV_NAME_MAX];
-	size_t len = count;
-	int ret;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (len >= sizeof(name))
-		return -EINVAL;
-	memcpy(name, buf, len);
-	name[len] = '\0';
-	ret = bpfdrv_driver_unload(name);
-	return ret ? ret : count;
-}
-
-static struct kobj_attribute bpfdrv_unload_attr = __ATTR_WO(unload);
-
-/* Drivers attached while their inits still run, a name per line. */
-static ssize_t starting_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
-{
-	return bpfdrv_drivers_starting(buf);
-}
-
-static struct kobj_attribute bpfdrv_starting_attr = __ATTR_RO(starting);
-
-/* Attached drivers: NAME LINK_ID INSTANCES UPDATES, a line each. */
-static ssize_t drivers_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
-{
-	return bpfdrv_drivers_show(buf);
-}
-
-static struct kobj_attribute bpfdrv_drivers_attr = __ATTR_RO(drivers);
-
-/* The last live update: NAME done|refused MESSAGE. */
-static ssize_t last_update_show(struct kobject *kobj,
-				struct kobj_attribute *attr, char *buf)
-{
-	return bpfdrv_last_update_show(buf);
-}
-
-static struct kobj_attribute bpfdrv_last_update_attr = __ATTR_RO(last_update);
-
-/* Why the last driver was refused at load: a call or load not granted. */
-static ssize_t last_refusal_show(struct kobject *kobj,
-				 struct kobj_attribute *attr, char *buf)
-{
-	return bpfdrv_last_refusal_show(buf);
-}
-
-static struct kobj_attribute bpfdrv_last_refusal_attr = __ATTR_RO(last_refusal);
-
-static struct attribute *bpfdrv_kobj_attrs[] = {
-	&bpfdrv_exits_attr.attr,
-	&bpfdrv_unload_attr.attr,
-	&bpfdrv_starting_attr.attr,
-	&bpfdrv_drivers_attr.attr,
-	&bpfdrv_last_update_attr.attr,
-	&bpfdrv_last_refusal_attr.attr,
-	NULL
-};
-
-static const struct attribute_group bpfdrv_kobj_group = {
-	.attrs = bpfdrv_kobj_attrs,
-};
-
-int bpfdrv_eject_init(void)
-{
-	int ret;
-
-	bpfdrv_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
-	if (!bpfdrv_kobj)
-		return -ENOMEM;
-	ret = sysfs_create_group(bpfdrv_kobj, &bpfdrv_kobj_group);
-	if (ret)
-		kobject_put(bpfdrv_kobj);
-	return ret;
-}
+struct kobj_attribute bpfdrv_attr_exits = __ATTR_RO(exits);
 
 /* At module exit every driver is detached; only records are left. */
 void bpfdrv_eject_exit(void)
 {
 	struct bpfdrv_exit_rec *r, *tmp;
 
-	kobject_put(bpfdrv_kobj);
 	list_for_each_entry_safe(r, tmp, &bpfdrv_exits, node)
 		kfree(r);
 }

@@ -33,6 +33,36 @@ static bool bpfdrv_btf_present(void)
 	return kn;
 }
 
+/* /sys/kernel/bpfdrv/: each attribute lives in the file of its data */
+static struct attribute *bpfdrv_kobj_attrs[] = {
+	&bpfdrv_attr_exits.attr,		/* eject.c */
+	&bpfdrv_attr_unload.attr,		/* driver.c */
+	&bpfdrv_attr_starting.attr,
+	&bpfdrv_attr_drivers.attr,
+	&bpfdrv_attr_last_update.attr,		/* update.c */
+	&bpfdrv_attr_last_refusal.attr,		/* allow.c */
+	NULL
+};
+
+static const struct attribute_group bpfdrv_kobj_group = {
+	.attrs = bpfdrv_kobj_attrs,
+};
+
+static struct kobject *bpfdrv_kobj;
+
+static int bpfdrv_sysfs_init(void)
+{
+	int ret;
+
+	bpfdrv_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
+	if (!bpfdrv_kobj)
+		return -ENOMEM;
+	ret = sysfs_create_group(bpfdrv_kobj, &bpfdrv_kobj_group);
+	if (ret)
+		kobject_put(bpfdrv_kobj);
+	return ret;
+}
+
 static int __init bpfdrv_init(void)
 {
 	int ret;
@@ -42,18 +72,18 @@ static int __init bpfdrv_init(void)
 		return -ENOENT;
 	}
 
-	ret = bpfdrv_eject_init();
+	ret = bpfdrv_sysfs_init();
 	if (ret)
 		return ret;
-	ret = bpfdrv_chrdev_init();
+	ret = bpfdrv_node_init();
 	if (ret)
 		goto err_eject;
 	ret = bpfdrv_kfuncs_init();
 	if (ret)
-		goto err_chrdev;
+		goto err_node;
 	ret = bpfdrv_pci_init();
 	if (ret)
-		goto err_chrdev;
+		goto err_node;
 	ret = bpfdrv_struct_ops_init();
 	if (ret)
 		goto err_pci;
@@ -61,10 +91,11 @@ static int __init bpfdrv_init(void)
 
 err_pci:
 	bpfdrv_pci_exit();
-err_chrdev:
-	bpfdrv_chrdev_exit();
+err_node:
+	bpfdrv_node_exit();
 err_eject:
 	pr_err("registration failed: %d\n", ret);
+	kobject_put(bpfdrv_kobj);
 	bpfdrv_eject_exit();
 	return ret;
 }
@@ -74,7 +105,8 @@ static void __exit bpfdrv_exit(void)
 {
 	bpfdrv_pci_exit();
 	bpfdrv_hold_exit();
-	bpfdrv_chrdev_exit();
+	bpfdrv_node_exit();
+	kobject_put(bpfdrv_kobj);
 	bpfdrv_eject_exit();
 }
 

@@ -39,12 +39,6 @@
 				 PCI_STATUS_SIG_TARGET_ABORT | \
 				 PCI_STATUS_PARITY)
 
-/* Lockdown (integrity and up) forbids raw PCI access from user space. */
-bool bpfdrv_pci_locked_down(void)
-{
-	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
-}
-
 static bool msi = true;
 module_param(msi, bool, 0444);
 MODULE_PARM_DESC(msi, "Use MSI for PCI functions that have it; else INTx (default: 1)");

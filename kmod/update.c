@@ -57,7 +57,9 @@ static __printf(3, 4) int bpfdrv_update_result(const char *name, int err,
 	return err;
 }
 
-int bpfdrv_last_update_show(char *buf)
+/* /sys/kernel/bpfdrv/last_update: NAME done|refused MESSAGE */
+static ssize_t last_update_show(struct kobject *kobj,
+				struct kobj_attribute *attr, char *buf)
 {
 	int len;
 
@@ -66,6 +68,8 @@ int bpfdrv_last_update_show(char *buf)
 	spin_unlock(&bpfdrv_update_msg_lock);
 	return len;
 }
+
+struct kobj_attribute bpfdrv_attr_last_update = __ATTR_RO(last_update);
 
 /* What of the driver @new would change from @old, or NULL if nothing. */
 static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
