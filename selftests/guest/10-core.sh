@@ -4,6 +4,10 @@
 # and module removal.
 . "$(dirname "$0")/lib.sh"
 
+# --- the structure kmod/ promises, on its source: no call cycle between
+# files, one way to call a driver, one way to hold a bus device ---
+python3 -S "$(dirname "$0")/../kmod-structure.py" "$(dirname "$0")/../../kmod"
+
 # --- loader errors that need no module ---
 expect_err "load: module not loaded is reported" "module bpfdrv is not loaded" \
 	$BPFDRV load $OBJ/echo.bpf.o

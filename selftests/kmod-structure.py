@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The structure kmod/ promises, checked on its source (TAP lines):
+
+- no call cycle between its files: the core calls the parts (buses,
+  classes) through the table in parts.c, never by name;
+- one way to call a driver: no file but call.h takes an instance's callback
+  mutex or calls a callback (irq_hard, in hard-IRQ context, and the live
+  update's own lock, are the two named exceptions);
+- one way to hold a bus device: only hold.c registers a bus notifier.
+
+Usage: kmod-structure.py [KMOD_DIR]
+"""
+import collections
+import glob
+import os
+import re
+import sys
+
+kmod = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "kmod")
+files = {os.path.basename(p): open(p).read()
+         for p in glob.glob(os.path.join(kmod, "*.[ch]"))}
+bodies = {f: re.sub(r"/\*.*?\*/|//[^\n]*", "", s, flags=re.S)
+          for f, s in files.items()}
+fails = 0
+
+
+def tap(good, desc, detail=()):
+    global fails
+    print(("ok - " if good else "not ok - ") + desc)
+    for line in detail:
+        print("# " + line)
+    fails += not good
+
+
+# functions defined (not static) in each .c file
+defs = {}
+for f, s in bodies.items():
+    if not f.endswith(".c"):
+        continue
+    for m in re.finditer(r"^(?!static)[a-z_][\w \*]*?[\s\*](\w+)\(", s, re.M):
+        defs[m.group(1)] = f
+calls = collections.defaultdict(set)
+for f, s in bodies.items():
+    if f.endswith(".c"):
+        for name, df in defs.items():
+            if df != f and re.search(r"\b%s\s*\(" % name, s):
+                calls[f].add(df)
+
+
+def cycle():
+    """A call cycle between files, as a list, or None."""
+    state = {}
+
+    def visit(f, path):
+        state[f] = 1
+        for g in sorted(calls.get(f, ())):
+            if state.get(g) == 1:
+                return path[path.index(g):] + [g]
+            if g not in state:
+                c = visit(g, path + [g])
+                if c:
+                    return c
+        state[f] = 2
+        return None
+
+    for f in sorted(calls):
+        if f not in state:
+            c = visit(f, [f])
+            if c:
+                return c
+    return None
+
+
+c = cycle()
+tap(not c, "kmod: no call cycle between the module's %d files"
+    % len([f for f in files if f.endswith(".c")]),
+    ["cycle: " + " -> ".join(c)] if c else ())
+
+# one way to call a driver
+bad = []
+for f, s in bodies.items():
+    if f == "call.h":
+        continue
+    for n, line in enumerate(s.split("\n"), 1):
+        if re.search(r"(mutex_(lock|trylock|lock_killable)\w*|srcu_read_lock)"
+                     r"\(&bdev->(lock|srcu)\)", line) and \
+                not (f == "update.c" and "trylock" in line) and \
+                not (f == "mmap.c" and "srcu" in line):
+            bad.append("%s:%d: %s" % (f, n, line.strip()))
+        # a chr_ext_ops callback (not a hold's or a link's own ops)
+        m = re.search(r"(?<!h->)(?<!link->)\bops->(\w+)\(", line)
+        if m and not (f == "pci.c" and m.group(1) == "irq_hard"):
+            bad.append("%s:%d: %s" % (f, n, line.strip()))
+tap(not bad, "kmod: every callback is called through call.h "
+    "(irq_hard and the update's lock excepted)", bad)
+
+# one way to hold a bus device
+bad = ["%s: %s" % (f, m.group(0)) for f, s in bodies.items() if f != "hold.c"
+       for m in re.finditer(r"bus_register_notifier\([^)]*\)", s)]
+tap(not bad, "kmod: only hold.c watches buses for removals", bad)
+sys.exit(1 if fails else 0)
