@@ -30,9 +30,13 @@ in_root /bin/bash -c '
 	apt-get install -y -q --no-install-recommends "linux-source-$line" bc bison \
 		flex libssl-dev libelf-dev dwarves cpio rsync python3 >/dev/null
 	src=/usr/src/bpfdrv-debug-src obj=/usr/src/bpfdrv-debug-build
-	rm -rf "$src" "$obj"
-	mkdir -p "$src" "$obj"
-	tar -xaf /usr/src/linux-source-$line.tar.* -C "$src" --strip-components=1
+	# an interrupted build goes on where it stopped
+	if [ ! -f "$src/.bpfdrv-unpacked-$line" ]; then
+		rm -rf "$src" "$obj"
+		mkdir -p "$src" "$obj"
+		tar -xaf /usr/src/linux-source-$line.tar.* -C "$src" --strip-components=1
+		touch "$src/.bpfdrv-unpacked-$line"
+	fi
 	cd "$src"
 	make -s O="$obj" x86_64_defconfig
 	make -s O="$obj" kvm_guest.config >/dev/null
