@@ -14,7 +14,7 @@ mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 # booted with memory debugging (vm/run.sh): say so, and that it is on
 if grep -q slub_debug /proc/cmdline; then
 	check "SLUB debugging (poison, red zones, checks) is on: $(grep -o 'slub_debug=[^ ]*' /proc/cmdline)" \
-		grep -q 1 /sys/kernel/slab/kmalloc-64/poison
+		grep -q 1 /sys/kernel/slab/kmalloc-4k/poison
 	check "KFENCE samples allocations (every $(cat /sys/module/kfence/parameters/sample_interval) ms)" \
 		eval '[ "$(cat /sys/module/kfence/parameters/sample_interval)" -gt 0 ]'
 fi

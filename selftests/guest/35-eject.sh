@@ -157,7 +157,7 @@ check "ej_proto: bpfdrv status names the protocol violation" \
 # bad returns racing an unload and the ejection they cause: the judge runs
 # while the driver is pinned (once it ran after, on a driver detach freed)
 race_fail=0
-for round in $(seq 12); do
+for round in $(seq 8); do
 	if ! $BPFDRV load --pin --name ej_race "$EJ" >"$OUT/race" 2>&1; then
 		echo "# round $round: load failed"
 		sed 's/^/# /' "$OUT/race"
@@ -206,7 +206,7 @@ EOF
 	wait_gone ej_race || race_fail=$((race_fail + 1))
 	$BPFDRV unload ej_race >/dev/null 2>&1	# its pin
 done
-check "bad returns racing unload and ejection, 12 rounds: every reader and unload ends, the driver goes (failures: $race_fail)" \
+check "bad returns racing unload and ejection, 8 rounds: every reader and unload ends, the driver goes (failures: $race_fail)" \
 	test $race_fail -eq 0
 
 # a foreground loader notices, prints why and fails
