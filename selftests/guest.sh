@@ -15,8 +15,9 @@ mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 if grep -q slub_debug /proc/cmdline; then
 	check "SLUB debugging (poison, red zones, checks) is on: $(grep -o 'slub_debug=[^ ]*' /proc/cmdline)" \
 		grep -q 1 /sys/kernel/slab/kmalloc-4k/poison
-	check "KFENCE samples allocations (every $(cat /sys/module/kfence/parameters/sample_interval) ms)" \
-		eval '[ "$(cat /sys/module/kfence/parameters/sample_interval)" -gt 0 ]'
+	grep -q "kfence.sample_interval=[1-9]" /proc/cmdline &&
+		check "KFENCE samples allocations (every $(cat /sys/module/kfence/parameters/sample_interval) ms)" \
+			eval '[ "$(cat /sys/module/kfence/parameters/sample_interval)" -gt 0 ]'
 fi
 
 skip=" "

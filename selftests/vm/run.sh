@@ -270,7 +270,7 @@ boot_suite() {
 	shift
 	vm "$rel" "selftests/guest.sh $*" \
 		--append "slub_debug=FZP,kmalloc-4k,kmalloc-512" \
-		--append kfence.sample_interval=10
+		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}"
 }
 
 # report I: wait for the I-th run and tally it
