@@ -66,8 +66,9 @@ done
 # the reason is kept before the node goes: read as soon as the node is
 # gone, the exits say error, not the unload before it; and the name
 # loads again at once
+race=8
 rounds=0 stale=0
-while [ $rounds -lt 20 ]; do
+while [ $rounds -lt $race ]; do
 	$BPFDRV load --pin --name ej_race "$EJ" >"$OUT/race" 2>&1 &&
 		$BPFDRV unload ej_race >>"$OUT/race" 2>&1 &&
 		$BPFDRV load --pin --name ej_race "$EJ" >>"$OUT/race" 2>&1 || break
@@ -80,7 +81,7 @@ while [ $rounds -lt 20 ]; do
 	rounds=$((rounds + 1))
 done
 grep "^ej_race " "$OUT/race" | sed 's/^/# /'
-check "ej_race: 20 ejections, each loaded again at once ($rounds done)" test $rounds -eq 20
+check "ej_race: $race ejections, each loaded again at once ($rounds done)" test $rounds -eq $race
 check "ej_race: read as the node goes, the exit says error ($stale of $rounds said the unload before)" \
 	test $rounds -gt 0 -a $stale -eq 0
 $BPFDRV unload ej_race >/dev/null 2>&1

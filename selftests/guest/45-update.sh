@@ -111,9 +111,9 @@ both() {	# both V: update echo and fifo to version V at once
 }
 $BPFDRV update echo $OBJ/echo.bpf.o >/dev/null
 cat /dev/bpfdrv/echo >/dev/null
-# 24 rounds: each takes about 2 s under TCG; every process must see each
-# switch, which test_update checks
-storm=24
+# each round takes about 2 s under TCG (5 s on PREEMPT_RT); every process
+# must see each switch, which test_update checks
+storm=12
 $UPD storm /dev/bpfdrv/echo /dev/bpfdrv/fifo $storm "$(both 2)" "$(both 1)"
 read -r _ _ _ echo_updates < <(grep "^echo " /sys/kernel/bpfdrv/drivers)
 read -r _ _ _ fifo_updates < <(grep "^fifo " /sys/kernel/bpfdrv/drivers)
