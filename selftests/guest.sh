@@ -4,7 +4,8 @@
 # selftests/guest/ (all of them, or those named: "guest.sh core pci";
 # "-x PART" leaves one out), then checks the kernel log. Prints unnumbered
 # TAP lines; the host numbers them. "-e NAME=VALUE" exports a setting
-# (BPFDRV_TRACE_SHORT=1: the tracing part leaves out its repetitions).
+# (BPFDRV_TRACE_SHORT=1: the tracing part leaves out its repetitions;
+# BPFDRV_PART_TIMEOUT=s: a part's limit, default 600).
 set -u
 cd "$(dirname "$0")/.."
 . selftests/guest/lib.sh
@@ -19,6 +20,21 @@ if grep -q slub_debug /proc/cmdline; then
 		check "KFENCE samples allocations (every $(cat /sys/module/kfence/parameters/sample_interval) ms)" \
 			eval '[ "$(cat /sys/module/kfence/parameters/sample_interval)" -gt 0 ]'
 fi
+
+# A part that hangs fails, shows where the kernel is stuck, and leaves the
+# guest's time to the parts after it (the host's limit is for the whole
+# boot): the stacks of the tasks in bpfdrv's code, and the log's end.
+part_limit=${BPFDRV_PART_TIMEOUT:-600}
+stuck_tasks() {
+	local t
+
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		grep -q bpfdrv "$t/stack" 2>/dev/null || continue
+		echo "# $(cat "$t/comm" 2>/dev/null) (task ${t##*/}, state $(awk '{ print $3 }' "$t/stat" 2>/dev/null)):"
+		sed 's/^/#   /' "$t/stack"
+	done
+	dmesg | tail -n 40 | sed 's/^/# log: /'
+}
 
 skip=" "
 while [ "${1:-}" = -x ] || [ "${1:-}" = -e ]; do
@@ -38,7 +54,12 @@ for part in selftests/guest/[0-9]*-*.sh; do
 	fi
 	echo "# part $name"
 	start=$SECONDS
-	bash "$part"
+	timeout -k 10 "$part_limit" bash "$part"
+	rc=$?
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		nok "part $name ended within $part_limit s"
+		stuck_tasks
+	fi
 	echo "# part $name took $((SECONDS - start)) s"
 done
 

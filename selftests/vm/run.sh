@@ -9,6 +9,7 @@
 #                          otherwise KVM if a probe boot works)
 #   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 1800)
+#   BPFDRV_PART_TIMEOUT=s  limit for one part in a guest (default 600)
 #   BPFDRV_JOBS=n          make test: runs (VM boots, host checks) at once
 #                          (default: a quarter of the host's cores, at least 1)
 #   BPFDRV_DEB12_PARTS="." make test: the parts run on Debian 12's kernel
@@ -268,6 +269,7 @@ boot_suite() {
 	local rel=$1
 
 	shift
+	[ -n "${BPFDRV_PART_TIMEOUT:-}" ] && set -- -e "BPFDRV_PART_TIMEOUT=$BPFDRV_PART_TIMEOUT" "$@"
 	vm "$rel" "selftests/guest.sh $*" \
 		--append "slub_debug=FZP,kmalloc-4k,kmalloc-512" \
 		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}"
