@@ -270,7 +270,8 @@ boot_suite() {
 
 	shift
 	[ -n "${BPFDRV_PART_TIMEOUT:-}" ] && set -- -e "BPFDRV_PART_TIMEOUT=$BPFDRV_PART_TIMEOUT" "$@"
-	vm "$rel" "selftests/guest.sh $*" \
+	# the console in the log from errors up: a panic or a hang says why
+	vm "$rel" "selftests/guest.sh $*" --verbose --append loglevel=4 \
 		--append "slub_debug=FZP,kmalloc-4k,kmalloc-512" \
 		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}"
 }
