@@ -156,10 +156,10 @@ $(BUILD)/user/%.skel.h: $(BUILD)/user/%.bpf.o
 # user/compat/glibc.c keeps it off glibc symbols newer than bookworm's.
 INCLUDE_DIR ?= $(abspath include)
 ifeq ($(STATIC_LIBBPF),1)
-USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz
+USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lm
 USER_COMPAT := user/compat/glibc.c
 else
-USER_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+USER_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -lm
 endif
 
 $(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidia/*.h) \

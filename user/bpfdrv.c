@@ -43,7 +43,7 @@ static void usage(FILE *f)
 		"  bind BDF                        hand PCI function BDF to bpfdrv\n"
 		"  unbind BDF                      take it back\n"
 		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
-		"  trace [-l] [-g GROUPS] [-- CMD] trace the NPU, DRM, NVIDIA and bpfdrv drivers\n"
+		"  trace [-l] [-g GROUPS] [-- CMD] trace NPU, DRM, NVIDIA, bpfdrv drivers, DMA\n"
 		"  new NAME [--pci V:D|--gpio CHIP:LINE] [-o DIR]\n"
 		"                                  write a driver skeleton, a Makefile and a test\n"
 		"  autoload match|add|remove|boot|stop\n"

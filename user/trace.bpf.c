@@ -446,6 +446,7 @@ static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 		return;
 	h->timed++;
 	h->total_ns += delta_ns;
+	h->sumsq_us2 += (delta_ns / 1000) * (delta_ns / 1000);
 	if (delta_ns > h->max_ns)
 		h->max_ns = delta_ns;
 	slot = log2_u64(delta_ns / 1000);
@@ -1049,6 +1050,99 @@ int tp_xid(struct bpf_raw_tracepoint_args *ctx)
 	hist_add(hook, code, NO_LATENCY, false, (const char *)ctx->args[2]);
 	proc_add(tgid, NULL, hook, code);
 	emit(TRACE_EV_INSTANT, hook, code, tgid, true, EMIT_NOW, 0);
+	return 0;
+}
+
+/* --- the IOMMU group: DMA mappings and I/O page faults, per device --- */
+
+/* A struct device's name (dev_name()), hashed to a sub-key, and kept. */
+static __always_inline __u32 dev_key(__u64 dev, char *buf)
+{
+	return str_key(BPF_CORE_READ((struct device *)dev, kobj.name), buf);
+}
+
+/*
+ * DMA API (dma:*) and IOMMU (iommu:map, iommu:unmap) tracepoints: counted
+ * per device where argument 0 is one (TRACE_CTX_DEV), with @bytes.
+ */
+static __always_inline int dma_event(struct bpf_raw_tracepoint_args *ctx, __u64 bytes)
+{
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u32 tgid, hook = cookie & TRACE_HOOK_MASK, sub = 0;
+	char str[TRACE_STR_LEN] = {};
+	struct trace_hist *h;
+	bool created, dev = cookie & TRACE_CTX_DEV;
+
+	if (stopping)
+		return 0;
+	if (!current_wanted(&tgid))
+		return 0;
+	if (dev)
+		sub = dev_key(ctx->args[0], str);
+	h = hist_get(hook, sub, dev ? str : NULL, &created);
+	if (h) {
+		hist_record(h, NO_LATENCY, false);
+		h->bytes += bytes;
+	}
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
+	return 0;
+}
+
+/*
+ * One program per place of the size: a raw tracepoint program may read no
+ * argument past the last of every tracepoint it is attached to.
+ */
+SEC("raw_tp")
+int tp_dma(struct bpf_raw_tracepoint_args *ctx)
+{
+	return dma_event(ctx, 0);
+}
+
+/*
+ * dma_unmap_phys(dev, addr, size, ...), iommu:map(iova, paddr, size),
+ * iommu:unmap(iova, size, unmapped_size)
+ */
+SEC("raw_tp")
+int tp_dma_size2(struct bpf_raw_tracepoint_args *ctx)
+{
+	return dma_event(ctx, ctx->args[2]);
+}
+
+/* dma_map_phys(dev, phys, dma, size, ...), dma_alloc, dma_free(dev, virt, dma, size, ...) */
+SEC("raw_tp")
+int tp_dma_size3(struct bpf_raw_tracepoint_args *ctx)
+{
+	return dma_event(ctx, ctx->args[3]);
+}
+
+/*
+ * iommu:io_page_fault(dev, iova, flags): per device and direction (the
+ * sub-key's low bit: IOMMU_FAULT_WRITE), with the last faulting address.
+ */
+SEC("raw_tp")
+int tp_iommu_fault(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 tgid, hook = cookie_hook(ctx), sub;
+	char str[TRACE_STR_LEN] = {};
+	struct trace_hist *h;
+	bool created;
+
+	if (stopping)
+		return 0;
+	if (!current_wanted(&tgid))
+		return 0;
+	sub = (dev_key(ctx->args[0], str) & ~1U) | (ctx->args[2] & TRACE_FAULT_WRITE);
+	h = hist_get(hook, sub, str, &created);
+	if (h) {
+		hist_record(h, NO_LATENCY, false);
+		if (h->count == 1 || ctx->args[1] < h->addr_min)
+			h->addr_min = ctx->args[1];
+		if (ctx->args[1] > h->addr_max)
+			h->addr_max = ctx->args[1];
+	}
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return 0;
 }
 

@@ -498,14 +498,16 @@ static int parse_groups(const char *arg, unsigned int *groups)
 			*groups |= TRACE_NVIDIA;
 		else if (!strcmp(tok, "dev"))
 			*groups |= TRACE_DEV;
+		else if (!strcmp(tok, "iommu"))
+			*groups |= TRACE_IOMMU;
 		else if (!strcmp(tok, "all"))
 			*groups |= TRACE_ALL;
 		else
 			break;
 	}
 	if (tok || !*groups) {
-		err("invalid group list '%s': npu, drm, bpfdrv, nvidia, dev or all, comma-separated",
-			  arg);
+		err("invalid group list '%s': npu, drm, bpfdrv, nvidia, iommu, dev or all, %s",
+		    arg, "comma-separated");
 		return -1;
 	}
 	return 0;
@@ -555,10 +557,11 @@ static void usage_trace(FILE *f)
 		"usage: bpfdrv trace [OPTIONS] [-- COMMAND [ARGS]]\n"
 		"  Trace the Intel NPU (intel_vpu), DRM, NVIDIA's driver and bpfdrv's\n"
 		"  own drivers: counts per process, ioctl and callback latency\n"
-		"  histograms, GPU scheduler and dma_fence latencies. Hooks this kernel\n"
-		"  lacks or refuses are skipped, each with its reason (see --list).\n"
-		"  -g, --groups LIST    npu,drm,bpfdrv,nvidia,dev (default: all, which\n"
-		"                       is all but dev)\n"
+		"  histograms, GPU scheduler and dma_fence latencies; DMA mappings and\n"
+		"  I/O page faults per device (iommu). Hooks this kernel lacks or\n"
+		"  refuses are skipped, each with its reason (see --list).\n"
+		"  -g, --groups LIST    npu,drm,bpfdrv,nvidia,iommu,dev or all (default:\n"
+		"                       npu,drm,bpfdrv,nvidia; all is all but dev)\n"
 		"  -l, --list           show each hook, what it attached to, and exit\n"
 		"  -i, --interval SECS  print a live table every SECS seconds\n"
 		"  -d, --duration SECS  stop after SECS seconds (default: Ctrl-C)\n"
@@ -614,7 +617,7 @@ int cmd_trace(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct trace_opts o = { .groups = TRACE_ALL };
+	struct trace_opts o = { .groups = TRACE_DEFAULT };
 	bool groups_given = false;
 	int opt, ret;
 

@@ -28,6 +28,8 @@
 #define TRACE_ARG_IOCTL_CMD	4	/* arg 2 is an ioctl cmd: sub = the cmd */
 #define TRACE_RET_ERRNO		(1ULL << 24)	/* negative return = error */
 #define TRACE_CTX_CRTC		(1ULL << 25)	/* tracepoint arg 0 is a CRTC index */
+#define TRACE_CTX_DEV		(1ULL << 26)	/* tracepoint arg 0 is a struct device */
+#define TRACE_FAULT_WRITE	1	/* iommu:io_page_fault's IOMMU_FAULT_WRITE */
 /* A function hook's slot for its calls in flight (per task). */
 #define TRACE_SLOT_SHIFT	32
 #define TRACE_FUNC_SLOTS	64	/* a power of 2: the slot is masked */
@@ -92,7 +94,11 @@ struct trace_hist {
 	__u64 total_ns;
 	__u64 max_ns;
 	__u32 slots[TRACE_HIST_SLOTS];
-	char str[TRACE_STR_LEN];	/* event string or ioctl name, if any */
+	__u64 sumsq_us2;	/* the squares of the latencies in us, added up */
+	__u64 bytes;		/* DMA mappings: their sizes added up */
+	__u64 addr_min;		/* I/O page faults: the addresses' range */
+	__u64 addr_max;
+	char str[TRACE_STR_LEN];	/* event string, device or ioctl name, if any */
 	char drv[TRACE_DRV_LEN];	/* DRM driver of a driver ioctl */
 };
 

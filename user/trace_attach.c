@@ -89,6 +89,10 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	case TP_VPU_JOB: return skel->progs.tp_vpu_job;
 	case TP_XID: return skel->progs.tp_xid;
 	case TP_IRQ_NAMED: return skel->progs.tp_irq_handler_entry;
+	case TP_DMA: return skel->progs.tp_dma;
+	case TP_DMA_SIZE2: return skel->progs.tp_dma_size2;
+	case TP_DMA_SIZE3: return skel->progs.tp_dma_size3;
+	case TP_IOMMU_FAULT: return skel->progs.tp_iommu_fault;
 	}
 	return NULL;
 }

@@ -60,6 +60,11 @@ const char *const sys_op_names[TRACE_SYS_NR] = {
 #define TP_FL(g, n, mod, p, fl, w, ...) \
 	{ .group = g, .name = n, .kind = HOOK_TP, .module = mod, \
 	  .alt = { __VA_ARGS__ }, .prog = p, .flags = fl, .what = w }
+/* A tracepoint of the iommu group: per device (arg 0) unless fl says not */
+#define TP_DMA_EV(n, p, fl, w, ...) \
+	{ .group = TRACE_IOMMU, .name = n, .kind = HOOK_TP, .alt = { __VA_ARGS__ }, \
+	  .prog = p, .flags = fl, .what = w }
+#define PER_DEV TRACE_CTX_DEV
 #define LAT(g, n, id, a, b, w) \
 	{ .group = g, .name = n, .kind = HOOK_LAT, .lat_id = id, \
 	  .needs = { a, b }, .what = w }
@@ -238,6 +243,48 @@ struct hook hooks[] = {
 	     "GPU resume", "nv_pmops_resume", "nvidia_resume"),
 	TP(TRACE_NVIDIA, "xid", "nvidia", TP_XID,
 	   "Xid error reports, per Xid, with the message", "nvidia_dev_xid"),
+
+	/*
+	 * The IOMMU and the DMA API: mappings per device (the dma events of
+	 * 6.12 and later, renamed in 7.2), IOMMU page-table updates (no device
+	 * in them), I/O page faults as IOMMU drivers report them (AMD, ARM),
+	 * VT-d's fault interrupt (its faults are logged, not reported), and
+	 * recoverable faults (page requests) and their responses.
+	 */
+	TP_DMA_EV("dma_map", TP_DMA_SIZE3, PER_DEV,
+		  "DMA API: a buffer mapped for the device (bytes)",
+		  "dma_map_phys", "dma_map_page"),
+	TP_DMA_EV("dma_unmap", TP_DMA_SIZE2, PER_DEV, "DMA API: a buffer mapping removed (bytes)",
+		  "dma_unmap_phys", "dma_unmap_page"),
+	TP_DMA_EV("dma_map_sg", TP_DMA, PER_DEV, "DMA API: a scatter-gather list mapped",
+		  "dma_map_sg"),
+	TP_DMA_EV("dma_unmap_sg", TP_DMA, PER_DEV, "DMA API: a scatter-gather list unmapped",
+		  "dma_unmap_sg"),
+	TP_DMA_EV("dma_alloc", TP_DMA_SIZE3, PER_DEV, "DMA API: coherent memory allocated (bytes)",
+		  "dma_alloc"),
+	TP_DMA_EV("dma_free", TP_DMA_SIZE3, PER_DEV, "DMA API: coherent memory freed (bytes)",
+		  "dma_free"),
+	TP_DMA_EV("dma_alloc_pages", TP_DMA_SIZE3, PER_DEV,
+		  "DMA API: pages allocated for DMA (bytes)", "dma_alloc_pages"),
+	TP_DMA_EV("dma_free_pages", TP_DMA_SIZE3, PER_DEV, "DMA API: DMA pages freed (bytes)",
+		  "dma_free_pages"),
+	TP_DMA_EV("iommu_map", TP_DMA_SIZE2, 0,
+		  "IOMMU page tables: a range mapped (bytes; no device in the event)", "map"),
+	TP_DMA_EV("iommu_unmap", TP_DMA_SIZE2, 0,
+		  "IOMMU page tables: a range unmapped (bytes unmapped)", "unmap"),
+	TP(TRACE_IOMMU, "io_page_fault", NULL, TP_IOMMU_FAULT,
+	   "I/O page fault reported, per device and direction, with its address",
+	   "io_page_fault"),
+	FUNC(TRACE_IOMMU, "vtd_fault_irq", NULL, 0, 0,
+	     "VT-d fault interrupt: non-recoverable faults logged (latency: the handler)",
+	     "dmar_fault"),
+	TP(TRACE_IOMMU, "vtd_page_request", NULL, TP_COUNT,
+	   "VT-d page request (a recoverable fault) received", "prq_report"),
+	FUNC(TRACE_IOMMU, "iopf_report", NULL, 0, 0,
+	     "recoverable fault handed to the I/O page fault queue",
+	     "iommu_report_device_fault"),
+	FUNC(TRACE_IOMMU, "iopf_response", NULL, 0, 0,
+	     "page response for a fault group (fault handled)", "iopf_group_response"),
 
 	/* any character device: --device PATH or MAJOR[:MINOR] */
 	SYS("open", TRACE_SYS_OPEN, TRACE_ARG_INODE_MINOR, "open() of the devices"),

@@ -11,8 +11,9 @@
  *                                             process that started it
  *
  * Processes are tracks named by their command; events in interrupt
- * context go to the process "interrupts", threads "hardirq"/"softirq".
- * Timestamps are CLOCK_MONOTONIC in microseconds.
+ * context go to the process "interrupts", threads "hardirq"/"softirq";
+ * a device's DMA mappings and I/O page faults to the process "devices",
+ * a thread per device. Timestamps are CLOCK_MONOTONIC in microseconds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +29,9 @@
 
 #define NAME_CACHE	8192	/* a power of 2 */
 #define IRQ_PID		0
+#define DEVICES_PID	0x7fffffffU	/* no process has it: above pid_max */
+/* a device's track: its name's hash without the fault rows' direction bit */
+#define DEVICE_TID(sub)	((sub) >> 1)
 
 struct trace_timeline {
 	struct trace_session *s;
@@ -76,7 +80,12 @@ static void where(struct trace_timeline *t, const struct trace_tl_event *e)
 {
 	__u32 pid = trace_tgid_is_irq(e->tgid) ? IRQ_PID : e->tgid;
 	__u32 tid = e->tid;
+	int hook = trace_hook_by_id(e->hook);
 
+	if (hook >= 0 && trace_hook_per_device(hook)) {
+		fprintf(t->f, ",\"pid\":%u,\"tid\":%u", DEVICES_PID, DEVICE_TID(e->sub));
+		return;
+	}
 	if (e->tgid == TRACE_TGID_HARDIRQ)
 		tid = 1;
 	else if (e->tgid == TRACE_TGID_SOFTIRQ)
@@ -163,6 +172,27 @@ static void meta(struct trace_timeline *t, const char *what, __u32 pid, __u32 ti
 	fputs("}}", t->f);
 }
 
+/* The devices' tracks, named by the rows of their events. */
+static void name_devices(struct trace_timeline *t)
+{
+	struct trace_row *rows;
+	bool any = false;
+	char name[TRACE_STR_LEN + 1];
+	int i, n;
+
+	n = trace_read_rows(t->s, &rows);
+	for (i = 0; i < n; i++) {
+		if (!trace_hook_per_device(rows[i].hook))
+			continue;
+		if (!any)
+			meta(t, "process_name", DEVICES_PID, 0, "devices");
+		any = true;
+		snprintf(name, sizeof(name), "%.*s", TRACE_STR_LEN, rows[i].hist.str);
+		meta(t, "thread_name", DEVICES_PID, DEVICE_TID(rows[i].sub), name);
+	}
+	free(rows);
+}
+
 /* The last events, the track names, and the file's end. */
 unsigned long long trace_timeline_close(struct trace_timeline *t)
 {
@@ -173,6 +203,7 @@ unsigned long long trace_timeline_close(struct trace_timeline *t)
 	int i, np;
 
 	ring_buffer__consume(t->rb);
+	name_devices(t);
 	np = trace_read_procs(t->s, &procs);
 	meta(t, "process_name", IRQ_PID, 0, "interrupts");
 	meta(t, "thread_name", IRQ_PID, 1, "hardirq");

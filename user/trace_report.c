@@ -6,6 +6,7 @@
  * histograms at the end, or JSON, one object per line; and --list.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ const char *trace_group_name(unsigned int group)
 	case TRACE_BPFDRV: return "bpfdrv";
 	case TRACE_NVIDIA: return "nvidia";
 	case TRACE_DEV: return "dev";
+	case TRACE_IOMMU: return "iommu";
 	}
 	return "?";
 }
@@ -63,6 +65,13 @@ bool trace_hook_per_minor(int i)
 	return (hooks[i].kind == HOOK_FUNC || hooks[i].kind == HOOK_SYS) &&
 	       (hooks[i].arg == TRACE_ARG_FILE_MINOR ||
 		hooks[i].arg == TRACE_ARG_INODE_MINOR);
+}
+
+/* Are the hook's rows per device (its sub-key a device name's hash)? */
+bool trace_hook_per_device(int i)
+{
+	return hooks[i].kind == HOOK_TP &&
+	       ((hooks[i].flags & TRACE_CTX_DEV) || hooks[i].prog == TP_IOMMU_FAULT);
 }
 
 /* bpfdrv driver names by minor, from /sys/class/bpfdrv/<name>/dev. */
@@ -190,6 +199,9 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 		snprintf(buf, size, "%u %.*s", sub, TRACE_STR_LEN, hist ? hist->str : "");
 	} else if (h->prog == TP_IRQ_NAMED && h->kind == HOOK_TP) {
 		snprintf(buf, size, "irq%u", sub);
+	} else if (h->prog == TP_IOMMU_FAULT && h->kind == HOOK_TP) {
+		snprintf(buf, size, "%.*s %s", TRACE_STR_LEN, hist ? hist->str : "?",
+			 sub & TRACE_FAULT_WRITE ? "write" : "read");
 	} else if (h->flags & TRACE_CTX_CRTC) {
 		snprintf(buf, size, "crtc%u", sub);
 	} else if (hist && hist->str[0]) {
@@ -274,10 +286,16 @@ static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *s
 		return -1;
 	memset(sum, 0, sizeof(*sum));
 	for (c = 0; c < cpus; c++) {
+		if (v[c].count && (!sum->count || v[c].addr_min < sum->addr_min))
+			sum->addr_min = v[c].addr_min;
 		sum->count += v[c].count;
 		sum->errors += v[c].errors;
 		sum->timed += v[c].timed;
 		sum->total_ns += v[c].total_ns;
+		sum->sumsq_us2 += v[c].sumsq_us2;
+		sum->bytes += v[c].bytes;
+		if (v[c].addr_max > sum->addr_max)
+			sum->addr_max = v[c].addr_max;
 		if (v[c].max_ns > sum->max_ns)
 			sum->max_ns = v[c].max_ns;
 		for (i = 0; i < TRACE_HIST_SLOTS; i++)
@@ -609,6 +627,57 @@ void trace_report_interval(struct trace_session *s)
 	s->last_time = t;
 }
 
+/*
+ * The standard deviation of a row's latencies, from the sum of their
+ * squares in whole microseconds (the mean from the same rounded values).
+ */
+double trace_stddev_us(const struct trace_hist *h)
+{
+	double n = h->timed, mean, var;
+
+	if (h->timed < 2)
+		return 0;
+	mean = (double)(h->total_ns / 1000) / n;
+	var = (double)h->sumsq_us2 / n - mean * mean;
+	return var > 0 ? sqrt(var * n / (n - 1)) : 0;
+}
+
+static bool is_fault_row(const struct trace_row *r)
+{
+	const struct hook *h = &hooks[r->hook];
+
+	return h->kind == HOOK_TP && h->prog == TP_IOMMU_FAULT;
+}
+
+/* DMA bytes per device and the I/O page faults' addresses (-g iommu). */
+static void print_dma_text(FILE *out, const struct trace_row *rows, int n)
+{
+	bool first = true;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct trace_row *r = &rows[i];
+		const struct hook *h = &hooks[r->hook];
+
+		if (!r->hist.bytes && !is_fault_row(r))
+			continue;
+		if (first)
+			fprintf(out, "\n%-22s %-18s %10s %s\n", "HOOK", "DEVICE", "COUNT",
+				"BYTES OR ADDRESSES");
+		first = false;
+		if (is_fault_row(r))
+			fprintf(out, "%-22s %-18s %10llu 0x%llx-0x%llx\n", h->name,
+				r->sub_name, (unsigned long long)r->hist.count,
+				(unsigned long long)r->hist.addr_min,
+				(unsigned long long)r->hist.addr_max);
+		else
+			fprintf(out, "%-22s %-18s %10llu %llu\n", h->name,
+				r->sub_name[0] ? r->sub_name : "-",
+				(unsigned long long)r->hist.count,
+				(unsigned long long)r->hist.bytes);
+	}
+}
+
 static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 			       int n, struct trace_proc_row *procs, int np)
 {
@@ -650,16 +719,17 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 		}
 	}
 
+	print_dma_text(out, rows, n);
 	for (i = 0; i < n; i++) {
 		const struct trace_hist *h = &rows[i].hist;
 
 		if (!h->timed)
 			continue;
-		fprintf(out, "\n%s %s%s%s: %llu, avg %.1f us\n",
+		fprintf(out, "\n%s %s%s%s: %llu, avg %.1f us, stddev %.1f us\n",
 			trace_group_name(hooks[rows[i].hook].group),
 			hooks[rows[i].hook].name, rows[i].sub_name[0] ? " " : "",
 			rows[i].sub_name, (unsigned long long)h->timed,
-			h->total_ns / 1e3 / h->timed);
+			h->total_ns / 1e3 / h->timed, trace_stddev_us(h));
 		trace_print_hist(out, h);
 	}
 }
@@ -697,11 +767,20 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 			fputs(",\"driver\":", out);
 			trace_json_str(out, drv);
 		}
+		if (h->group == TRACE_IOMMU)
+			fprintf(out, ",\"bytes\":%llu", (unsigned long long)r->hist.bytes);
+		if (is_fault_row(r))
+			fprintf(out, ",\"write\":%s,\"addr_min\":%llu,\"addr_max\":%llu",
+				r->sub & TRACE_FAULT_WRITE ? "true" : "false",
+				(unsigned long long)r->hist.addr_min,
+				(unsigned long long)r->hist.addr_max);
 		fprintf(out, ",\"count\":%llu,\"errors\":%llu,\"timed\":%llu,"
-			"\"total_ns\":%llu,\"max_ns\":%llu,\"hist_us\":",
+			"\"total_ns\":%llu,\"max_ns\":%llu,\"sumsq_us2\":%llu,"
+			"\"stddev_us\":%.3f,\"hist_us\":",
 			(unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
 			(unsigned long long)r->hist.timed, (unsigned long long)r->hist.total_ns,
-			(unsigned long long)r->hist.max_ns);
+			(unsigned long long)r->hist.max_ns,
+			(unsigned long long)r->hist.sumsq_us2, trace_stddev_us(&r->hist));
 		trace_json_hist(out, &r->hist);
 		fputs("}\n", out);
 	}

@@ -18,7 +18,10 @@
 #define TRACE_BPFDRV	(1U << 2)
 #define TRACE_NVIDIA	(1U << 3)
 #define TRACE_DEV	(1U << 4)	/* the devices of --device */
-#define TRACE_ALL	(TRACE_NPU | TRACE_DRM | TRACE_BPFDRV | TRACE_NVIDIA)
+#define TRACE_IOMMU	(1U << 5)
+/* the default: the accelerator paths; iommu sees every device's DMA */
+#define TRACE_DEFAULT	(TRACE_NPU | TRACE_DRM | TRACE_BPFDRV | TRACE_NVIDIA)
+#define TRACE_ALL	(TRACE_DEFAULT | TRACE_IOMMU)
 #define TRACE_MAX_HOOKS	128
 #define TRACE_MAX_DEVICES 16
 
@@ -99,10 +102,12 @@ const char *trace_hook_target(int hook);
 unsigned int trace_hook_group(int hook);
 bool trace_hook_attached(int hook);
 bool trace_hook_per_minor(int hook);
+bool trace_hook_per_device(int hook);
 const char *trace_group_name(unsigned int group);
 const char *trace_driver_name(unsigned int minor);
 void trace_print_hist(FILE *out, const struct trace_hist *h);
 void trace_json_hist(FILE *out, const struct trace_hist *h);
+double trace_stddev_us(const struct trace_hist *h);
 void trace_json_str(FILE *out, const char *s);
 void trace_json_who(FILE *out, __u32 tgid, const char *comm);
 void trace_read_loss(struct trace_session *s, struct trace_loss *l);

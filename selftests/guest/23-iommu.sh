@@ -19,6 +19,28 @@ if [ -z "$(ls /sys/class/iommu 2>/dev/null)" ]; then
 fi
 load_module || { nok "insmod bpfdrv.ko"; exit 0; }
 
+# `bpfdrv trace -g iommu` sees this part's DMA and faults: it runs from
+# before the driver's load to after its unload, and ftrace counts the same
+# on the same run (the dma events of the function, a kprobe event on VT-d's
+# fault interrupt), independently of BPF
+dev0=${edus[0]}
+tfs=/sys/kernel/tracing
+echo 0 >$tfs/tracing_on
+echo >$tfs/trace
+for e in dma_alloc dma_free; do
+	echo "device == \"$dev0\"" >$tfs/events/dma/$e/filter
+	echo 1 >$tfs/events/dma/$e/enable
+done
+kp=
+echo 'p:bpfdrv_vtd_fault dmar_fault' >>$tfs/kprobe_events 2>/dev/null &&
+	echo 1 >$tfs/events/kprobes/bpfdrv_vtd_fault/enable && kp=1
+echo 1 >$tfs/tracing_on
+$BPFDRV trace -g iommu -j -o "$OUT/iommu.json" --perfetto "$OUT/iommu.trace" \
+	2>"$OUT/iommu.err" &
+tracer=$!
+wait_for 60 grep -q tracing "$OUT/iommu.err" ||
+	nok "trace -g iommu attaches ($(head -c 300 "$OUT/iommu.err"))"
+
 check "load --pin edu on ${edus[0]} (an IOMMU translates its DMA)" \
 	$BPFDRV load --pin --device "${edus[0]}" $OBJ/edu.bpf.o
 check "sysfs: edu0's dma is iommu" test "$(cat /sys/class/bpfdrv/edu0/dma)" = iommu
@@ -77,6 +99,70 @@ else
 		grep -qi "fault addr $phys" "$OUT/dmar"
 fi
 check "unload edu" $BPFDRV unload edu
+
+kill -INT $tracer
+wait $tracer
+check "trace -g iommu: Ctrl-C ends it with status 0" test $? -eq 0
+echo 0 >$tfs/tracing_on
+grep -v '^#' $tfs/trace >"$OUT/ftrace"
+for e in dma_alloc dma_free; do
+	echo 0 >$tfs/events/dma/$e/enable
+	echo 0 >$tfs/events/dma/$e/filter
+done
+if [ -n "$kp" ]; then
+	echo 0 >$tfs/events/kprobes/bpfdrv_vtd_fault/enable
+	echo '-:bpfdrv_vtd_fault' >>$tfs/kprobe_events
+fi
+echo 1 >$tfs/tracing_on
+# ftrace's count and bytes of a dma event of dev0
+fcount() { grep -c " $1: $dev0 " "$OUT/ftrace"; }
+fbytes() {
+	sed -n "s/.* $1: $dev0 .*size=\([0-9]*\).*/\1/p" "$OUT/ftrace" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+grep -v '"type":"stat"' "$OUT/iommu.json" | sed 's/^/# /' | cut -c1-200 | head -5
+for e in dma_alloc dma_free; do
+	expect_eq "trace -g iommu: $e on $dev0 counted as ftrace counts it ($(fcount $e))" \
+		"$(jsum "$OUT/iommu.json" count type=stat hook=$e detail=$dev0)" "$(fcount $e)"
+	expect_eq "trace -g iommu: $e bytes on $dev0 equal ftrace's ($(fbytes $e))" \
+		"$(jsum "$OUT/iommu.json" bytes type=stat hook=$e detail=$dev0)" "$(fbytes $e)"
+done
+# edu.bpf.c's init allocates one buffer of 2 x EDU_DMA_SIZE (4096)
+expect_eq "trace -g iommu: the driver's one DMA buffer (8192 bytes) allocated and freed" \
+	"$(jsum "$OUT/iommu.json" bytes type=stat hook=dma_alloc detail=$dev0)/$(jsum \
+	   "$OUT/iommu.json" bytes type=stat hook=dma_free detail=$dev0)" "8192/8192"
+check "trace -g iommu: the IOMMU's page tables were updated (iommu_map counted)" \
+	test "$(jsum "$OUT/iommu.json" count type=stat hook=iommu_map)" -gt 0
+check "trace --perfetto: $dev0 has its own track with its DMA events" \
+	python3 -S -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+tids = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
+        and e["args"]["name"] == sys.argv[2] and e["pid"] == 0x7fffffff}
+n = sum(1 for e in ev if e["ph"] == "i" and e.get("tid") in tids
+        and e["name"] == "dma_alloc " + sys.argv[2])
+print(tids, n)
+sys.exit(not (len(tids) == 1 and n == 1))' "$OUT/iommu.trace" "$dev0"
+if [ -n "$kp" ] && ! grep -q "^none" "$OUT/escape"; then
+	faults=$(grep -c "bpfdrv_vtd_fault:" "$OUT/ftrace")
+	expect_eq "trace -g iommu: VT-d fault interrupts counted as ftrace's kprobe counts them ($faults)" \
+		"$(jsum "$OUT/iommu.json" count type=stat hook=vtd_fault_irq)" "$faults"
+	check "... at least one, for the escape's fault" test "$faults" -ge 1
+	# the handler's latency: the histogram adds up (mean inside it, its
+	# buckets summing to the count) and the stddev of one sample is 0
+	check "trace -g iommu: the fault handler's latency histogram adds up" \
+		python3 -S -c 'import json, sys
+r = [o for o in map(json.loads, open(sys.argv[1])) if o.get("hook") == "vtd_fault_irq"][0]
+n, h = r["timed"], r["hist_us"]
+mean = r["total_ns"] / 1000 / n
+print(r)
+sys.exit(not (n == r["count"] and sum(b["count"] for b in h) == n and
+              h[0]["lo"] <= mean <= h[-1]["hi"] + 1 and
+              r["max_ns"] / 1000 <= h[-1]["hi"] + 1 and
+              (n > 1 or r["stddev_us"] == 0)))' "$OUT/iommu.json"
+	echo "# io_page_fault rows (VT-d logs its faults instead): $(jcount "$OUT/iommu.json" type=stat hook=io_page_fault)"
+else
+	echo "# skip: the fault counts (no kprobe event on dmar_fault, or no escape)"
+fi
 
 # passthrough (as no IOMMU): no bus mastering unless the admin opts in
 bdf=${edus[1]}

@@ -59,9 +59,6 @@ proc_irqs() {
 		print s }' /proc/interrupts
 }
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
-expect_eq() {	# expect_eq DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (got '$2', want '$3')"; fi
-}
 # ejected_with KIND MESSAGE: irqtest is gone, with that exit
 ejected_with() {
 	check "$how: irqtest goes away after its $1 in irq_hard" wait_gone irqtest0

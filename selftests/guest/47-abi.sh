@@ -12,10 +12,6 @@ ABI=$(awk '$2 == "BPFDRV_ABI_VERSION" { print $3 }' include/bpfdrv_abi.h)
 NEXT=$((ABI + 1))
 load_module || { nok "insmod bpfdrv.ko for the ABI tests"; exit 0; }
 
-expect_eq() {	# expect_eq DESCRIPTION GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (got '$2', want '$3')"; fi
-}
-
 expect_eq "abi: the module reports ABI version $ABI" \
 	"$(cat /sys/module/bpfdrv/parameters/abi_version)" "$ABI"
 check "abi: the module's ABI version is read-only" \

@@ -148,3 +148,35 @@ expect_refused() {
 		dmesg | tail -n +$((klog + 1)) | sed 's/^/# /'
 	fi
 }
+
+# The JSON helpers use jq: a Python start costs a second or two under TCG,
+# and the tracer's parts read its results a hundred times. A condition KEY=VALUE
+# compares the value as text, case-insensitively (true, null, 5).
+jq_match='def text: if type == "string" then . else tojson end;
+def matches($o): all($ARGS.positional[] | capture("^(?<k>[^=]*)=(?<v>.*)$");
+	($o[.k] | text | ascii_downcase) == (.v | ascii_downcase));
+[inputs | select(startswith("{")) | fromjson | select(matches(.))]'
+# jsum FILE FIELD KEY=VALUE...: sum of FIELD over the JSON lines matching all
+jsum() {
+	local file=$1 field=$2
+
+	shift 2
+	jq -Rn --arg f "$field" "$jq_match"' | map(.[$f] // 0 |
+		if type == "boolean" then (if . then 1 else 0 end) else . end) | add // 0' \
+		"$file" --args "$@"
+}
+# jcount FILE KEY=VALUE...: how many JSON lines match all
+jcount() {
+	local file=$1
+
+	shift
+	jq -Rn "$jq_match | length" "$file" --args "$@"
+}
+# jget FILE KEY[.KEY]: a value of the one JSON object in FILE
+jget() {
+	jq -r --arg p "$2" 'getpath($p | split("."))' "$1"
+}
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1"; echo "# got '$2', want '$3'"; fi
+}
