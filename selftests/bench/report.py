@@ -129,6 +129,8 @@ def summarize_trace(trace):
 TRACERS = [
 	("none", "untraced", ""),
 	("all", "bpfdrv trace", "count, errors, latency histogram, per process"),
+	("all-iommu", "bpfdrv trace -g all",
+	 "the same, and DMA mappings and faults of every device (-g iommu)"),
 	("group", "bpfdrv trace -g GROUP", "the same, one group"),
 	("fentry", "bpfdrv trace --fentry", "the same, fentry/fexit"),
 	("kprobe-multi", "bpfdrv trace --kprobe-multi", "the same, kprobe.multi"),

@@ -17,6 +17,7 @@
 # way instead of the way chosen for the kernel, to show what each way
 # costs; syscalls is what kernels that refuse function probes get)
 SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
+all-iommu::drm_version,echo_read1
 group:drm:drm_version group:bpfdrv:echo_read1
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
 syscalls::drm_version,echo_read1 count::drm_version,echo_read1
@@ -51,6 +52,10 @@ tracer_start() {
 		return 0;;
 	all)
 		taskset -c 0 $BPFDRV trace -q --json -o "$OUT/tracer.json" \
+			>"$OUT/tracer.out" 2>&1 &
+		pat="tracing [0-9]* hooks";;
+	all-iommu)	# the default groups and iommu: what the DMA hooks add
+		taskset -c 0 $BPFDRV trace -q -g all --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
 	group)
@@ -181,7 +186,7 @@ trace_bench() {
 # traced and both loops run; bpftool reads it before the tracer detaches.
 trace_prog_time() {
 	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
-	if tracer_start all; then
+	if tracer_start all-iommu; then
 		taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats -r 0 \
 			drm_version "$1" >/dev/null
 		taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats -r 0 \
@@ -190,7 +195,9 @@ trace_prog_time() {
 for p in json.load(sys.stdin):
     if p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
                          "func_fexit", "func_entry", "func_exit",
-                         "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit") and
+                         "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit",
+                         "tp_dma", "tp_dma_size2", "tp_dma_size3",
+                         "tp_iommu_fault") and
             p.get("run_cnt"):
         print(json.dumps({"bench": "trace_prog", "prog": p["name"],
                           "run_cnt": p["run_cnt"],
