@@ -1147,6 +1147,79 @@ int tp_iommu_fault(struct bpf_raw_tracepoint_args *ctx)
 }
 
 /*
+ * Recoverable faults: a page request group is reported fault by fault
+ * (iommu_report_device_fault) and answered once (iopf_group_response); the
+ * latency runs from its first report to the response, keyed by device,
+ * PASID and group index. Faults of another type start nothing.
+ */
+struct iopf_key {
+	__u64 dev;
+	__u32 pasid;
+	__u32 grpid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct iopf_key);
+	__type(value, struct owner);
+} iopf_groups SEC(".maps");
+
+#define IOMMU_FAULT_PAGE_REQ_TYPE	1	/* enum iommu_fault_type */
+
+/* Count a recoverable fault's event on its device's row. */
+static __always_inline void iopf_count(__u32 hook, __u64 dev, struct owner *o)
+{
+	char str[TRACE_STR_LEN] = {};
+	__u32 sub = dev_key(dev, str);
+
+	charge(o, hook, sub, str);
+}
+
+SEC("fentry")
+int BPF_PROG(fn_iopf_report, struct device *dev, struct iopf_fault *evt)
+{
+	struct iopf_key key = { .dev = (__u64)dev };
+	struct owner o = { .ts_start = bpf_ktime_get_ns() };
+
+	if (stopping)
+		return 0;
+	if (BPF_CORE_READ(evt, fault.type) != IOMMU_FAULT_PAGE_REQ_TYPE)
+		return 0;
+	key.pasid = BPF_CORE_READ(evt, fault.prm.pasid);
+	key.grpid = BPF_CORE_READ(evt, fault.prm.grpid);
+	if (current_wanted(&o.tgid)) {
+		current_who(&o.tgid, o.comm);
+		/* the group's first report starts it */
+		if (bpf_map_update_elem(&iopf_groups, &key, &o, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&iopf_groups, &key))
+			__sync_fetch_and_add(&lost[TRACE_LOST_OWNERS], 1);
+	}
+	iopf_count(cookie_hook(ctx), key.dev, bpf_map_lookup_elem(&iopf_groups, &key));
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fn_iopf_response, struct iopf_group *group, int status)
+{
+	struct iopf_key key = {};
+	struct owner *o;
+
+	if (stopping)
+		return 0;
+	key.dev = (__u64)BPF_CORE_READ(group, fault_param, dev);
+	key.pasid = BPF_CORE_READ(group, last_fault.fault.prm.pasid);
+	key.grpid = BPF_CORE_READ(group, last_fault.fault.prm.grpid);
+	o = bpf_map_lookup_elem(&iopf_groups, &key);
+	iopf_count(cookie_hook(ctx), key.dev, o);
+	if (o) {
+		lat_add(TRACE_LAT_IOPF_REPORT_RESPONSE, o->ts_start, o);
+		bpf_map_delete_elem(&iopf_groups, &key);
+	}
+	return 0;
+}
+
+/*
  * irq:irq_handler_entry/exit of the handlers named irq_name (a driver's
  * interrupt, where its functions cannot be probed): count and latency.
  * A hard handler runs to its exit on its CPU: one start per CPU.

@@ -93,6 +93,8 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	case TP_DMA_SIZE2: return skel->progs.tp_dma_size2;
 	case TP_DMA_SIZE3: return skel->progs.tp_dma_size3;
 	case TP_IOMMU_FAULT: return skel->progs.tp_iommu_fault;
+	case FN_IOPF_REPORT: return skel->progs.fn_iopf_report;
+	case FN_IOPF_RESPONSE: return skel->progs.fn_iopf_response;
 	}
 	return NULL;
 }
@@ -134,6 +136,12 @@ int set_autoload(struct trace_bpf *skel, bool follow)
 			irqs = true;
 			if (h->via == VIA_FENTRY && h->btf_id && !first)
 				first = h;
+		} else if (h->kind == HOOK_FENTRY) {
+			irqs = true;
+			prog = tp_program(skel, h->prog);
+			bpf_program__set_autoload(prog, true);
+			if (bpf_program__set_attach_target(prog, 0, h->target))
+				return -1;
 		} else if (h->kind == HOOK_TP) {
 			irqs = true;
 			bpf_program__set_autoload(tp_program(skel, h->prog), true);
@@ -302,6 +310,22 @@ static void attach_func(struct trace_bpf *skel, int i)
 	use_syscalls(h);	/* VIA_SYSCALL: attach_syscalls() tries it */
 }
 
+/* A HOOK_FENTRY: its own program, loaded for its target. */
+static void attach_own_fentry(struct hook *h, struct bpf_program *prog, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_trace_opts, opts, .cookie = cookie);
+
+	if (prog_unusable(prog, h->why, sizeof(h->why)))
+		return;
+	h->links[0] = bpf_program__attach_trace_opts(prog, &opts);
+	if (!h->links[0]) {
+		snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(errno));
+		return;
+	}
+	h->links[1] = h->links[0];
+	h->attached = true;
+}
+
 static void attach_hook(struct trace_bpf *skel, int i)
 {
 	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
@@ -311,6 +335,10 @@ static void attach_hook(struct trace_bpf *skel, int i)
 
 	if (h->kind == HOOK_FUNC) {
 		attach_func(skel, i);
+		return;
+	}
+	if (h->kind == HOOK_FENTRY) {
+		attach_own_fentry(h, prog, TRACE_COOKIE(i, 0, h->flags));
 		return;
 	}
 	if (prog_unusable(prog, why, sizeof(why)) ||

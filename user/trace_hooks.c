@@ -65,6 +65,10 @@ const char *const sys_op_names[TRACE_SYS_NR] = {
 	{ .group = TRACE_IOMMU, .name = n, .kind = HOOK_TP, .alt = { __VA_ARGS__ }, \
 	  .prog = p, .flags = fl, .what = w }
 #define PER_DEV TRACE_CTX_DEV
+/* A function with a program of its own, by fentry (its arguments' types) */
+#define FENTRY(g, n, p, w, ...) \
+	{ .group = g, .name = n, .kind = HOOK_FENTRY, .alt = { __VA_ARGS__ }, \
+	  .prog = p, .what = w }
 #define LAT(g, n, id, a, b, w) \
 	{ .group = g, .name = n, .kind = HOOK_LAT, .lat_id = id, \
 	  .needs = { a, b }, .what = w }
@@ -74,6 +78,7 @@ enum {
 	H_VPU_JOB = 12,
 	H_SCHED_QUEUE = 17, H_SCHED_RUN, H_SCHED_DONE,
 	H_FENCE_INIT = 26, H_FENCE_EMIT, H_FENCE_SIGNALED,
+	H_IOPF_REPORT = 80, H_IOPF_RESPONSE,
 };
 
 struct hook hooks[] = {
@@ -280,11 +285,15 @@ struct hook hooks[] = {
 	     "dmar_fault"),
 	TP(TRACE_IOMMU, "vtd_page_request", NULL, TP_COUNT,
 	   "VT-d page request (a recoverable fault) received", "prq_report"),
-	FUNC(TRACE_IOMMU, "iopf_report", NULL, 0, 0,
-	     "recoverable fault handed to the I/O page fault queue",
-	     "iommu_report_device_fault"),
-	FUNC(TRACE_IOMMU, "iopf_response", NULL, 0, 0,
-	     "page response for a fault group (fault handled)", "iopf_group_response"),
+	[H_IOPF_REPORT] = FENTRY(TRACE_IOMMU, "iopf_report", FN_IOPF_REPORT,
+				 "recoverable fault (page request) reported, per device",
+				 "iommu_report_device_fault"),
+	[H_IOPF_RESPONSE] = FENTRY(TRACE_IOMMU, "iopf_response", FN_IOPF_RESPONSE,
+				   "page response for a fault group, per device",
+				   "iopf_group_response"),
+	LAT(TRACE_IOMMU, "iopf_report_to_response", TRACE_LAT_IOPF_REPORT_RESPONSE,
+	    H_IOPF_REPORT, H_IOPF_RESPONSE,
+	    "recoverable fault handling, first report to page response"),
 
 	/* any character device: --device PATH or MAJOR[:MINOR] */
 	SYS("open", TRACE_SYS_OPEN, TRACE_ARG_INODE_MINOR, "open() of the devices"),
@@ -644,6 +653,11 @@ void probe_hooks(unsigned int groups)
 		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
 			if (h->kind == HOOK_TP) {
 				if (tracepoint_exists(h->module, h->alt[j]))
+					h->target = h->alt[j];
+				continue;
+			}
+			if (h->kind == HOOK_FENTRY) {
+				if (fentry_target(h, h->alt[j]))
 					h->target = h->alt[j];
 				continue;
 			}

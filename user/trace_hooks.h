@@ -19,8 +19,12 @@
 struct bpf_program;
 struct btf;
 
-/* HOOK_SYS: a device's system calls, the only way (the dev group) */
-enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT, HOOK_SYS };
+/*
+ * HOOK_SYS: a device's system calls, the only way (the dev group).
+ * HOOK_FENTRY: a function with a program of its own, which reads its
+ * arguments by their types (fentry only).
+ */
+enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT, HOOK_SYS, HOOK_FENTRY };
 /*
  * VIA_FOP: bpfdrv.ko's bpfdrv_fop tracepoint, for its file operations.
  * VIA_SYSCALL: the system calls on the device's files, where the kernel
@@ -35,7 +39,7 @@ enum tp_prog {
 	TP_COUNT, TP_STR_COUNT, TP_SCHED_QUEUE, TP_SCHED_RUN, TP_SCHED_DONE,
 	TP_FENCE_INIT, TP_FENCE_EMIT, TP_FENCE_SIGNALED, TP_FENCE_DESTROY,
 	TP_VPU_JOB, TP_XID, TP_IRQ_NAMED, TP_DMA, TP_DMA_SIZE2, TP_DMA_SIZE3,
-	TP_IOMMU_FAULT,
+	TP_IOMMU_FAULT, FN_IOPF_REPORT, FN_IOPF_RESPONSE,
 };
 
 #define MAX_ALT 3
@@ -49,7 +53,7 @@ struct hook {
 	const char *alt[MAX_ALT];	/* candidates, newest first */
 	unsigned int arg;		/* HOOK_FUNC: TRACE_ARG_* */
 	__u64 flags;			/* TRACE_RET_ERRNO, TRACE_CTX_CRTC */
-	enum tp_prog prog;		/* HOOK_TP */
+	enum tp_prog prog;		/* HOOK_TP, HOOK_FENTRY */
 	int fop;			/* HOOK_FUNC: 1 + its BPFDRV_FOP_*, or 0 */
 	/* the system call that stands for it, if any, on which devices */
 	enum trace_sys_op sys_op;

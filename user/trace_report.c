@@ -70,8 +70,9 @@ bool trace_hook_per_minor(int i)
 /* Are the hook's rows per device (its sub-key a device name's hash)? */
 bool trace_hook_per_device(int i)
 {
-	return hooks[i].kind == HOOK_TP &&
-	       ((hooks[i].flags & TRACE_CTX_DEV) || hooks[i].prog == TP_IOMMU_FAULT);
+	return (hooks[i].kind == HOOK_TP &&
+		((hooks[i].flags & TRACE_CTX_DEV) || hooks[i].prog == TP_IOMMU_FAULT)) ||
+	       hooks[i].kind == HOOK_FENTRY;
 }
 
 /* bpfdrv driver names by minor, from /sys/class/bpfdrv/<name>/dev. */
@@ -525,7 +526,8 @@ void print_list(struct trace_session *s)
 		const struct hook *h = &hooks[i];
 		const char *kind = h->kind == HOOK_FUNC || h->kind == HOOK_SYS ?
 				   via_names[h->via] :
-				   h->kind == HOOK_TP ? "tracepoint" : "latency";
+				   h->kind == HOOK_TP ? "tracepoint" :
+				   h->kind == HOOK_FENTRY ? "fentry" : "latency";
 		char status[256];
 
 		if (!(h->group & s->opts->groups))

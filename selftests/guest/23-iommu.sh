@@ -24,6 +24,18 @@ load_module || { nok "insmod bpfdrv.ko"; exit 0; }
 # on the same run (the dma events of the function, a kprobe event on VT-d's
 # fault interrupt), independently of BPF
 dev0=${edus[0]}
+$BPFDRV trace -g iommu --list --json >"$OUT/ilist.json" 2>"$OUT/ilist.err"
+check "trace -g iommu --list: every hook whose symbol exists here is attached" \
+	jq -e -s '[.[] | select(.type == "hook" and .kind != "latency" and .target != null
+		and (.attached | not))] | length == 0' "$OUT/ilist.json"
+for f in dmar_fault iommu_report_device_fault iopf_group_response; do
+	if grep -qE " $f\$" /proc/kallsyms; then want=1; else want=0; fi
+	expect_eq "trace -g iommu --list: $f attached iff the kernel has it ($want)" \
+		"$(jsum "$OUT/ilist.json" attached type=hook target=$f)" "$want"
+done
+expect_eq "trace -g iommu --list: the recoverable faults' latency pairs them" \
+	"$(jsum "$OUT/ilist.json" attached type=hook hook=iopf_report_to_response)" \
+	"$(jsum "$OUT/ilist.json" attached type=hook hook=iopf_response)"
 tfs=/sys/kernel/tracing
 echo 0 >$tfs/tracing_on
 echo >$tfs/trace
