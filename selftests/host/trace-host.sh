@@ -56,6 +56,18 @@ check "trace -g drm runs with what attaches (the dma_fence tracepoints) and exit
 $B trace -g drm --irq-tracepoints --list --json >"$out/irqtp.json" 2>&1
 check "trace --irq-tracepoints: interrupts are told by tracepoints" \
 	grep -q '"how":"told by [1-9][0-9]* irq, softirq' "$out/irqtp.json"
+# the iommu group: each of its tracepoints that tracefs lists is attached
+$B trace -g iommu --list --json >"$out/iommu.json" 2>"$out/iommu.err"
+check "trace -g iommu --list: each tracepoint the host has is attached, the rest skipped" \
+	python3 -c 'import json, os, sys
+tp = {n for s in ("dma", "iommu", "intel_iommu")
+      for n in (os.listdir("/sys/kernel/tracing/events/" + s)
+                if os.path.isdir("/sys/kernel/tracing/events/" + s) else [])}
+hooks = [o for o in map(json.loads, open(sys.argv[1])) if o["type"] == "hook"]
+bad = [o["hook"] for o in hooks if o["kind"] in ("tracepoint", "-") and o["target"] in tp
+       and not o["attached"]]
+print("attached:", sum(o["attached"] for o in hooks), "of", len(hooks), "bad:", bad)
+sys.exit(bool(bad) or not hooks)' "$out/iommu.json"
 BPFDRV_TRACE_REFUSE=tp_count $B trace -g drm --list --json >"$out/refuse.json" 2>&1
 check "a refused program loses only its hooks: fence_wait skipped, fence_init attached" \
 	python3 -c 'import json, sys
