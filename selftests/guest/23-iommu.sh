@@ -47,6 +47,7 @@ kp=
 echo 'p:bpfdrv_vtd_fault dmar_fault' >>$tfs/kprobe_events 2>/dev/null &&
 	echo 1 >$tfs/events/kprobes/bpfdrv_vtd_fault/enable && kp=1
 echo 1 >$tfs/tracing_on
+tklog=$(dmesg | wc -l)
 $BPFDRV trace -g iommu -j -o "$OUT/iommu.json" --perfetto "$OUT/iommu.trace" \
 	2>"$OUT/iommu.err" &
 tracer=$!
@@ -159,6 +160,11 @@ if [ -n "$kp" ] && ! grep -q "^none" "$OUT/escape"; then
 	expect_eq "trace -g iommu: VT-d fault interrupts counted as ftrace's kprobe counts them ($faults)" \
 		"$(jsum "$OUT/iommu.json" count type=stat hook=vtd_fault_irq)" "$faults"
 	check "... at least one, for the escape's fault" test "$faults" -ge 1
+	# the kernel's own report: each fault interrupt with a fault pending
+	# logs "DRHD: handling fault status reg" (rate-limited: 10 in 5 s)
+	logged=$(dmesg | tail -n +$((tklog + 1)) | grep -c "DRHD: handling fault status reg")
+	expect_eq "trace -g iommu: VT-d fault interrupts counted as the kernel logged them ($logged)" \
+		"$(jsum "$OUT/iommu.json" count type=stat hook=vtd_fault_irq)" "$logged"
 	# the handler's latency: the histogram adds up (mean inside it, its
 	# buckets summing to the count) and the stddev of one sample is 0
 	check "trace -g iommu: the fault handler's latency histogram adds up" \
