@@ -1158,6 +1158,32 @@ struct iopf_key {
 	__u32 grpid;
 };
 
+/* The I/O page fault types (6.8 and later), the fields used: CO-RE. */
+struct iommu_fault_page_request___bpfdrv {
+	__u32 pasid;
+	__u32 grpid;
+} __attribute__((preserve_access_index));
+
+struct iommu_fault___bpfdrv {
+	__u32 type;
+	union {
+		struct iommu_fault_page_request___bpfdrv prm;
+	};
+} __attribute__((preserve_access_index));
+
+struct iopf_fault___bpfdrv {
+	struct iommu_fault___bpfdrv fault;
+} __attribute__((preserve_access_index));
+
+struct iommu_fault_param___bpfdrv {
+	struct device *dev;
+} __attribute__((preserve_access_index));
+
+struct iopf_group___bpfdrv {
+	struct iopf_fault___bpfdrv last_fault;
+	struct iommu_fault_param___bpfdrv *fault_param;
+} __attribute__((preserve_access_index));
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -1177,7 +1203,7 @@ static __always_inline void iopf_count(__u32 hook, __u64 dev, struct owner *o)
 }
 
 SEC("fentry")
-int BPF_PROG(fn_iopf_report, struct device *dev, struct iopf_fault *evt)
+int BPF_PROG(fn_iopf_report, struct device *dev, struct iopf_fault___bpfdrv *evt)
 {
 	struct iopf_key key = { .dev = (__u64)dev };
 	struct owner o = { .ts_start = bpf_ktime_get_ns() };
@@ -1200,7 +1226,7 @@ int BPF_PROG(fn_iopf_report, struct device *dev, struct iopf_fault *evt)
 }
 
 SEC("fentry")
-int BPF_PROG(fn_iopf_response, struct iopf_group *group, int status)
+int BPF_PROG(fn_iopf_response, struct iopf_group___bpfdrv *group, int status)
 {
 	struct iopf_key key = {};
 	struct owner *o;
