@@ -28,10 +28,12 @@ $BPFDRV trace -g iommu --list --json >"$OUT/ilist.json" 2>"$OUT/ilist.err"
 check "trace -g iommu --list: every hook whose symbol exists here is attached" \
 	jq -e -s '[.[] | select(.type == "hook" and .kind != "latency" and .target != null
 		and (.attached | not))] | length == 0' "$OUT/ilist.json"
-for f in dmar_fault iommu_report_device_fault iopf_group_response; do
+for hf in vtd_fault_irq:dmar_fault iopf_report:iommu_report_device_fault \
+	  iopf_response:iopf_group_response; do
+	f=${hf#*:}
 	if grep -qE " $f\$" /proc/kallsyms; then want=1; else want=0; fi
-	expect_eq "trace -g iommu --list: $f attached iff the kernel has it ($want)" \
-		"$(jsum "$OUT/ilist.json" attached type=hook target=$f)" "$want"
+	expect_eq "trace -g iommu --list: ${hf%%:*} ($f) attached iff the kernel has it ($want)" \
+		"$(jsum "$OUT/ilist.json" attached type=hook hook=${hf%%:*})" "$want"
 done
 expect_eq "trace -g iommu --list: the recoverable faults' latency pairs them" \
 	"$(jsum "$OUT/ilist.json" attached type=hook hook=iopf_report_to_response)" \
