@@ -113,6 +113,25 @@ else
 	check "the IOMMU reported the fault at that address ($phys)" \
 		grep -qi "fault addr $phys" "$OUT/dmar"
 fi
+# a fault whatever the memory's layout: edu's DMA engine sent to an I/O
+# address nothing was mapped at (the driver's buffer is at the top of its
+# 28 bits), for the tracer's fault counts below
+python3 -S - >"$OUT/unmapped" 2>&1 <<'PY'
+import ctypes, mmap, os, time
+fd = os.open("/dev/bpfdrv/edu0", os.O_RDWR)
+regs = mmap.mmap(fd, 4096, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+reg = lambda off: ctypes.c_uint32.from_buffer(regs, off)
+reg(0x80).value = 0x40000           # from the device's own buffer
+reg(0x88).value = 0x100000          # to I/O address 1 MiB, never mapped
+reg(0x90).value = 4096
+reg(0x98).value = 0x01 | 0x02       # start, device to RAM
+end = time.time() + 5
+while reg(0x98).value & 1 and time.time() < end:
+    time.sleep(0.01)
+print("done=%d" % (not reg(0x98).value & 1))
+PY
+check "a DMA to an I/O address nothing was mapped at completes at the device" \
+	grep -q "done=1" "$OUT/unmapped"
 check "unload edu" $BPFDRV unload edu
 
 kill -INT $tracer
@@ -157,11 +176,11 @@ n = sum(1 for e in ev if e["ph"] == "i" and e.get("tid") in tids
         and e["name"] == "dma_alloc " + sys.argv[2])
 print(tids, n)
 sys.exit(not (len(tids) == 1 and n == 1))' "$OUT/iommu.trace" "$dev0"
-if [ -n "$kp" ] && ! grep -q "^none" "$OUT/escape"; then
+if [ -n "$kp" ]; then
 	faults=$(grep -c "bpfdrv_vtd_fault:" "$OUT/ftrace")
 	expect_eq "trace -g iommu: VT-d fault interrupts counted as ftrace's kprobe counts them ($faults)" \
 		"$(jsum "$OUT/iommu.json" count type=stat hook=vtd_fault_irq)" "$faults"
-	check "... at least one, for the escape's fault" test "$faults" -ge 1
+	check "... at least one, for the DMA to an unmapped address" test "$faults" -ge 1
 	# the kernel's own report: each fault interrupt with a fault pending
 	# logs "DRHD: handling fault status reg" (rate-limited: 10 in 5 s)
 	logged=$(dmesg | tail -n +$((tklog + 1)) | grep -c "DRHD: handling fault status reg")
@@ -181,7 +200,7 @@ sys.exit(not (n == r["count"] and sum(b["count"] for b in h) == n and
               (n > 1 or r["stddev_us"] == 0)))' "$OUT/iommu.json"
 	echo "# io_page_fault rows (VT-d logs its faults instead): $(jcount "$OUT/iommu.json" type=stat hook=io_page_fault)"
 else
-	echo "# skip: the fault counts (no kprobe event on dmar_fault, or no escape)"
+	echo "# skip: the fault counts (no kprobe event on dmar_fault)"
 fi
 
 # passthrough (as no IOMMU): no bus mastering unless the admin opts in
