@@ -69,6 +69,7 @@ if [ "$mode" = test ] && [ "${BPFDRV_DEBUG_KERNEL:-}" = only ]; then
 	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation}
 	# KASAN and lockdep under TCG: several times slower
 	export BPFDRV_VM_TIMEOUT=${BPFDRV_VM_TIMEOUT:-5400}
+	export BPFDRV_PART_TIMEOUT=${BPFDRV_PART_TIMEOUT:-1800}
 fi
 # Benchmark ratios come from one boot; the newest kernel is the one to quote.
 [ "$mode" = bench ] && kernels=("${kernels[-1]}")
