@@ -436,6 +436,7 @@ static struct trace_hist *hist_get(__u32 hook, __u32 sub, const char *str,
 
 static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 {
+	__u64 us = delta_ns / 1000;
 	__u32 slot;
 
 	/* this CPU's copy: only a program nested in this one could race */
@@ -446,10 +447,10 @@ static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 		return;
 	h->timed++;
 	h->total_ns += delta_ns;
-	h->sumsq_us2 += (delta_ns / 1000) * (delta_ns / 1000);
+	h->sumsq_us2 += us * us;
 	if (delta_ns > h->max_ns)
 		h->max_ns = delta_ns;
-	slot = log2_u64(delta_ns / 1000);
+	slot = log2_u64(us);
 	if (slot >= TRACE_HIST_SLOTS)
 		slot = TRACE_HIST_SLOTS - 1;
 	h->slots[slot]++;
@@ -521,6 +522,25 @@ static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
 	e->kind = kind;
 	e->pad = 0;
 	bpf_ringbuf_submit(e, 0);
+}
+
+/*
+ * An event of the current task (or interrupt) @tgid, already filtered: its
+ * row, count, process row and timeline instant. Returns the row, for what
+ * the caller adds to it, or NULL.
+ */
+static __always_inline struct trace_hist *count_current(__u32 hook, __u32 sub,
+							const char *str, __u32 tgid)
+{
+	struct trace_hist *h;
+	bool created;
+
+	h = hist_get(hook, sub, str, &created);
+	if (h)
+		hist_record(h, NO_LATENCY, false);
+	proc_add(tgid, NULL, hook, sub);
+	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
+	return h;
 }
 
 static __always_inline __u32 cookie_hook(void *ctx)
@@ -813,9 +833,7 @@ int tp_count(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	if (cookie & TRACE_CTX_CRTC)
 		sub = (__u32)ctx->args[0];
-	hist_add(hook, sub, NO_LATENCY, false, NULL);
-	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
+	count_current(hook, sub, NULL, tgid);
 	return 0;
 }
 
@@ -848,9 +866,7 @@ int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
 	if (!current_wanted(&tgid))
 		return 0;
 	sub = str_key((const char *)ctx->args[0], str);
-	hist_add(hook, sub, NO_LATENCY, false, str);
-	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
+	count_current(hook, sub, str, tgid);
 	return 0;
 }
 
@@ -871,9 +887,7 @@ static __always_inline bool charge(struct owner *o, __u32 hook, __u32 sub,
 	}
 	if (!current_wanted(&tgid))
 		return false;
-	hist_add(hook, sub, NO_LATENCY, false, str);
-	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
+	count_current(hook, sub, str, tgid);
 	return true;
 }
 
@@ -1047,9 +1061,7 @@ int tp_xid(struct bpf_raw_tracepoint_args *ctx)
 		return 0;
 	if (!current_wanted(&tgid))
 		return 0;
-	hist_add(hook, code, NO_LATENCY, false, (const char *)ctx->args[2]);
-	proc_add(tgid, NULL, hook, code);
-	emit(TRACE_EV_INSTANT, hook, code, tgid, true, EMIT_NOW, 0);
+	count_current(hook, code, (const char *)ctx->args[2], tgid);
 	return 0;
 }
 
@@ -1070,8 +1082,8 @@ static __always_inline int dma_event(struct bpf_raw_tracepoint_args *ctx, __u64 
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u32 tgid, hook = cookie & TRACE_HOOK_MASK, sub = 0;
 	char str[TRACE_STR_LEN] = {};
+	bool dev = cookie & TRACE_CTX_DEV;
 	struct trace_hist *h;
-	bool created, dev = cookie & TRACE_CTX_DEV;
 
 	if (stopping)
 		return 0;
@@ -1079,13 +1091,9 @@ static __always_inline int dma_event(struct bpf_raw_tracepoint_args *ctx, __u64 
 		return 0;
 	if (dev)
 		sub = dev_key(ctx->args[0], str);
-	h = hist_get(hook, sub, dev ? str : NULL, &created);
-	if (h) {
-		hist_record(h, NO_LATENCY, false);
+	h = count_current(hook, sub, dev ? str : NULL, tgid);
+	if (h)
 		h->bytes += bytes;
-	}
-	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return 0;
 }
 
@@ -1126,23 +1134,19 @@ int tp_iommu_fault(struct bpf_raw_tracepoint_args *ctx)
 	__u32 tgid, hook = cookie_hook(ctx), sub;
 	char str[TRACE_STR_LEN] = {};
 	struct trace_hist *h;
-	bool created;
 
 	if (stopping)
 		return 0;
 	if (!current_wanted(&tgid))
 		return 0;
 	sub = (dev_key(ctx->args[0], str) & ~1U) | (ctx->args[2] & TRACE_FAULT_WRITE);
-	h = hist_get(hook, sub, str, &created);
+	h = count_current(hook, sub, str, tgid);
 	if (h) {
-		hist_record(h, NO_LATENCY, false);
 		if (h->count == 1 || ctx->args[1] < h->addr_min)
 			h->addr_min = ctx->args[1];
 		if (ctx->args[1] > h->addr_max)
 			h->addr_max = ctx->args[1];
 	}
-	proc_add(tgid, NULL, hook, sub);
-	emit(TRACE_EV_INSTANT, hook, sub, tgid, true, EMIT_NOW, 0);
 	return 0;
 }
 

@@ -67,12 +67,17 @@ bool trace_hook_per_minor(int i)
 		hooks[i].arg == TRACE_ARG_INODE_MINOR);
 }
 
+/* iommu:io_page_fault: rows per device and direction, with addresses */
+static bool hook_is_fault(int i)
+{
+	return hooks[i].kind == HOOK_TP && hooks[i].prog == TP_IOMMU_FAULT;
+}
+
 /* Are the hook's rows per device (its sub-key a device name's hash)? */
 bool trace_hook_per_device(int i)
 {
-	return (hooks[i].kind == HOOK_TP &&
-		((hooks[i].flags & TRACE_CTX_DEV) || hooks[i].prog == TP_IOMMU_FAULT)) ||
-	       hooks[i].kind == HOOK_FENTRY;
+	return (hooks[i].kind == HOOK_TP && (hooks[i].flags & TRACE_CTX_DEV)) ||
+	       hook_is_fault(i) || hooks[i].kind == HOOK_FENTRY;
 }
 
 /* bpfdrv driver names by minor, from /sys/class/bpfdrv/<name>/dev. */
@@ -200,7 +205,7 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 		snprintf(buf, size, "%u %.*s", sub, TRACE_STR_LEN, hist ? hist->str : "");
 	} else if (h->prog == TP_IRQ_NAMED && h->kind == HOOK_TP) {
 		snprintf(buf, size, "irq%u", sub);
-	} else if (h->prog == TP_IOMMU_FAULT && h->kind == HOOK_TP) {
+	} else if (hook_is_fault(hook)) {
 		snprintf(buf, size, "%.*s %s", TRACE_STR_LEN, hist ? hist->str : "?",
 			 sub & TRACE_FAULT_WRITE ? "write" : "read");
 	} else if (h->flags & TRACE_CTX_CRTC) {
@@ -644,13 +649,6 @@ double trace_stddev_us(const struct trace_hist *h)
 	return var > 0 ? sqrt(var * n / (n - 1)) : 0;
 }
 
-static bool is_fault_row(const struct trace_row *r)
-{
-	const struct hook *h = &hooks[r->hook];
-
-	return h->kind == HOOK_TP && h->prog == TP_IOMMU_FAULT;
-}
-
 /* DMA bytes per device and the I/O page faults' addresses (-g iommu). */
 static void print_dma_text(FILE *out, const struct trace_row *rows, int n)
 {
@@ -661,13 +659,13 @@ static void print_dma_text(FILE *out, const struct trace_row *rows, int n)
 		const struct trace_row *r = &rows[i];
 		const struct hook *h = &hooks[r->hook];
 
-		if (!r->hist.bytes && !is_fault_row(r))
+		if (!r->hist.bytes && !hook_is_fault(r->hook))
 			continue;
 		if (first)
 			fprintf(out, "\n%-22s %-18s %10s %s\n", "HOOK", "DEVICE", "COUNT",
 				"BYTES OR ADDRESSES");
 		first = false;
-		if (is_fault_row(r))
+		if (hook_is_fault(r->hook))
 			fprintf(out, "%-22s %-18s %10llu 0x%llx-0x%llx\n", h->name,
 				r->sub_name, (unsigned long long)r->hist.count,
 				(unsigned long long)r->hist.addr_min,
@@ -771,7 +769,7 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 		}
 		if (h->group == TRACE_IOMMU)
 			fprintf(out, ",\"bytes\":%llu", (unsigned long long)r->hist.bytes);
-		if (is_fault_row(r))
+		if (hook_is_fault(r->hook))
 			fprintf(out, ",\"write\":%s,\"addr_min\":%llu,\"addr_max\":%llu",
 				r->sub & TRACE_FAULT_WRITE ? "true" : "false",
 				(unsigned long long)r->hist.addr_min,
