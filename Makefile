@@ -31,7 +31,8 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
 	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 
 BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-drivers/*.bpf.c))
-BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,$(wildcard selftests/progs/*.bpf.c))
+BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,\
+	     $(filter-out %/bad_accel.bpf.c,$(wildcard selftests/progs/*.bpf.c)))
 HOSTILE := $(patsubst selftests/hostile/%.bpf.c,$(BUILD)/selftests/hostile/%.bpf.o,$(wildcard selftests/hostile/*.bpf.c))
 TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
 BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
@@ -49,6 +50,9 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_initraise.bpf.o
 # the stall test's loops, nested to each depth below the default 8
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
+# accelerator declarations refused at load (bad_accel.bpf.c)
+ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two
+ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES))
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -64,7 +68,7 @@ bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
 	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES) \
-	   $(LOOP_FIXTURES)
+	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -103,6 +107,11 @@ $(BUILD)/selftests/update/id_%.bpf.o: selftests/progs/upd_identity.bpf.c $(HEADE
 $(BUILD)/selftests/update/%.bpf.o: $(wildcard bpf-drivers/*.bpf.c) $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c bpf-drivers/$(firstword $(subst _, ,$*)).bpf.c -o $@
+
+# Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
+$(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DBAD_$* -DCASE=$* -c $< -o $@
 
 # A versioned fixture includes its own directory's headers only (quoted
 # includes look there first, and -Iinclude is left out).
@@ -186,6 +195,12 @@ $(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow: \
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ \
 		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+
+# the accelerator class's client is a libdrm one
+$(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) $< -o $@ \
+		-lpthread $(shell pkg-config --libs libdrm)
 
 $(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -21,9 +21,9 @@
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
  * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
  * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
- * version 6 the bpfdrv_for() loop.
+ * version 6 the bpfdrv_for() loop; version 7 the accelerator class.
  */
-#define BPFDRV_ABI_VERSION	6
+#define BPFDRV_ABI_VERSION	7
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -208,6 +208,27 @@ struct bpfdrv_mmap_window {
 #define BPFDRV_IRQ_HANDLED	1
 #define BPFDRV_IRQ_WAKE		2
 
+/*
+ * The accelerator class (ABI 7): with chr_ext_ops.accel set, each instance
+ * is also a DRM accel device, /dev/accel/accelN, whose name (drmGetVersion)
+ * is the driver's (docs/accel.md). bpfdrv gives it GEM buffer objects,
+ * their mmap and PRIME sharing (include/bpfdrv_accel.h); the driver adds
+ * ioctls of its own: accel_ioctls, ended by an entry with an empty name.
+ * Ioctl i is DRM_BPFDRV_DRIVER_BASE + i; bpfdrv copies its argument of
+ * size bytes in (BPFDRV_ACCEL_IN) and out (BPFDRV_ACCEL_OUT) and calls
+ * accel_ioctl with nr = i.
+ */
+#define BPFDRV_ACCEL_IOCTLS_MAX		16
+#define BPFDRV_ACCEL_IOCTL_NAME_MAX	32	/* [A-Z0-9_], NUL included */
+#define BPFDRV_ACCEL_IOCTL_SIZE_MAX	1024
+#define BPFDRV_ACCEL_IN			(1U << 0)
+#define BPFDRV_ACCEL_OUT		(1U << 1)
+struct bpfdrv_accel_ioctl {
+	char name[BPFDRV_ACCEL_IOCTL_NAME_MAX];
+	__u32 size;		/* bytes of the argument, 0..SIZE_MAX */
+	__u32 dir;		/* BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT, or 0 */
+};
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -311,6 +332,11 @@ struct bpfdrv_ring {
  * the hardware now blinks with these delays (ms, never 0), else -errno and
  * the LED core blinks through led_set; sensor_read reports sensor
  * rd->sensor's value with bpfdrv_sensor_report() and returns 0 or -errno.
+ *
+ * accel_ioctl (ABI 7) runs for the driver's own ioctls on the instance's
+ * accel node: nr indexes accel_ioctls, io holds the argument (io->len is
+ * its declared size); it returns 0 or -errno. open and release run for
+ * the accel node's files too.
  */
 struct chr_ext_ops {
 	int (*init)(struct bpfdrv_dev *dev);
@@ -364,6 +390,11 @@ struct chr_ext_ops {
 	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
 	/* ABI 4, above */
 	int (*irq_hard)(struct bpfdrv_dev *dev, __u32 vector);
+	/* ABI 7: the accelerator class, above */
+	__u32 accel;			/* 1: a DRM accel device per instance */
+	struct bpfdrv_accel_ioctl accel_ioctls[BPFDRV_ACCEL_IOCTLS_MAX];
+	int (*accel_ioctl)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+			   __u32 nr, struct bpfdrv_io *io);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -45,6 +45,7 @@ enum bpfdrv_cb {
 	BPFDRV_CB_LED_BLINK,
 	BPFDRV_CB_SENSOR_READ,
 	BPFDRV_CB_IRQ_HARD,
+	BPFDRV_CB_ACCEL_IOCTL,
 	BPFDRV_CB_NR
 };
 
@@ -230,6 +231,9 @@ struct bpfdrv_device {
 	struct bpfdrv_input *input;	/* under input_lock */
 	spinlock_t input_lock;
 	struct bpfdrv_hwmon *hwmon;
+	/* the accelerator class (accel.c), its module pinned from claim */
+	const struct bpfdrv_accel_class *accel_cls;
+	void *accel;			/* the class's, from add to del */
 	/* mmap windows (ops->mmaps, which no update changes); see mmap.c */
 	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
 	struct inode *map_inode;	/* NULL if the driver has none */
@@ -253,6 +257,9 @@ struct bpfdrv_io_kern {
 	bool faulted;			/* a direct copy met a missing page */
 };
 
+struct bpfdrv_file_kern *bpfdrv_file_open(struct bpfdrv_device *bdev,
+					  unsigned int f_flags);
+void bpfdrv_file_close(struct bpfdrv_file_kern *f);
 int bpfdrv_io_copy_out(struct bpfdrv_io_kern *k, u32 off, const void *src,
 		       u32 len);
 int bpfdrv_io_copy_in(struct bpfdrv_io_kern *k, u32 off, void *dst, u32 len);
@@ -399,7 +406,21 @@ struct bpfdrv_part {
 
 extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
 	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
-	bpfdrv_part_input, bpfdrv_part_leds;
+	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel;
+
+/*
+ * The accelerator class lives in a module of its own, bpfdrv_accel.ko,
+ * which needs DRM: bpfdrv.ko loads it when a driver declares the class
+ * and pins it for as long as an instance has one (accel.c).
+ */
+struct bpfdrv_accel_class {
+	struct module *owner;
+	int (*add)(struct bpfdrv_device *bdev);		/* sets bdev->accel */
+	void (*del)(struct bpfdrv_device *bdev);	/* and clears it */
+};
+
+int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);
+void bpfdrv_accel_unregister(const struct bpfdrv_accel_class *cls);
 
 int bpfdrv_parts_valid(const struct chr_ext_ops *ops);
 int bpfdrv_parts_claim(struct bpfdrv_device *bdev);

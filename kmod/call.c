@@ -34,3 +34,5 @@ noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
 	}
 	return -EIO;
 }
+/* bpfdrv_accel.ko calls drivers through call.h too */
+EXPORT_SYMBOL_GPL(bpfdrv_bad_ret);

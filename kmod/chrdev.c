@@ -40,18 +40,28 @@
 
 static atomic64_t bpfdrv_file_ids = ATOMIC64_INIT(0);
 
-static int __bpfdrv_open(struct inode *inode, struct file *filp)
+/**
+ * bpfdrv_file_open - open a file of an instance, on any of its nodes
+ * @bdev: the instance
+ * @f_flags: the file's O_* flags
+ *
+ * Calls the driver's open callback; the file pins the instance until
+ * bpfdrv_file_close().
+ *
+ * Return: the file, or an ERR_PTR: -EBUSY for a second file of an
+ * exclusive driver, the open callback's error, -ENODEV once detached.
+ */
+struct bpfdrv_file_kern *bpfdrv_file_open(struct bpfdrv_device *bdev,
+					  unsigned int f_flags)
 {
-	struct bpfdrv_device *bdev =
-		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
 	struct bpfdrv_file_kern *f;
 	int ret;
 
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	f->pub.id = atomic64_inc_return(&bpfdrv_file_ids);
-	f->pub.f_flags = filp->f_flags;
+	f->pub.f_flags = f_flags;
 	f->pub.uid = from_kuid(&init_user_ns, current_fsuid());
 	f->bdev = bdev;
 	mutex_init(&f->io_lock);
@@ -65,20 +75,16 @@ static int __bpfdrv_open(struct inode *inode, struct file *filp)
 	if (ret) {
 		atomic_dec(&bdev->open_count);
 		kfree(f);
-		return ret;
+		return ERR_PTR(ret);
 	}
-
 	get_device(&bdev->dev);
-	filp->private_data = f;
-	bpfdrv_mmap_open(bdev, filp);
-	if (bdev->flags & BPFDRV_F_SEEKABLE)
-		return 0;
-	return stream_open(inode, filp);
+	return f;
 }
+EXPORT_SYMBOL_GPL(bpfdrv_file_open);
 
-static int __bpfdrv_release(struct inode *inode, struct file *filp)
+/* The last close of a file: the release callback, even if killed. */
+void bpfdrv_file_close(struct bpfdrv_file_kern *f)
 {
-	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
 
 	bpfdrv_call_void(bdev, BPFDRV_CALL_RELEASE, BPFDRV_CB_RELEASE, release,
@@ -88,6 +94,27 @@ static int __bpfdrv_release(struct inode *inode, struct file *filp)
 	kfree(f->buf);
 	kfree(f);
 	put_device(&bdev->dev);
+}
+EXPORT_SYMBOL_GPL(bpfdrv_file_close);
+
+static int __bpfdrv_open(struct inode *inode, struct file *filp)
+{
+	struct bpfdrv_device *bdev =
+		container_of(inode->i_cdev, struct bpfdrv_device, cdev);
+	struct bpfdrv_file_kern *f = bpfdrv_file_open(bdev, filp->f_flags);
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	filp->private_data = f;
+	bpfdrv_mmap_open(bdev, filp);
+	if (bdev->flags & BPFDRV_F_SEEKABLE)
+		return 0;
+	return stream_open(inode, filp);
+}
+
+static int __bpfdrv_release(struct inode *inode, struct file *filp)
+{
+	bpfdrv_file_close(filp->private_data);
 	return 0;
 }
 

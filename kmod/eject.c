@@ -55,6 +55,7 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_LED_BLINK] = "led_blink",
 	[BPFDRV_CB_SENSOR_READ] = "sensor_read",
 	[BPFDRV_CB_IRQ_HARD] = "irq_hard",
+	[BPFDRV_CB_ACCEL_IOCTL] = "accel_ioctl",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

@@ -23,6 +23,7 @@ static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	&bpfdrv_part_hwmon,
 	&bpfdrv_part_input,
 	&bpfdrv_part_leds,
+	&bpfdrv_part_accel,
 };
 
 #define for_each_part(i, p)						\

@@ -58,6 +58,7 @@ static const struct {
 	BPFDRV_CB_MEMBER(led_blink, BPFDRV_CB_LED_BLINK),
 	BPFDRV_CB_MEMBER(sensor_read, BPFDRV_CB_SENSOR_READ),
 	BPFDRV_CB_MEMBER(irq_hard, BPFDRV_CB_IRQ_HARD),
+	BPFDRV_CB_MEMBER(accel_ioctl, BPFDRV_CB_ACCEL_IOCTL),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -231,6 +232,13 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	case offsetof(struct chr_ext_ops, mmaps):
 		memcpy(kops->mmaps, uops->mmaps, sizeof(kops->mmaps));
 		return 1;
+	case offsetof(struct chr_ext_ops, accel):
+		kops->accel = uops->accel;
+		return 1;
+	case offsetof(struct chr_ext_ops, accel_ioctls):
+		memcpy(kops->accel_ioctls, uops->accel_ioctls,
+		       sizeof(kops->accel_ioctls));
+		return 1;
 	}
 	cb = bpfdrv_cb_member_name(moff);
 	return cb ? bpfdrv_allow_member(moff, cb, kdata, udata) : 0;
@@ -363,6 +371,13 @@ static int bpfdrv_stub_sensor_read(struct bpfdrv_dev *dev,
 	return -ENODATA;
 }
 
+static int bpfdrv_stub_accel_ioctl(struct bpfdrv_dev *dev,
+				   struct bpfdrv_file *file, u32 nr,
+				   struct bpfdrv_io *io)
+{
+	return -ENOTTY;
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -380,6 +395,7 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.led_blink = bpfdrv_stub_led_blink,
 	.sensor_read = bpfdrv_stub_sensor_read,
 	.irq_hard = bpfdrv_stub_irq_hard,
+	.accel_ioctl = bpfdrv_stub_accel_ioctl,
 };
 
 /*

@@ -113,6 +113,10 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "its SPI device";
 	if (memcmp(new->mmaps, old->mmaps, sizeof(new->mmaps)))
 		return "its mmap windows";
+	if (new->accel != old->accel ||
+	    memcmp(new->accel_ioctls, old->accel_ioctls,
+		   sizeof(new->accel_ioctls)))
+		return "its accelerator ioctls";
 	return NULL;
 }
 

@@ -16,7 +16,7 @@ BPFDRV_ROOT_PKGS="gcc-14,gcc,make,libc6-dev,clang,llvm,libbpf-dev,bpftool,\
 libelf-dev,zlib1g-dev,pkgconf,dwarves,kmod,busybox-static,qemu-system-x86,\
 virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates,\
 gpiod,pciutils,fuse3,libfuse3-dev,libselinux1-dev,libsepol-dev,libpcre2-dev,\
-gnuplot-nox,libdrm-tests,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
+gnuplot-nox,libdrm-tests,libdrm-dev,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
 lintian,evtest,lm-sensors,i2c-tools,edid-decode,xxd,flashrom,jq"
 # Packages of the bookworm root: the compiler and tools its kernels' headers
 # need, and DKMS (the package test installs bpfdrv-dkms there).

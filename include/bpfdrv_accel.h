@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * The UAPI of a bpfdrv accelerator node (/dev/accel/accelN), for user
+ * space and the module: the ioctls bpfdrv answers itself, whatever the
+ * driver. A driver's own ioctls follow them from DRM_BPFDRV_DRIVER_BASE,
+ * in the order of its chr_ext_ops.accel_ioctls (docs/accel.md).
+ */
+#ifndef __BPFDRV_ACCEL_H
+#define __BPFDRV_ACCEL_H
+
+#include <drm/drm.h>
+
+#define DRM_BPFDRV_BO_CREATE	0x00
+#define DRM_BPFDRV_BO_INFO	0x01
+/* 0x02-0x0f: kept for bpfdrv's own (jobs, fences) */
+#define DRM_BPFDRV_DRIVER_BASE	0x10
+
+/* The largest buffer object, and what an instance's together may take. */
+#define BPFDRV_ACCEL_BO_MAX	(64ULL << 20)
+#define BPFDRV_ACCEL_BO_TOTAL	(512ULL << 20)
+
+/*
+ * A buffer object of size bytes (rounded up to pages; at most
+ * BPFDRV_ACCEL_BO_MAX), zero-filled, in the caller's handle table.
+ */
+struct drm_bpfdrv_bo_create {
+	__u64 size;		/* in: bytes; out: as rounded */
+	__u32 flags;		/* in: 0 */
+	__u32 handle;		/* out */
+};
+
+/* What mmap() on the node takes to map a buffer object, and its size. */
+struct drm_bpfdrv_bo_info {
+	__u32 handle;		/* in */
+	__u32 pad;		/* in: 0 */
+	__u64 size;		/* out */
+	__u64 mmap_offset;	/* out */
+};
+
+#define DRM_IOCTL_BPFDRV_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_BO_CREATE, \
+		 struct drm_bpfdrv_bo_create)
+#define DRM_IOCTL_BPFDRV_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_BO_INFO, \
+		 struct drm_bpfdrv_bo_info)
+
+#endif /* __BPFDRV_ACCEL_H */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The accelerator class as a part of an instance: the declaration's check
+ * and the plug of bpfdrv_accel.ko (accel_drm.c), which holds the DRM side.
+ * DRM is a module of its own on most kernels; keeping it out of bpfdrv.ko
+ * lets bpfdrv.ko load where DRM is absent or unwanted, and loads DRM only
+ * for a driver that asks for it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kmod.h>
+#include <linux/module.h>
+
+#include "bpfdrv.h"
+
+static DEFINE_MUTEX(bpfdrv_accel_lock);
+static const struct bpfdrv_accel_class *bpfdrv_accel_cls;
+
+int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls)
+{
+	int ret = 0;
+
+	mutex_lock(&bpfdrv_accel_lock);
+	if (bpfdrv_accel_cls)
+		ret = -EBUSY;
+	else
+		bpfdrv_accel_cls = cls;
+	mutex_unlock(&bpfdrv_accel_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(bpfdrv_accel_register);
+
+/* Its module goes: no instance pins it, so none has the class. */
+void bpfdrv_accel_unregister(const struct bpfdrv_accel_class *cls)
+{
+	mutex_lock(&bpfdrv_accel_lock);
+	if (bpfdrv_accel_cls == cls)
+		bpfdrv_accel_cls = NULL;
+	mutex_unlock(&bpfdrv_accel_lock);
+}
+EXPORT_SYMBOL_GPL(bpfdrv_accel_unregister);
+
+/* The class, pinned; loads its module on first use. NULL: none. */
+static const struct bpfdrv_accel_class *bpfdrv_accel_get(void)
+{
+	const struct bpfdrv_accel_class *cls;
+
+	mutex_lock(&bpfdrv_accel_lock);
+	cls = bpfdrv_accel_cls;
+	mutex_unlock(&bpfdrv_accel_lock);
+	if (!cls)
+		request_module("bpfdrv_accel");
+
+	mutex_lock(&bpfdrv_accel_lock);
+	cls = bpfdrv_accel_cls;
+	if (cls && !try_module_get(cls->owner))
+		cls = NULL;
+	mutex_unlock(&bpfdrv_accel_lock);
+	return cls;
+}
+
+static bool bpfdrv_accel_ioctl_name_valid(const char *name)
+{
+	size_t i, len = strnlen(name, BPFDRV_ACCEL_IOCTL_NAME_MAX);
+
+	if (!len || len == BPFDRV_ACCEL_IOCTL_NAME_MAX || isdigit(name[0]))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isupper(name[i]) && !isdigit(name[i]) && name[i] != '_')
+			return false;
+	return true;
+}
+
+static unsigned int bpfdrv_accel_ioctl_count(const struct chr_ext_ops *ops)
+{
+	unsigned int n = 0;
+
+	while (n < BPFDRV_ACCEL_IOCTLS_MAX && ops->accel_ioctls[n].name[0])
+		n++;
+	return n;
+}
+
+static int bpfdrv_accel_ioctls_valid(const struct chr_ext_ops *ops)
+{
+	unsigned int i, j, n = bpfdrv_accel_ioctl_count(ops);
+
+	for (i = n; i < BPFDRV_ACCEL_IOCTLS_MAX; i++) {
+		if (memchr_inv(&ops->accel_ioctls[i], 0,
+			       sizeof(ops->accel_ioctls[i]))) {
+			pr_info("driver %s: accel ioctl %u follows the end of its accel_ioctls (an entry with an empty name)\n",
+				ops->name, i);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct bpfdrv_accel_ioctl *d = &ops->accel_ioctls[i];
+
+		if (!bpfdrv_accel_ioctl_name_valid(d->name)) {
+			pr_info("driver %s: invalid name for accel ioctl %u (want 1-%d of [A-Z0-9_], not starting with a digit)\n",
+				ops->name, i, BPFDRV_ACCEL_IOCTL_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		if (d->size > BPFDRV_ACCEL_IOCTL_SIZE_MAX ||
+		    d->dir & ~(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT) ||
+		    !d->size != !d->dir) {
+			pr_info("driver %s: accel ioctl %s: size %u and dir %#x (want both 0, or size 1..%u and dir IN, OUT or both)\n",
+				ops->name, d->name, d->size, d->dir,
+				BPFDRV_ACCEL_IOCTL_SIZE_MAX);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(ops->accel_ioctls[j].name, d->name)) {
+				pr_info("driver %s: accel ioctl %s is declared twice\n",
+					ops->name, d->name);
+				return -EINVAL;
+			}
+		}
+	}
+	if (n && !ops->accel_ioctl) {
+		pr_info("driver %s declares accel ioctls but has no accel_ioctl callback\n",
+			ops->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
+{
+	const struct bpfdrv_accel_class *cls;
+	int ret;
+
+	if (ops->accel > 1) {
+		pr_info("driver %s: accel is %u (want 0 or 1)\n", ops->name,
+			ops->accel);
+		return -EINVAL;
+	}
+	ret = bpfdrv_accel_ioctls_valid(ops);
+	if (ret)
+		return ret;
+	if (!ops->accel) {
+		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl) {
+			pr_info("driver %s has accel ioctls but is no accelerator (accel = 0)\n",
+				ops->name);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	/* refused at load, with the reason, rather than per instance */
+	cls = bpfdrv_accel_get();
+	if (!cls) {
+		pr_info("driver %s is an accelerator, but bpfdrv_accel.ko (the DRM accel class) cannot be loaded\n",
+			ops->name);
+		return -EOPNOTSUPP;
+	}
+	module_put(cls->owner);
+	return 0;
+}
+
+static int bpfdrv_accel_claim(struct bpfdrv_device *bdev)
+{
+	if (!bdev->ops->accel)
+		return 0;
+	bdev->accel_cls = bpfdrv_accel_get();
+	if (!bdev->accel_cls) {
+		dev_info(&bdev->dev, "the DRM accel class went away\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
+{
+	return bdev->accel_cls ? bdev->accel_cls->add(bdev) : 0;
+}
+
+static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
+{
+	if (bdev->accel)
+		bdev->accel_cls->del(bdev);
+}
+
+/* The class's DRM device let go of the instance: its module may go. */
+static void bpfdrv_accel_free(struct bpfdrv_device *bdev)
+{
+	if (bdev->accel_cls)
+		module_put(bdev->accel_cls->owner);
+}
+
+const struct bpfdrv_part bpfdrv_part_accel = {
+	.name = "accel",
+	.valid = bpfdrv_accel_valid,
+	.claim = bpfdrv_accel_claim,
+	.add = bpfdrv_accel_add,
+	.del = bpfdrv_accel_del,
+	.free = bpfdrv_accel_free,
+};

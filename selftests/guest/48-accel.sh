@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The accelerator class: a BPF driver as a DRM accel device. Declarations
+# refused at load (each with the kernel's reason); accel_probe's node
+# through libdrm (test_accel: version, buffers, mmap, the driver's own
+# ioctls, limits, threads, PRIME with vgem); its ioctls counted by the
+# driver's stats and by bpfdrv trace against the client's tally; a detach
+# with a file, a mapping and a dma-buf held; bpfdrv_accel.ko unloadable
+# after.
+. "$(dirname "$0")/lib.sh"
+
+T=$B/selftests
+ACCEL_KO=$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko
+load_module
+
+# ---------------- without the class module ----------------
+# The guest has no bpfdrv_accel.ko where modprobe looks: the request fails
+expect_refused "no class module" "$TOBJ/accel_probe.bpf.o" \
+	"bpfdrv_accel.ko (the DRM accel class) cannot be loaded"
+
+# ---------------- the class module ----------------
+if ! modprobe -a drm drm_shmem_helper; then
+	echo "# skip: accel (this kernel has no DRM shmem helpers)"
+	exit 0
+fi
+check "bpfdrv_accel.ko loads" insmod "$ACCEL_KO"
+
+for c in "name:invalid name for accel ioctl 0" \
+	 "dup:accel ioctl RUN is declared twice" \
+	 "size:accel ioctl RUN: size 1025" \
+	 "dir:accel ioctl RUN: size 8 and dir 0" \
+	 "gap:accel ioctl 2 follows the end of its accel_ioctls" \
+	 "noaccel:has accel ioctls but is no accelerator" \
+	 "nocb:declares accel ioctls but has no accel_ioctl callback" \
+	 "two:accel is 2"; do
+	expect_refused refused "$TOBJ/bad_accel_${c%%:*}.bpf.o" "${c#*:}"
+done
+check "no refused declaration left an accel node" \
+	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
+
+# ---------------- accel_probe through libdrm ----------------
+check "accel_probe loads" $BPFDRV load "$TOBJ/accel_probe.bpf.o"
+node=$($T/test_accel find accel_probe)
+check "its accel node exists ($node)" test -c "$node"
+sysdev=$(readlink -f "/sys/class/accel/$(basename "$node")/device")
+check "the node's parent is the instance ($sysdev)" \
+	test "$(basename "$sysdev")" = accel_probe
+stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/class/bpfdrv/accel_probe/stats; }
+
+$T/test_accel basic "$node"
+$T/test_accel limits "$node"
+before=$(stat accel_ioctl)
+$T/test_accel threads "$node" 4
+expect_eq "stats count each of the 8000 ADDs once" \
+	"$(($(stat accel_ioctl) - before))" 8000
+
+modprobe vgem 2>/dev/null
+vgem=$($T/test_trace_drm find vgem)
+if [ -n "$vgem" ]; then
+	$T/test_accel prime "$node" "$vgem"
+else
+	echo "# skip: PRIME with vgem (no vgem card)"
+fi
+
+# bpfdrv trace names the driver's ioctls from its own table
+$BPFDRV trace -g drm --json -o "$OUT/trace.json" -- \
+	$T/test_accel threads "$node" 2 >"$OUT/threads" 2>&1
+check "trace -g drm -- test_accel threads exits 0" test $? -eq 0
+sed 's/^/# /' "$OUT/threads"
+expect_eq "trace: the ADD ioctl row counts the client's 4000" \
+	"$(jsum "$OUT/trace.json" count type=stat hook=drm_ioctl detail=ADD driver=accel_probe)" 4000
+
+# ---------------- detach with users ----------------
+mkfifo "$OUT/go"
+$T/test_accel hold "$node" <"$OUT/go" >"$OUT/hold" 2>&1 &
+holder=$!
+exec 9>"$OUT/go"
+wait_for 30 grep -q "^# ready" "$OUT/hold"
+check "accel_probe unloads with a file, a mapping and a dma-buf held" \
+	$BPFDRV unload accel_probe
+check "its instance is gone" node_gone accel_probe
+echo go >&9
+exec 9>&-
+wait "$holder"
+check "the holder's checks pass" test $? -eq 0
+cat "$OUT/hold"
+check "its accel node is gone" eval "[ ! -e $node ]"
+check "bpfdrv_accel.ko unloads once nothing holds it" \
+	wait_for 10 rmmod bpfdrv_accel

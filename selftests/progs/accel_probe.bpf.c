@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test driver: the accelerator class without hardware. Its accel node
+ * answers bpfdrv's buffer ioctls and four of its own (include/
+ * bpfdrv_accel_probe.h): ADD (in and out, counted per file), PING (no
+ * argument), FAIL (returns the errno it is given) and STATE (out only:
+ * the opens, releases and pings the instance saw).
+ */
+#include "bpfdrv.bpf.h"
+#include "bpfdrv_accel_probe.h"
+
+char _license[] SEC("license") = "GPL";
+
+struct probe_file {
+	__u32 adds;
+};
+
+SEC("struct_ops/ap_open")
+int BPF_PROG(ap_open, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+
+	if (!st)
+		return -EINVAL;
+	st->opens++;
+	st->last_file = file->id;
+	return 0;
+}
+
+SEC("struct_ops/ap_release")
+void BPF_PROG(ap_release, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+
+	if (st)
+		st->releases++;
+}
+
+static int ap_add(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+		  struct bpfdrv_io *io)
+{
+	struct probe_file *pf = bpfdrv_file_state(file, struct probe_file);
+	struct accel_probe_add add;
+
+	if (!pf || bpfdrv_io_load(io, 0, &add, sizeof(add)))
+		return -EINVAL;
+	add.sum = add.a + add.b;
+	add.calls = ++pf->adds;
+	return bpfdrv_io_store(io, 0, &add, sizeof(add)) ? -EIO : 0;
+}
+
+SEC("struct_ops/ap_accel_ioctl")
+int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+	     __u32 nr, struct bpfdrv_io *io)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+	__u32 err;
+
+	if (!st)
+		return -EINVAL;
+	switch (nr) {
+	case ACCEL_PROBE_ADD:
+		return ap_add(dev, file, io);
+	case ACCEL_PROBE_PING:
+		st->pings++;
+		return io->len ? -EINVAL : 0;
+	case ACCEL_PROBE_FAIL:
+		if (bpfdrv_io_load(io, 0, &err, sizeof(err)))
+			return -EINVAL;
+		return err >= 1 && err <= 133 ? -(int)err : -EINVAL;
+	case ACCEL_PROBE_STATE:
+		return bpfdrv_io_store(io, 0, st, sizeof(*st)) ? -EIO : 0;
+	}
+	return -ENOTTY;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops accel_probe_ops = {
+	.open = (void *)ap_open,
+	.release = (void *)ap_release,
+	.accel_ioctl = (void *)ap_accel_ioctl,
+	.name = "accel_probe",
+	.abi_version = BPFDRV_ABI_VERSION,
+	.accel = 1,
+	.accel_ioctls = {
+		[ACCEL_PROBE_ADD] = { "ADD", sizeof(struct accel_probe_add),
+				      BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
+		[ACCEL_PROBE_PING] = { "PING" },
+		[ACCEL_PROBE_FAIL] = { "FAIL", sizeof(__u32), BPFDRV_ACCEL_IN },
+		[ACCEL_PROBE_STATE] = { "STATE", sizeof(struct accel_probe_state),
+					BPFDRV_ACCEL_OUT },
+	},
+};

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Accelerator declarations bpfdrv refuses at load, one per build: the
+ * Makefile builds bad_accel_<case>.bpf.o with -DBAD_<case>, and the guest
+ * test names the kernel's message for each (selftests/guest/48-accel.sh).
+ */
+#include "bpfdrv.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+
+#define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
+
+SEC("struct_ops/bad_accel_ioctl")
+int BPF_PROG(bad_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+	     __u32 nr, struct bpfdrv_io *io)
+{
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct chr_ext_ops bad_accel = {
+#ifndef BAD_nocb
+	.accel_ioctl = (void *)bad_accel_ioctl,
+#endif
+	.name = "bad_accel_" XSTR(CASE),
+	.abi_version = BPFDRV_ABI_VERSION,
+#if defined(BAD_noaccel)
+	.accel = 0,
+#elif defined(BAD_two)
+	.accel = 2,
+#else
+	.accel = 1,
+#endif
+	.accel_ioctls = {
+#if defined(BAD_dup)
+		{ "RUN", 8, IO }, { "RUN", 8, IO },
+#elif defined(BAD_size)
+		{ "RUN", BPFDRV_ACCEL_IOCTL_SIZE_MAX + 1, IO },
+#elif defined(BAD_dir)
+		{ "RUN", 8, 0 },
+#elif defined(BAD_gap)
+		{ "RUN", 8, IO }, {}, { "LATE", 8, IO },
+#elif defined(BAD_name)
+		{ "run", 8, IO },
+#else
+		{ "RUN", 8, IO },
+#endif
+	},
+};

@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A libdrm client of the accel_probe test driver's accelerator node.
+ *
+ *   test_accel find DRIVER       prints the accel node of DRIVER's first instance
+ *   test_accel basic NODE        version, buffers and mmap, the driver's ioctls
+ *   test_accel limits NODE       buffer sizes and the instance's total
+ *   test_accel threads NODE N    N threads, a file each, ADD in a loop
+ *   test_accel prime NODE VGEM   dma-bufs to and from vgem, and back
+ *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
+ *                                a detach (told by a line on stdin), then
+ *                                checks what each gives
+ *
+ * Prints TAP lines; exits 1 if any failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "tap.h"
+#include "bpfdrv_accel.h"
+#include "bpfdrv_accel_probe.h"
+
+#define PROBE_IOCTL(idx, dir, type) \
+	_IOC(dir, DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE + (idx), \
+	     sizeof(type))
+#define IOCTL_ADD	PROBE_IOCTL(ACCEL_PROBE_ADD, _IOC_READ | _IOC_WRITE, \
+				    struct accel_probe_add)
+#define IOCTL_PING	_IO(DRM_IOCTL_BASE, DRM_COMMAND_BASE + \
+			    DRM_BPFDRV_DRIVER_BASE + ACCEL_PROBE_PING)
+#define IOCTL_FAIL	PROBE_IOCTL(ACCEL_PROBE_FAIL, _IOC_WRITE, __u32)
+#define IOCTL_STATE	PROBE_IOCTL(ACCEL_PROBE_STATE, _IOC_READ, \
+				    struct accel_probe_state)
+
+static int open_node(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		tap_diag("open %s: %s", path, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* The ioctl's errno, or 0. */
+static int ioctl_err(int fd, unsigned long cmd, void *arg)
+{
+	return drmIoctl(fd, cmd, arg) ? errno : 0;
+}
+
+static int bo_create(int fd, __u64 size, __u32 *handle, __u64 *rounded)
+{
+	struct drm_bpfdrv_bo_create c = { .size = size };
+	int err = ioctl_err(fd, DRM_IOCTL_BPFDRV_BO_CREATE, &c);
+
+	if (!err) {
+		*handle = c.handle;
+		if (rounded)
+			*rounded = c.size;
+	}
+	return err;
+}
+
+static void *bo_map(int fd, __u32 handle, __u64 *size)
+{
+	struct drm_bpfdrv_bo_info info = { .handle = handle };
+	void *p;
+
+	if (ioctl_err(fd, DRM_IOCTL_BPFDRV_BO_INFO, &info))
+		return NULL;
+	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.mmap_offset);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = info.size;
+	return p;
+}
+
+static void fill(void *p, size_t len, unsigned int seed)
+{
+	uint32_t *w = p;
+	size_t i;
+
+	for (i = 0; i < len / 4; i++)
+		w[i] = seed * 2654435761u + i;
+}
+
+static int filled(const void *p, size_t len, unsigned int seed)
+{
+	const uint32_t *w = p;
+	size_t i;
+
+	for (i = 0; i < len / 4; i++)
+		if (w[i] != seed * 2654435761u + i)
+			return 0;
+	return 1;
+}
+
+static int all_zero(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i])
+			return 0;
+	return 1;
+}
+
+static void gem_close(int fd, __u32 handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static int test_basic(const char *node)
+{
+	int fd = open_node(node), fd2 = open_node(node), err;
+	struct accel_probe_add add = { .a = 40, .b = 2 };
+	struct accel_probe_state st = {};
+	drmVersionPtr v = drmGetVersion(fd);
+	__u64 size = 0, mapped = 0;
+	__u32 h = 0, code;
+	void *p, *q;
+
+	ok(v && !strcmp(v->name, "accel_probe"),
+	   "drmGetVersion names the driver (%s)", v ? v->name : "none");
+	ok(v && v->desc && strstr(v->desc, "bpfdrv"), "its description says bpfdrv (%s)",
+	   v && v->desc ? v->desc : "none");
+	drmFreeVersion(v);
+
+	ok(!bo_create(fd, 3 * 4096 + 1, &h, &size) && size == 4 * 4096,
+	   "BO_CREATE of 12289 bytes gives 16384 (%llu)", (unsigned long long)size);
+	p = bo_map(fd, h, &mapped);
+	ok(p && mapped == size, "BO_INFO and mmap map it whole");
+	if (p) {
+		ok(all_zero(p, size), "a new buffer reads zero");
+		fill(p, size, 7);
+		munmap(p, size);
+	}
+	q = bo_map(fd, h, &mapped);
+	ok(q && filled(q, size, 7), "a second mapping reads what the first wrote");
+	if (q)
+		munmap(q, size);
+	gem_close(fd, h);
+	{
+		struct drm_bpfdrv_bo_info info = { .handle = h };
+
+		ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_BO_INFO, &info) == ENOENT,
+		   "BO_INFO of a closed handle: ENOENT");
+	}
+
+	ok(!ioctl_err(fd, IOCTL_ADD, &add) && add.sum == 42 && add.calls == 1,
+	   "ADD: 40 + 2 = %u, call %u of this file", add.sum, add.calls);
+	add.a = 1;
+	add.b = 0xffffffff;
+	ok(!ioctl_err(fd, IOCTL_ADD, &add) && add.sum == 0 && add.calls == 2,
+	   "ADD wraps like the driver's u32 (%u), call %u", add.sum, add.calls);
+	add.a = 3;
+	add.b = 4;
+	ok(!ioctl_err(fd2, IOCTL_ADD, &add) && add.sum == 7 && add.calls == 1,
+	   "a second file counts its own calls (%u)", add.calls);
+	ok(!ioctl_err(fd, IOCTL_PING, NULL), "PING, an ioctl without argument");
+	code = EPERM;
+	ok(ioctl_err(fd, IOCTL_FAIL, &code) == EPERM, "FAIL 1: EPERM");
+	code = ENOSPC;
+	ok(ioctl_err(fd, IOCTL_FAIL, &code) == ENOSPC, "FAIL 28: ENOSPC");
+	ok(!ioctl_err(fd, IOCTL_STATE, &st) && st.opens >= 2 && st.pings >= 1,
+	   "STATE: %llu opens, %llu pings", (unsigned long long)st.opens,
+	   (unsigned long long)st.pings);
+	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE +
+				  DRM_BPFDRV_DRIVER_BASE + 4, __u64), &size);
+	ok(err == EINVAL, "an ioctl past the driver's last: EINVAL (%s)", strerror(err));
+	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 2, __u64), &size);
+	ok(err == EINVAL, "a reserved bpfdrv ioctl: EINVAL (%s)", strerror(err));
+	/* a shorter argument than declared: DRM zero-fills the rest */
+	err = ioctl_err(fd, _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
+				 DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE, 8), &add);
+	ok(!err, "ADD with an 8-byte argument is served (%s)", strerror(err));
+	{
+		__u32 sobj = 0;
+
+		ok(!drmSyncobjCreate(fd, DRM_SYNCOBJ_CREATE_SIGNALED, &sobj) &&
+		   !drmSyncobjWait(fd, &sobj, 1, 0, 0, NULL) &&
+		   !drmSyncobjDestroy(fd, sobj), "syncobjs: create signalled, wait, destroy");
+	}
+	close(fd2);
+	close(fd);
+	return 0;
+}
+
+static int test_limits(const char *node)
+{
+	int fd = open_node(node), n = 0, err = 0;
+	__u32 h[16], extra;
+	struct drm_bpfdrv_bo_create c = { .size = 4096, .flags = 1 };
+
+	ok(bo_create(fd, 0, &extra, NULL) == EINVAL, "BO_CREATE of 0 bytes: EINVAL");
+	ok(bo_create(fd, BPFDRV_ACCEL_BO_MAX + 1, &extra, NULL) == EINVAL,
+	   "BO_CREATE past %llu bytes: EINVAL", (unsigned long long)BPFDRV_ACCEL_BO_MAX);
+	ok(bo_create(fd, ~0ULL, &extra, NULL) == EINVAL, "BO_CREATE of 2^64-1 bytes: EINVAL");
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_BO_CREATE, &c) == EINVAL,
+	   "BO_CREATE with unknown flags: EINVAL");
+	/* pages come on first touch: the total is of what was asked */
+	while (n < 16 && !(err = bo_create(fd, BPFDRV_ACCEL_BO_MAX, &h[n], NULL)))
+		n++;
+	ok(n == BPFDRV_ACCEL_BO_TOTAL / BPFDRV_ACCEL_BO_MAX && err == ENOSPC,
+	   "%d buffers of the largest size fit the instance's total, then ENOSPC (%s)",
+	   n, strerror(err));
+	if (n) {
+		gem_close(fd, h[--n]);
+		ok(!bo_create(fd, BPFDRV_ACCEL_BO_MAX, &h[n], NULL),
+		   "a closed buffer gives its share back");
+		n++;
+	}
+	while (n)
+		gem_close(fd, h[--n]);
+	close(fd);
+	return 0;
+}
+
+struct adder {
+	const char *node;
+	int rounds;
+	int bad;
+};
+
+static void *adder_run(void *arg)
+{
+	struct adder *a = arg;
+	int fd = open_node(a->node), i;
+	struct accel_probe_add add;
+
+	for (i = 1; i <= a->rounds; i++) {
+		add = (struct accel_probe_add){ .a = i, .b = 2 * i };
+		if (ioctl_err(fd, IOCTL_ADD, &add) || add.sum != 3u * i ||
+		    add.calls != (unsigned int)i)
+			a->bad++;
+	}
+	close(fd);
+	return NULL;
+}
+
+static int test_threads(const char *node, int n)
+{
+	pthread_t t[16];
+	struct adder a[16];
+	int i, bad = 0;
+
+	if (n < 1 || n > 16)
+		n = 4;
+	for (i = 0; i < n; i++) {
+		a[i] = (struct adder){ .node = node, .rounds = 2000 };
+		pthread_create(&t[i], NULL, adder_run, &a[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		bad += a[i].bad;
+	}
+	ok(!bad, "%d threads x 2000 ADDs, a file each: every sum and per-file count right (%d wrong)",
+	   n, bad);
+	return 0;
+}
+
+static int test_prime(const char *node, const char *vgem_node)
+{
+	int fd = open_node(node), vg = open_node(vgem_node), dmabuf = -1, vbuf = -1;
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 4, .bpp = 32 };
+	struct drm_mode_map_dumb mdumb = {};
+	__u32 h, vh = 0, back = 0, imported = 0;
+	__u64 size = 0, mapped;
+	void *p, *vp, *dp;
+
+	ok(!bo_create(fd, 16384, &h, &size), "a 16 KiB buffer");
+	p = bo_map(fd, h, &mapped);
+	if (p)
+		fill(p, size, 11);
+	ok(!drmPrimeHandleToFD(fd, h, DRM_CLOEXEC | DRM_RDWR, &dmabuf),
+	   "PRIME export to a dma-buf");
+	dp = dmabuf >= 0 ? mmap(NULL, size, PROT_READ, MAP_SHARED, dmabuf, 0) : MAP_FAILED;
+	ok(dp != MAP_FAILED && filled(dp, size, 11), "the dma-buf's own mmap reads the buffer");
+	if (dp != MAP_FAILED)
+		munmap(dp, size);
+	ok(!drmPrimeFDToHandle(vg, dmabuf, &vh), "vgem imports it");
+	ok(!drmPrimeHandleToFD(vg, vh, DRM_CLOEXEC, &vbuf) &&
+	   !drmPrimeFDToHandle(fd, vbuf, &back) && back == h,
+	   "vgem's export of it comes back as the same handle (%u, %u)", back, h);
+	if (vbuf >= 0)
+		close(vbuf);
+	vbuf = -1;
+
+	/* the other way: a vgem buffer, written through vgem, read here */
+	ok(!drmIoctl(vg, DRM_IOCTL_MODE_CREATE_DUMB, &dumb), "a vgem buffer of %llu bytes",
+	   (unsigned long long)dumb.size);
+	mdumb.handle = dumb.handle;
+	vp = !drmIoctl(vg, DRM_IOCTL_MODE_MAP_DUMB, &mdumb) ?
+	     mmap(NULL, dumb.size, PROT_READ | PROT_WRITE, MAP_SHARED, vg, mdumb.offset) :
+	     MAP_FAILED;
+	if (vp != MAP_FAILED) {
+		fill(vp, dumb.size, 13);
+		munmap(vp, dumb.size);
+	}
+	ok(!drmPrimeHandleToFD(vg, dumb.handle, DRM_CLOEXEC, &vbuf) &&
+	   !drmPrimeFDToHandle(fd, vbuf, &imported), "imported here from vgem");
+	vp = imported ? bo_map(fd, imported, &mapped) : NULL;
+	ok(vp && mapped == dumb.size && filled(vp, mapped, 13),
+	   "mapped through this node, it reads what vgem wrote");
+	if (vp)
+		munmap(vp, mapped);
+	if (p)
+		munmap(p, size);
+	if (vbuf >= 0)
+		close(vbuf);
+	if (dmabuf >= 0)
+		close(dmabuf);
+	close(vg);
+	close(fd);
+	return 0;
+}
+
+static int test_hold(const char *node)
+{
+	int fd = open_node(node), dmabuf = -1, err;
+	__u64 size = 0, mapped = 0;
+	struct accel_probe_add add = { .a = 1, .b = 1 };
+	char line[16];
+	__u32 h = 0;
+	void *p, *dp = MAP_FAILED;
+
+	ok(!bo_create(fd, 65536, &h, &size), "a 64 KiB buffer");
+	p = bo_map(fd, h, &mapped);
+	if (p)
+		fill(p, size, 17);
+	ok(!drmPrimeHandleToFD(fd, h, DRM_CLOEXEC, &dmabuf), "exported");
+	printf("# ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		tap_diag("stdin closed");
+	err = ioctl_err(fd, IOCTL_ADD, &add);
+	ok(err == ENODEV, "after the detach the driver's ioctl fails: ENODEV (%s)",
+	   strerror(err));
+	err = bo_create(fd, 4096, &h, NULL);
+	ok(err == ENODEV, "and BO_CREATE too: ENODEV (%s)", strerror(err));
+	ok(p && filled(p, size, 17), "the mapping made before reads the buffer still");
+	if (dmabuf >= 0)
+		dp = mmap(NULL, size, PROT_READ, MAP_SHARED, dmabuf, 0);
+	ok(dp != MAP_FAILED && filled(dp, size, 17),
+	   "the dma-buf maps and reads it still");
+	if (dp != MAP_FAILED)
+		munmap(dp, size);
+	if (p)
+		munmap(p, size);
+	close(dmabuf);
+	close(fd);
+	return 0;
+}
+
+static int find(const char *driver)
+{
+	char path[64];
+	drmVersionPtr v;
+	int i, fd, found;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		found = v && !strcmp(v->name, driver);
+		drmFreeVersion(v);
+		close(fd);
+		if (found) {
+			printf("%s\n", path);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "find"))
+		return find(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "basic"))
+		test_basic(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "limits"))
+		test_limits(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "threads"))
+		test_threads(argv[2], atoi(argv[3]));
+	else if (argc >= 4 && !strcmp(argv[1], "prime"))
+		test_prime(argv[2], argv[3]);
+	else if (argc >= 3 && !strcmp(argv[1], "hold"))
+		test_hold(argv[2]);
+	else {
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|hold NODE | threads NODE N | prime NODE VGEM\n",
+			argv[0]);
+		return 2;
+	}
+	return tap_failures ? 1 : 0;
+}
