@@ -39,7 +39,7 @@ check "no refused declaration left an accel node" \
 	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
 
 # ---------------- accel_probe through libdrm ----------------
-check "accel_probe loads" $BPFDRV load "$TOBJ/accel_probe.bpf.o"
+check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
 node=$($T/test_accel find accel_probe)
 check "its accel node exists ($node)" test -c "$node"
 sysdev=$(readlink -f "/sys/class/accel/$(basename "$node")/device")

@@ -13,12 +13,14 @@ char _license[] SEC("license") = "GPL";
 
 #define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
 
+#ifndef BAD_nocb
 SEC("struct_ops/bad_accel_ioctl")
 int BPF_PROG(bad_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     __u32 nr, struct bpfdrv_io *io)
 {
 	return 0;
 }
+#endif
 
 SEC(".struct_ops.link")
 struct chr_ext_ops bad_accel = {
