@@ -183,12 +183,16 @@ static drm_ioctl_t * const bpfdrv_accel_ioctl_fns[BPFDRV_ACCEL_IOCTLS_MAX] = {
 	bpfdrv_accel_ioctl_15,
 };
 
-/* A file of the accel node is a file of the instance to the driver. */
+/*
+ * A file of the accel node is a file of the instance to the driver. DRM
+ * calls this before it sets file->filp: the open callback sees no flags,
+ * bpfdrv_accel_fop_open() sets them once the open is done.
+ */
 static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct bpfdrv_file_kern *f;
 
-	f = bpfdrv_file_open(to_accel(drm)->bdev, file->filp->f_flags);
+	f = bpfdrv_file_open(to_accel(drm)->bdev, 0);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	file->driver_priv = f;
@@ -201,7 +205,33 @@ static void bpfdrv_accel_postclose(struct drm_device *drm,
 	bpfdrv_file_close(file->driver_priv);
 }
 
-DEFINE_DRM_ACCEL_FOPS(bpfdrv_accel_fops);
+static int bpfdrv_accel_fop_open(struct inode *inode, struct file *filp)
+{
+	struct drm_file *file;
+	struct bpfdrv_file_kern *f;
+	int ret = accel_open(inode, filp);
+
+	if (ret)
+		return ret;
+	file = filp->private_data;
+	f = file->driver_priv;
+	WRITE_ONCE(f->pub.f_flags, filp->f_flags);
+	return 0;
+}
+
+/* DRM_ACCEL_FOPS, but for the open */
+static const struct file_operations bpfdrv_accel_fops = {
+	.owner = THIS_MODULE,
+	.open = bpfdrv_accel_fop_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.compat_ioctl = drm_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+};
 
 static const struct drm_driver bpfdrv_accel_driver_template = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,

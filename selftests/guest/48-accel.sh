@@ -42,6 +42,7 @@ check "no refused declaration left an accel node" \
 check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
 node=$($T/test_accel find accel_probe)
 check "its accel node exists ($node)" test -c "$node"
+[ -n "$node" ] || ls -la /dev/accel /sys/class/accel 2>&1 | sed 's/^/# /'
 sysdev=$(readlink -f "/sys/class/accel/$(basename "$node")/device")
 check "the node's parent is the instance ($sysdev)" \
 	test "$(basename "$sysdev")" = accel_probe
