@@ -138,8 +138,9 @@ static int test_basic(const char *node)
 	   v && v->desc ? v->desc : "none");
 	drmFreeVersion(v);
 
-	ok(!bo_create(fd, 3 * 4096 + 1, &h, &size) && size == 4 * 4096,
-	   "BO_CREATE of 12289 bytes gives 16384 (%llu)", (unsigned long long)size);
+	err = bo_create(fd, 3 * 4096 + 1, &h, &size);
+	ok(!err && size == 4 * 4096, "BO_CREATE of 12289 bytes gives 16384 (%llu)",
+	   (unsigned long long)size);
 	p = bo_map(fd, h, &mapped);
 	ok(p && mapped == size, "BO_INFO and mmap map it whole");
 	if (p) {
@@ -159,22 +160,26 @@ static int test_basic(const char *node)
 		   "BO_INFO of a closed handle: ENOENT");
 	}
 
-	ok(!ioctl_err(fd, IOCTL_ADD, &add) && add.sum == 42 && add.calls == 1,
+	err = ioctl_err(fd, IOCTL_ADD, &add);
+	ok(!err && add.sum == 42 && add.calls == 1,
 	   "ADD: 40 + 2 = %u, call %u of this file", add.sum, add.calls);
 	add.a = 1;
 	add.b = 0xffffffff;
-	ok(!ioctl_err(fd, IOCTL_ADD, &add) && add.sum == 0 && add.calls == 2,
+	err = ioctl_err(fd, IOCTL_ADD, &add);
+	ok(!err && add.sum == 0 && add.calls == 2,
 	   "ADD wraps like the driver's u32 (%u), call %u", add.sum, add.calls);
 	add.a = 3;
 	add.b = 4;
-	ok(!ioctl_err(fd2, IOCTL_ADD, &add) && add.sum == 7 && add.calls == 1,
+	err = ioctl_err(fd2, IOCTL_ADD, &add);
+	ok(!err && add.sum == 7 && add.calls == 1,
 	   "a second file counts its own calls (%u)", add.calls);
 	ok(!ioctl_err(fd, IOCTL_PING, NULL), "PING, an ioctl without argument");
 	code = EPERM;
 	ok(ioctl_err(fd, IOCTL_FAIL, &code) == EPERM, "FAIL 1: EPERM");
 	code = ENOSPC;
 	ok(ioctl_err(fd, IOCTL_FAIL, &code) == ENOSPC, "FAIL 28: ENOSPC");
-	ok(!ioctl_err(fd, IOCTL_STATE, &st) && st.opens >= 2 && st.pings >= 1,
+	err = ioctl_err(fd, IOCTL_STATE, &st);
+	ok(!err && st.opens >= 2 && st.pings >= 1,
 	   "STATE: %llu opens, %llu pings", (unsigned long long)st.opens,
 	   (unsigned long long)st.pings);
 	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE +
@@ -273,7 +278,7 @@ static int test_threads(const char *node, int n)
 
 static int test_prime(const char *node, const char *vgem_node)
 {
-	int fd = open_node(node), vg = open_node(vgem_node), dmabuf = -1, vbuf = -1;
+	int fd = open_node(node), vg = open_node(vgem_node), dmabuf = -1, vbuf = -1, err;
 	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 4, .bpp = 32 };
 	struct drm_mode_map_dumb mdumb = {};
 	__u32 h, vh = 0, back = 0, imported = 0;
@@ -291,16 +296,17 @@ static int test_prime(const char *node, const char *vgem_node)
 	if (dp != MAP_FAILED)
 		munmap(dp, size);
 	ok(!drmPrimeFDToHandle(vg, dmabuf, &vh), "vgem imports it");
-	ok(!drmPrimeHandleToFD(vg, vh, DRM_CLOEXEC, &vbuf) &&
-	   !drmPrimeFDToHandle(fd, vbuf, &back) && back == h,
-	   "vgem's export of it comes back as the same handle (%u, %u)", back, h);
+	err = drmPrimeHandleToFD(vg, vh, DRM_CLOEXEC, &vbuf) ||
+	      drmPrimeFDToHandle(fd, vbuf, &back);
+	ok(!err && back == h, "vgem's export of it comes back as the same handle (%u, %u)",
+	   back, h);
 	if (vbuf >= 0)
 		close(vbuf);
 	vbuf = -1;
 
 	/* the other way: a vgem buffer, written through vgem, read here */
-	ok(!drmIoctl(vg, DRM_IOCTL_MODE_CREATE_DUMB, &dumb), "a vgem buffer of %llu bytes",
-	   (unsigned long long)dumb.size);
+	err = drmIoctl(vg, DRM_IOCTL_MODE_CREATE_DUMB, &dumb);
+	ok(!err, "a vgem buffer of %llu bytes", (unsigned long long)dumb.size);
 	mdumb.handle = dumb.handle;
 	vp = !drmIoctl(vg, DRM_IOCTL_MODE_MAP_DUMB, &mdumb) ?
 	     mmap(NULL, dumb.size, PROT_READ | PROT_WRITE, MAP_SHARED, vg, mdumb.offset) :

@@ -352,8 +352,8 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12, the same kernel version, runs the rest.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci mmap irq gpio classes i2c spi eject abi}
-lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci mmap irq gpio classes i2c spi eject abi accel}
+lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update accel}
 # The line between 6.12 LTS and the newest (7.2) runs what depends on the
 # kernel's version (the verifier and its allow-list, BTF, PCI, the IOMMU
 # API); PREEMPT_RT, the newest's release, what depends on preemption and
@@ -361,8 +361,8 @@ lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update}
 # tracer). The newest generic kernel runs everything else. Each part runs
 # on a 6.12 and a 7.x kernel at least (bench-equiv, lockdown and isolation
 # on one): the whole suite on five kernels did not fit CI's 90 minutes.
-mid_parts=${BPFDRV_MID_PARTS:-core hostile pci iommu abi}
-rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update}
+mid_parts=${BPFDRV_MID_PARTS:-core hostile pci iommu abi accel}
+rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update accel}
 newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
