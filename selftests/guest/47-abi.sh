@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/, v3/, v4/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/, v4/, v6/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -104,6 +104,15 @@ edu_v4_checks() {
 		      grep -qx "direct_retries 0" /sys/class/bpfdrv/edu0/stats'
 }
 edu_round 4 irq_hard edu_v4_checks
+
+# --- version 6: edu with direct I/O (version 5), built before version 7 ---
+edu_v6_checks() {
+	check "abi v6: edu's DMA round trip, from and into pages not mapped yet" \
+		$B/selftests/test_edu dmafresh /dev/bpfdrv/edu0
+	check "abi v6: edu's interrupts ran in irq_hard" \
+		grep -q "^irq_hard 1[3-9]\|^irq_hard [2-9][0-9]" /sys/class/bpfdrv/edu0/stats
+}
+edu_round 6 irq_hard edu_v6_checks
 
 # --- a newer ABI than the module's ---
 expect_err "abi: bpfdrv load refuses a driver built for ABI $NEXT, naming both versions" \

@@ -63,7 +63,7 @@ mkdir -p $kept
 	for m in $(awk '{ print $1 }' /proc/modules); do
 		modinfo -n "$m" 2>/dev/null
 	done
-	for m in $(modinfo -F depends "$KO" | tr , ' '); do
+	for m in $(modinfo -F depends "$KO" "${KO%/*}/bpfdrv_accel.ko" | tr , ' '); do
 		modprobe -D "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
 	done
 } | sort -u | while read -r ko; do
@@ -137,6 +137,14 @@ printf 'packaged' >/dev/bpfdrv/echo 2>/dev/null
 check "the packaged echo driver echoes" \
 	eval "test \"\$(head -c 8 /dev/bpfdrv/echo)\" = packaged"
 check "bpfdrv unload echo" bpfdrv unload echo
+
+# --- the accelerator class: bpfdrv.ko loads bpfdrv_accel.ko on demand ---
+check "modinfo finds DKMS's bpfdrv_accel.ko under updates/dkms" \
+	eval "modinfo -n bpfdrv_accel | grep -q '/updates/dkms/bpfdrv_accel.ko'"
+check "an accelerator driver attaches, bpfdrv_accel.ko loaded for it" \
+	eval "bpfdrv load --pin $TOBJ/accel_probe.bpf.o && test -d /sys/module/bpfdrv_accel"
+check "its accel node answers drmGetVersion" $TOBJ/test_accel find accel_probe
+check "bpfdrv unload accel_probe" bpfdrv unload accel_probe
 
 # --- bpfdrv-dev: headers through pkg-config, the example driver builds ---
 check "pkg-config --cflags bpfdrv gives its include directory" \
