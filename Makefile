@@ -51,7 +51,7 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 # the stall test's loops, nested to each depth below the default 8
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # accelerator declarations refused at load (bad_accel.bpf.c)
-ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two
+ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES))
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o

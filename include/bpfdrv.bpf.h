@@ -123,6 +123,14 @@ extern int bpfdrv_input_sync(struct bpfdrv_dev *dev) __ksym;
 extern int bpfdrv_sensor_report(struct bpfdrv_sensor_read *rd,
 				__s64 value) __ksym;
 
+/* ABI 7: the jobs of an accelerator (docs/accel.md) */
+extern int bpfdrv_job_done(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
+			   int err) __ksym __weak;
+extern int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
+			      void *dst, __u32 dst__sz) __ksym __weak;
+extern int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, __u32 ring_bo,
+			       __u32 off, void *src, __u32 src__sz) __ksym __weak;
+
 /*
  * I2C (ABI 2; docs/i2c.md): client is an index into chr_ext_ops.i2c_addrs;
  * sleepable programs. Reads return the value (a byte, a word) or -errno.

@@ -229,6 +229,18 @@ struct bpfdrv_accel_ioctl {
 	__u32 dir;		/* BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT, or 0 */
 };
 
+/*
+ * Jobs (DRM_IOCTL_BPFDRV_SUBMIT) run one at a time per ring, in the order
+ * the kernel's DRM scheduler picks: accel_run_job starts one on the
+ * device, and the driver ends it with bpfdrv_job_done(), from any
+ * callback, irq_hard included. Until then the bpfdrv_job_bo_* kfuncs reach
+ * the job's buffers, named BPFDRV_JOB_BO(ring, index in its list).
+ */
+#define BPFDRV_ACCEL_RINGS_MAX		4
+#define BPFDRV_ACCEL_TIMEOUT_MS		2000	/* accel_timeout_ms 0 */
+#define BPFDRV_ACCEL_TIMEOUT_MS_MAX	60000
+#define BPFDRV_JOB_BO(ring, bo)		(((__u32)(ring) << 16) | (__u16)(bo))
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -336,7 +348,10 @@ struct bpfdrv_ring {
  * accel_ioctl (ABI 7) runs for the driver's own ioctls on the instance's
  * accel node: nr indexes accel_ioctls, io holds the argument (io->len is
  * its declared size); it returns 0 or -errno. open and release run for
- * the accel node's files too.
+ * the accel node's files too. accel_run_job starts job seqno on ring (arg:
+ * the bytes user space gave the job) and returns 0, or -errno to fail it;
+ * accel_timeout (optional) runs when a job overran accel_timeout_ms, before
+ * bpfdrv fails it with ETIMEDOUT.
  */
 struct chr_ext_ops {
 	int (*init)(struct bpfdrv_dev *dev);
@@ -395,6 +410,11 @@ struct chr_ext_ops {
 	struct bpfdrv_accel_ioctl accel_ioctls[BPFDRV_ACCEL_IOCTLS_MAX];
 	int (*accel_ioctl)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 			   __u32 nr, struct bpfdrv_io *io);
+	__u32 accel_rings;		/* job rings, 0..RINGS_MAX; 0 => no jobs */
+	__u32 accel_timeout_ms;		/* a job's limit; 0 => TIMEOUT_MS */
+	int (*accel_run_job)(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
+			     struct bpfdrv_io *arg);
+	void (*accel_timeout)(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

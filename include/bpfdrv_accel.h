@@ -12,7 +12,8 @@
 
 #define DRM_BPFDRV_BO_CREATE	0x00
 #define DRM_BPFDRV_BO_INFO	0x01
-/* 0x02-0x0f: kept for bpfdrv's own (jobs, fences) */
+#define DRM_BPFDRV_SUBMIT	0x02
+/* 0x03-0x0f: kept for bpfdrv's own */
 #define DRM_BPFDRV_DRIVER_BASE	0x10
 
 /* The largest buffer object, and what an instance's together may take. */
@@ -37,11 +38,35 @@ struct drm_bpfdrv_bo_info {
 	__u64 mmap_offset;	/* out */
 };
 
+/*
+ * A job on one of the driver's rings: the buffers it uses (handles, in the
+ * order the driver names them), the syncobj whose fence it waits for, the
+ * one that gets its fence, and bytes for the driver. The job's fence is
+ * signalled when the driver ends it: with an error if the driver failed
+ * it, it overran its time (ETIMEDOUT), or the device went (ENODEV).
+ */
+#define BPFDRV_ACCEL_JOB_BOS_MAX	8
+#define BPFDRV_ACCEL_JOB_ARG_MAX	64
+struct drm_bpfdrv_submit {
+	__u32 ring;		/* in: < the driver's accel_rings */
+	__u32 nr_bos;		/* in: entries of bos used */
+	__u32 bos[BPFDRV_ACCEL_JOB_BOS_MAX];	/* in: handles */
+	__u32 in_syncobj;	/* in: 0, or wait for its fence */
+	__u32 out_syncobj;	/* in: 0, or give it the job's fence */
+	__u32 arg_len;		/* in: bytes of arg */
+	__u32 flags;		/* in: 0 */
+	__u8 arg[BPFDRV_ACCEL_JOB_ARG_MAX];	/* in: the driver's */
+	__u64 seqno;		/* out: the job's number on its ring */
+};
+
 #define DRM_IOCTL_BPFDRV_BO_CREATE \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_BO_CREATE, \
 		 struct drm_bpfdrv_bo_create)
 #define DRM_IOCTL_BPFDRV_BO_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_BO_INFO, \
 		 struct drm_bpfdrv_bo_info)
+#define DRM_IOCTL_BPFDRV_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_SUBMIT, \
+		 struct drm_bpfdrv_submit)
 
 #endif /* __BPFDRV_ACCEL_H */

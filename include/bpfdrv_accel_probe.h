@@ -10,6 +10,31 @@
 #define ACCEL_PROBE_PING	1
 #define ACCEL_PROBE_FAIL	2
 #define ACCEL_PROBE_STATE	3
+#define ACCEL_PROBE_DONE	4
+
+/* its rings, and its jobs' limit */
+#define ACCEL_PROBE_RINGS	2
+#define ACCEL_PROBE_TIMEOUT_MS	300
+
+/* a job's argument: what its run_job does */
+#define PROBE_JOB_STORE		0	/* value into buffer 0 at 0; done */
+#define PROBE_JOB_COPY		1	/* 64 bytes of buffer 0 into buffer 1; done */
+#define PROBE_JOB_HOLD		2	/* nothing: ends by DONE or its timeout */
+#define PROBE_JOB_FAIL		3	/* run_job returns -value */
+#define PROBE_JOB_DONE_ERR	4	/* ended at once with -value */
+struct accel_probe_job {
+	__u32 mode;
+	__u32 value;
+};
+
+/* DONE: bpfdrv_job_done(ring, seqno, err), its result in ret */
+struct accel_probe_done {
+	__u32 ring;
+	__s32 err;
+	__u64 seqno;
+	__s32 ret;	/* out */
+	__u32 pad;
+};
 
 struct accel_probe_add {
 	__u32 a;
@@ -23,6 +48,9 @@ struct accel_probe_state {
 	__u64 releases;
 	__u64 pings;
 	__u64 last_file;	/* id of the file opened last */
+	__u64 jobs;		/* run_job calls */
+	__u64 timeouts;		/* accel_timeout calls */
+	__u64 last_timeout;	/* the seqno it got last */
 };
 
 #endif /* __BPFDRV_ACCEL_PROBE_H */

@@ -124,6 +124,28 @@ static int bpfdrv_accel_ioctls_valid(const struct chr_ext_ops *ops)
 	return 0;
 }
 
+static int bpfdrv_accel_jobs_valid(const struct chr_ext_ops *ops)
+{
+	if (ops->accel_rings > BPFDRV_ACCEL_RINGS_MAX ||
+	    ops->accel_timeout_ms > BPFDRV_ACCEL_TIMEOUT_MS_MAX) {
+		pr_info("driver %s: %u accel rings, a %u ms job timeout (at most %u and %u)\n",
+			ops->name, ops->accel_rings, ops->accel_timeout_ms,
+			BPFDRV_ACCEL_RINGS_MAX, BPFDRV_ACCEL_TIMEOUT_MS_MAX);
+		return -EINVAL;
+	}
+	if (!ops->accel_rings != !ops->accel_run_job) {
+		pr_info("driver %s: accel rings need an accel_run_job callback, and it rings\n",
+			ops->name);
+		return -EINVAL;
+	}
+	if (ops->accel_timeout && !ops->accel_run_job) {
+		pr_info("driver %s has accel_timeout but no accel_run_job\n",
+			ops->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 {
 	const struct bpfdrv_accel_class *cls;
@@ -134,12 +156,13 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 			ops->accel);
 		return -EINVAL;
 	}
-	ret = bpfdrv_accel_ioctls_valid(ops);
+	ret = bpfdrv_accel_ioctls_valid(ops) ?: bpfdrv_accel_jobs_valid(ops);
 	if (ret)
 		return ret;
 	if (!ops->accel) {
-		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl) {
-			pr_info("driver %s has accel ioctls but is no accelerator (accel = 0)\n",
+		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl ||
+		    ops->accel_rings) {
+			pr_info("driver %s has accel ioctls or rings but is no accelerator (accel = 0)\n",
 				ops->name);
 			return -EINVAL;
 		}
@@ -185,6 +208,90 @@ static void bpfdrv_accel_free(struct bpfdrv_device *bdev)
 	if (bdev->accel_cls)
 		module_put(bdev->accel_cls->owner);
 }
+
+/*
+ * The job kfuncs: bpfdrv.ko's, so that the allow-list and the kfunc
+ * filter treat them as the others, with their work done by the class.
+ * bdev->accel is cleared, and an RCU grace period waited for, before the
+ * class frees it.
+ */
+static int bpfdrv_accel_job_call(struct bpfdrv_dev *dev, u32 ring_bo, u64 seqno,
+				 int err, u32 off, void *buf, u32 len, int op)
+{
+	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
+	void *accel;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	accel = READ_ONCE(bdev->accel);
+	if (accel && op == 0)
+		ret = bdev->accel_cls->job_done(accel, ring_bo, seqno, err);
+	else if (accel)
+		ret = bdev->accel_cls->job_bo_copy(accel, ring_bo >> 16,
+						   ring_bo & 0xffff, off, buf,
+						   len, op == 2);
+	rcu_read_unlock();
+	return ret;
+}
+
+__bpf_kfunc_start_defs();
+
+/**
+ * bpfdrv_job_done - end the job running on a ring of an accelerator
+ * @dev: the instance
+ * @ring: the ring
+ * @seqno: the job's number, as accel_run_job got it
+ * @err: 0, or the -errno its fence is signalled with
+ *
+ * Callable from every callback, irq_hard included.
+ *
+ * Return: 0; -ENOENT if that job is not the one running on @ring;
+ * -EINVAL for an errno out of range; -ENODEV if the instance has no
+ * accelerator (any longer).
+ */
+__bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
+				int err)
+{
+	if (err > 0 || err < -MAX_ERRNO)
+		return -EINVAL;
+	return bpfdrv_accel_job_call(dev, ring, seqno, err, 0, NULL, 0, 0);
+}
+
+/**
+ * bpfdrv_job_bo_load - copy from a buffer of the job running on a ring
+ * @dev: the instance
+ * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @off: the offset in the buffer
+ * @dst: where to
+ * @dst__sz: bytes
+ *
+ * Return: 0; -ERANGE past the buffer's end; -ENOENT if no job runs on the
+ * ring or it has no such buffer; -ENODEV if the instance has no
+ * accelerator.
+ */
+__bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
+				   void *dst, u32 dst__sz)
+{
+	return bpfdrv_accel_job_call(dev, ring_bo, 0, 0, off, dst, dst__sz, 1);
+}
+
+/**
+ * bpfdrv_job_bo_store - copy into a buffer of the job running on a ring
+ * @dev: the instance
+ * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @off: the offset in the buffer
+ * @src: where from
+ * @src__sz: bytes
+ *
+ * Return: as bpfdrv_job_bo_load().
+ */
+__bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
+				    u32 off, void *src, u32 src__sz)
+{
+	return bpfdrv_accel_job_call(dev, ring_bo, 0, 0, off, src, src__sz, 2);
+}
+
+__bpf_kfunc_end_defs();
 
 const struct bpfdrv_part bpfdrv_part_accel = {
 	.name = "accel",

@@ -4,7 +4,10 @@
  * a driver that declares chr_ext_ops.accel gets a DRM accel device
  * (/dev/accel/accelN) named after the driver, with shmem-backed GEM
  * buffer objects, their mmap and PRIME sharing, syncobjs, and the driver's
- * own ioctls, whose arguments bpfdrv copies and hands to accel_ioctl.
+ * own ioctls, whose arguments bpfdrv copies and hands to accel_ioctl, and
+ * jobs: queued per ring through the kernel's DRM scheduler, started by
+ * accel_run_job and ended by the driver's bpfdrv_job_done(), each with a
+ * fence that syncobjs carry to user space and to other devices.
  *
  * The DRM device's parent is the instance's device, which DRM holds until
  * its last user (a file, a mapping, an exported dma-buf) is gone; after a
@@ -12,8 +15,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/iosys-map.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/version.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -22,21 +29,78 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_syncobj.h>
+#include <drm/gpu_scheduler.h>
 
 #include "call.h"
 #include "../include/bpfdrv_accel.h"
 
 #define BPFDRV_ACCEL_NR_IOCTLS	(DRM_BPFDRV_DRIVER_BASE + BPFDRV_ACCEL_IOCTLS_MAX)
 
+/* The APIs that changed between the kernels bpfdrv supports */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+#define bpfdrv_gem_vmap		drm_gem_vmap_unlocked
+#define bpfdrv_gem_vunmap	drm_gem_vunmap_unlocked
+#define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
+#else
+#define bpfdrv_gem_vmap		drm_gem_vmap
+#define bpfdrv_gem_vunmap	drm_gem_vunmap
+#define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_RESET
+#endif
+
+struct bpfdrv_accel_job;
+
+/* A ring: one job at a time on the device, the scheduler's pick. */
+struct bpfdrv_accel_ring {
+	struct drm_gpu_scheduler sched;
+	struct drm_gpu_scheduler *sched_list[1];
+	spinlock_t lock;		/* running; the fences' lock */
+	struct bpfdrv_accel_job *running;	/* started, not ended */
+	u64 fence_context;
+	u64 fence_seqno;		/* under lock */
+	atomic64_t submitted;		/* the jobs' seqno */
+	char name[BPFDRV_NAME_MAX + 8];
+};
+
 struct bpfdrv_accel {
 	struct drm_device *drm;
 	struct bpfdrv_device *bdev;	/* the parent: DRM holds it */
+	u32 nr_rings;			/* schedulers set up */
+	bool dead;			/* del: no job reaches the driver */
+	struct bpfdrv_accel_ring rings[BPFDRV_ACCEL_RINGS_MAX];
 	struct drm_driver driver;	/* its name and ioctls, per instance */
 	struct drm_ioctl_desc ioctls[BPFDRV_ACCEL_NR_IOCTLS];
 	/* the driver's ioctls: no update changes them (update.c) */
 	struct bpfdrv_accel_ioctl decl[BPFDRV_ACCEL_IOCTLS_MAX];
 	char name[BPFDRV_NAME_MAX];
 	atomic64_t bo_bytes;		/* of the buffers it created, live */
+};
+
+/* A file: the instance's, and its queue on each ring. */
+struct bpfdrv_accel_file {
+	struct bpfdrv_file_kern *f;
+	struct mutex submit_lock;	/* arm and push in order */
+	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX];
+	u32 nr_ent;
+};
+
+/*
+ * A job, from submit to the scheduler's free_job. Its buffers stay mapped
+ * for the kfuncs while it may run; its hardware fence, allocated at
+ * submit (run_job must not allocate), is set up when it starts.
+ */
+struct bpfdrv_accel_job {
+	struct drm_sched_job base;
+	struct bpfdrv_accel *a;
+	u32 ring;
+	u64 seqno;
+	struct dma_fence *hw;
+	bool hw_started;
+	u32 nr_bos;
+	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
+	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
+	u32 arg_len;
+	u8 arg[BPFDRV_ACCEL_JOB_ARG_MAX];
 };
 
 /* A buffer object: shmem, charged to its device's total while it lives. */
@@ -131,12 +195,298 @@ static int bpfdrv_accel_bo_info(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/* --- jobs --- */
+
+static const char *bpfdrv_accel_fence_driver(struct dma_fence *fence)
+{
+	return "bpfdrv_accel";
+}
+
+static const char *bpfdrv_accel_fence_timeline(struct dma_fence *fence)
+{
+	return "ring";
+}
+
+static const struct dma_fence_ops bpfdrv_accel_fence_ops = {
+	.get_driver_name = bpfdrv_accel_fence_driver,
+	.get_timeline_name = bpfdrv_accel_fence_timeline,
+};
+
+static inline struct bpfdrv_accel_job *to_job(struct drm_sched_job *sj)
+{
+	return container_of(sj, struct bpfdrv_accel_job, base);
+}
+
+/*
+ * End the job running on @r (the one numbered @seqno, or whichever with
+ * @any): its fence is signalled, with @err if non-zero. Any context.
+ */
+static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
+				 bool any, int err)
+{
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->lock, flags);
+	job = r->running;
+	if (!job || (!any && job->seqno != seqno)) {
+		spin_unlock_irqrestore(&r->lock, flags);
+		return -ENOENT;
+	}
+	r->running = NULL;
+	if (err)
+		dma_fence_set_error(job->hw, err);
+	dma_fence_signal_locked(job->hw);
+	spin_unlock_irqrestore(&r->lock, flags);
+	dma_fence_put(job->hw);		/* running's */
+	return 0;
+}
+
+static int bpfdrv_accel_job_done(void *accel, u32 ring, u64 seqno, int err)
+{
+	struct bpfdrv_accel *a = accel;
+
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	return bpfdrv_accel_ring_end(&a->rings[ring], seqno, false, err);
+}
+
+static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
+				    void *buf, u32 len, bool store)
+{
+	struct bpfdrv_accel *a = accel;
+	struct bpfdrv_accel_ring *r;
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+	int ret = 0;
+
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	r = &a->rings[ring];
+	spin_lock_irqsave(&r->lock, flags);
+	job = r->running;
+	if (!job || bo >= job->nr_bos)
+		ret = -ENOENT;
+	else if (!bpfdrv_range_ok(off, len, job->bos[bo]->size))
+		ret = -ERANGE;
+	else if (store)
+		memcpy(job->maps[bo].vaddr + off, buf, len);
+	else
+		memcpy(buf, job->maps[bo].vaddr + off, len);
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
+}
+
+/* The scheduler's pick: start it on the device, through the driver. */
+static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
+{
+	struct bpfdrv_accel_job *job = to_job(sj);
+	struct bpfdrv_accel *a = job->a;
+	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
+	struct bpfdrv_io_kern io = {
+		.pub.len = job->arg_len,
+		.data = job->arg,
+		.size = job->arg_len,
+	};
+	int ret;
+
+	/* a dependency failed, or its file went: not run */
+	if (sj->s_fence->finished.error)
+		return ERR_PTR(sj->s_fence->finished.error);
+
+	spin_lock_irq(&r->lock);
+	dma_fence_init(job->hw, &bpfdrv_accel_fence_ops, &r->lock,
+		       r->fence_context, ++r->fence_seqno);
+	job->hw_started = true;
+	r->running = job;
+	dma_fence_get(job->hw);		/* running's */
+	spin_unlock_irq(&r->lock);
+	dma_fence_get(job->hw);		/* the scheduler's */
+
+	if (READ_ONCE(a->dead))
+		ret = -ENODEV;
+	else
+		ret = bpfdrv_call(a->bdev, BPFDRV_CALL_LIVE,
+				  BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
+				  -ENODEV, job->ring, job->seqno, &io.pub);
+	if (ret)
+		bpfdrv_accel_ring_end(r, job->seqno, false, ret);
+	return job->hw;
+}
+
+static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
+{
+	struct bpfdrv_accel_job *job = to_job(sj);
+	struct bpfdrv_accel *a = job->a;
+
+	if (!READ_ONCE(a->dead))
+		bpfdrv_call_void(a->bdev, BPFDRV_CALL_LIVE,
+				 BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
+				 job->ring, job->seqno);
+	bpfdrv_accel_ring_end(&a->rings[job->ring], job->seqno, false,
+			      -ETIMEDOUT);
+	return BPFDRV_SCHED_STAT_ENDED;
+}
+
+static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->nr_bos; i++) {
+		bpfdrv_gem_vunmap(job->bos[i], &job->maps[i]);
+		drm_gem_object_put(job->bos[i]);
+	}
+	if (job->hw_started)
+		dma_fence_put(job->hw);
+	else
+		kfree(job->hw);
+	kfree(job);
+}
+
+static void bpfdrv_accel_free_job(struct drm_sched_job *sj)
+{
+	drm_sched_job_cleanup(sj);
+	bpfdrv_accel_job_free(to_job(sj));
+}
+
+static const struct drm_sched_backend_ops bpfdrv_accel_sched_ops = {
+	.run_job = bpfdrv_accel_run_job,
+	.timedout_job = bpfdrv_accel_timedout_job,
+	.free_job = bpfdrv_accel_free_job,
+};
+
+/* The job's buffers, looked up and mapped for the kfuncs. */
+static int bpfdrv_accel_job_bos(struct bpfdrv_accel_job *job,
+				struct drm_file *file,
+				const struct drm_bpfdrv_submit *args)
+{
+	struct drm_gem_object *obj;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->nr_bos; i++) {
+		obj = drm_gem_object_lookup(file, args->bos[i]);
+		if (!obj)
+			return -ENOENT;
+		ret = bpfdrv_gem_vmap(obj, &job->maps[i]);
+		if (!ret && job->maps[i].is_iomem) {
+			bpfdrv_gem_vunmap(obj, &job->maps[i]);
+			ret = -EINVAL;	/* the kfuncs copy with memcpy() */
+		}
+		if (ret) {
+			drm_gem_object_put(obj);
+			return ret;
+		}
+		job->bos[job->nr_bos++] = obj;
+	}
+	return 0;
+}
+
+static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_bpfdrv_submit *args = data;
+	struct bpfdrv_accel *a = to_accel(drm);
+	struct bpfdrv_accel_file *af = file->driver_priv;
+	struct drm_syncobj *out = NULL;
+	struct bpfdrv_accel_job *job;
+	struct dma_fence *finished;
+	int ret;
+
+	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
+	    args->arg_len > BPFDRV_ACCEL_JOB_ARG_MAX || args->flags)
+		return -EINVAL;
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return -ENOMEM;
+	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
+	if (!job->hw) {
+		kfree(job);
+		return -ENOMEM;
+	}
+	job->a = a;
+	job->ring = args->ring;
+	job->arg_len = args->arg_len;
+	memcpy(job->arg, args->arg, args->arg_len);
+	ret = bpfdrv_accel_job_bos(job, file, args);
+	if (ret)
+		goto err_free;
+	if (args->out_syncobj) {
+		out = drm_syncobj_find(file, args->out_syncobj);
+		if (!out) {
+			ret = -ENOENT;
+			goto err_free;
+		}
+	}
+	ret = drm_sched_job_init(&job->base, &af->ent[args->ring], 1, af,
+				 file->client_id);
+	if (ret)
+		goto err_free;
+	if (args->in_syncobj) {
+		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
+							   args->in_syncobj, 0);
+		if (ret)
+			goto err_cleanup;
+	}
+
+	mutex_lock(&af->submit_lock);
+	job->seqno = atomic64_inc_return(&a->rings[job->ring].submitted);
+	args->seqno = job->seqno;
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	drm_sched_entity_push_job(&job->base);	/* the scheduler owns it */
+	mutex_unlock(&af->submit_lock);
+
+	if (out) {
+		drm_syncobj_replace_fence(out, finished);
+		drm_syncobj_put(out);
+	}
+	dma_fence_put(finished);
+	return 0;
+
+err_cleanup:
+	drm_sched_job_cleanup(&job->base);
+err_free:
+	if (out)
+		drm_syncobj_put(out);
+	bpfdrv_accel_job_free(job);
+	return ret;
+}
+
+static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a, u32 nr,
+				   u32 timeout_ms, const char *name)
+{
+	struct drm_sched_init_args args = {
+		.ops = &bpfdrv_accel_sched_ops,
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+		.credit_limit = 1,
+		.timeout = msecs_to_jiffies(timeout_ms ?: BPFDRV_ACCEL_TIMEOUT_MS),
+		.dev = a->drm->dev,
+	};
+	struct bpfdrv_accel_ring *r;
+	u64 context = dma_fence_context_alloc(nr);
+	int ret;
+
+	for (; a->nr_rings < nr; a->nr_rings++) {
+		r = &a->rings[a->nr_rings];
+		spin_lock_init(&r->lock);
+		r->fence_context = context + a->nr_rings;
+		snprintf(r->name, sizeof(r->name), "%s.%u", name, a->nr_rings);
+		args.name = r->name;
+		ret = drm_sched_init(&r->sched, &args);
+		if (ret)
+			return ret;
+		r->sched_list[0] = &r->sched;
+	}
+	return 0;
+}
+
 /* The driver's ioctl @nr: its argument copied by drm_ioctl(), at @data. */
 static int bpfdrv_accel_driver_ioctl(struct drm_device *drm, void *data,
 				     struct drm_file *file, u32 nr)
 {
 	struct bpfdrv_accel *a = to_accel(drm);
-	struct bpfdrv_file_kern *f = file->driver_priv;
+	struct bpfdrv_accel_file *af = file->driver_priv;
 	u32 size = a->decl[nr].size;
 	struct bpfdrv_io_kern io = {
 		.pub.len = size,
@@ -146,7 +496,7 @@ static int bpfdrv_accel_driver_ioctl(struct drm_device *drm, void *data,
 	};
 
 	return bpfdrv_call(a->bdev, BPFDRV_CALL_FILE, BPFDRV_CB_ACCEL_IOCTL,
-			   accel_ioctl, 0, -ENOTTY, &f->pub, nr, &io.pub);
+			   accel_ioctl, 0, -ENOTTY, &af->f->pub, nr, &io.pub);
 }
 
 /* drm_ioctl() does not say which ioctl it runs: one entry point each. */
@@ -188,34 +538,63 @@ static drm_ioctl_t * const bpfdrv_accel_ioctl_fns[BPFDRV_ACCEL_IOCTLS_MAX] = {
  * calls this before it sets file->filp: the open callback sees no flags,
  * bpfdrv_accel_fop_open() sets them once the open is done.
  */
-static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
+static void bpfdrv_accel_file_free(struct bpfdrv_accel_file *af)
 {
-	struct bpfdrv_file_kern *f;
-
-	f = bpfdrv_file_open(to_accel(drm)->bdev, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	file->driver_priv = f;
-	return 0;
+	while (af->nr_ent)
+		drm_sched_entity_destroy(&af->ent[--af->nr_ent]);
+	if (af->f)
+		bpfdrv_file_close(af->f);
+	kfree(af);
 }
 
+static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct bpfdrv_accel *a = to_accel(drm);
+	struct bpfdrv_accel_file *af = kzalloc(sizeof(*af), GFP_KERNEL);
+	int ret;
+
+	if (!af)
+		return -ENOMEM;
+	mutex_init(&af->submit_lock);
+	for (; af->nr_ent < a->nr_rings; af->nr_ent++) {
+		ret = drm_sched_entity_init(&af->ent[af->nr_ent],
+					    DRM_SCHED_PRIORITY_NORMAL,
+					    a->rings[af->nr_ent].sched_list,
+					    1, NULL);
+		if (ret)
+			goto err;
+	}
+	af->f = bpfdrv_file_open(a->bdev, 0);
+	if (IS_ERR(af->f)) {
+		ret = PTR_ERR(af->f);
+		af->f = NULL;
+		goto err;
+	}
+	file->driver_priv = af;
+	return 0;
+err:
+	bpfdrv_accel_file_free(af);
+	return ret;
+}
+
+/* Its queued jobs run (or fail, the device gone) before it goes. */
 static void bpfdrv_accel_postclose(struct drm_device *drm,
 				   struct drm_file *file)
 {
-	bpfdrv_file_close(file->driver_priv);
+	bpfdrv_accel_file_free(file->driver_priv);
 }
 
 static int bpfdrv_accel_fop_open(struct inode *inode, struct file *filp)
 {
+	struct bpfdrv_accel_file *af;
 	struct drm_file *file;
-	struct bpfdrv_file_kern *f;
 	int ret = accel_open(inode, filp);
 
 	if (ret)
 		return ret;
 	file = filp->private_data;
-	f = file->driver_priv;
-	WRITE_ONCE(f->pub.f_flags, filp->f_flags);
+	af = file->driver_priv;
+	WRITE_ONCE(af->f->pub.f_flags, filp->f_flags);
 	return 0;
 }
 
@@ -269,6 +648,10 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 				DRM_BPFDRV_BO_INFO, _IOC_READ | _IOC_WRITE,
 				sizeof(struct drm_bpfdrv_bo_info),
 				bpfdrv_accel_bo_info, "BPFDRV_BO_INFO");
+	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_SUBMIT],
+				DRM_BPFDRV_SUBMIT, _IOC_READ | _IOC_WRITE,
+				sizeof(struct drm_bpfdrv_submit),
+				bpfdrv_accel_submit, "BPFDRV_SUBMIT");
 	a->driver = bpfdrv_accel_driver_template;
 	a->driver.name = a->name;
 	a->driver.ioctls = a->ioctls;
@@ -285,9 +668,14 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 	}
 }
 
+/* The DRM device's last user went: no file, so no queue, is left. */
 static void bpfdrv_accel_release(struct drm_device *drm, void *data)
 {
-	kfree(data);
+	struct bpfdrv_accel *a = data;
+
+	while (a->nr_rings)
+		drm_sched_fini(&a->rings[--a->nr_rings].sched);
+	kfree(a);
 }
 
 static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
@@ -300,6 +688,16 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 		return -ENOMEM;
 	bpfdrv_accel_fill(a, bdev->ops);
 	a->bdev = bdev;
+	/*
+	 * PRIME imports map a dma-buf for the importing device (6.12 does it
+	 * for every import): the instance's device reaches no hardware, and
+	 * its addresses are the CPU's.
+	 */
+	ret = dma_coerce_mask_and_coherent(&bdev->dev, DMA_BIT_MASK(64));
+	if (ret) {
+		kfree(a);
+		return ret;
+	}
 	drm = drm_dev_alloc(&a->driver, &bdev->dev);
 	if (IS_ERR(drm)) {
 		kfree(a);
@@ -313,6 +711,13 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	}
 	drm->dev_private = a;
 	a->drm = drm;
+	ret = bpfdrv_accel_rings_init(a, bdev->ops->accel_rings,
+				      bdev->ops->accel_timeout_ms, a->name);
+	if (ret) {
+		dev_info(&bdev->dev, "cannot set up its job rings: %d\n", ret);
+		drm_dev_put(drm);
+		return ret;
+	}
 	ret = drm_dev_register(drm, 0);
 	if (ret) {
 		dev_info(&bdev->dev, "cannot register its DRM accel device: %d\n",
@@ -325,14 +730,21 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 }
 
 /*
- * Before the instance's node goes: ioctls fail with ENODEV from now on;
- * buffers live on while handles, mappings or dma-bufs hold them.
+ * Before the instance's node goes: ioctls fail with ENODEV from now on,
+ * the running jobs and those still queued too; buffers live on while
+ * handles, mappings or dma-bufs hold them.
  */
 static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_accel *a = bdev->accel;
+	u32 i;
 
-	bdev->accel = NULL;
+	/* the kfuncs let go of it; a job started later fails itself */
+	WRITE_ONCE(a->dead, true);
+	WRITE_ONCE(bdev->accel, NULL);
+	synchronize_rcu();
+	for (i = 0; i < a->nr_rings; i++)
+		bpfdrv_accel_ring_end(&a->rings[i], 0, true, -ENODEV);
 	drm_dev_unplug(a->drm);
 	drm_dev_put(a->drm);
 }
@@ -341,6 +753,8 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 	.owner = THIS_MODULE,
 	.add = bpfdrv_accel_add,
 	.del = bpfdrv_accel_del,
+	.job_done = bpfdrv_accel_job_done,
+	.job_bo_copy = bpfdrv_accel_job_bo_copy,
 };
 
 static int __init bpfdrv_accel_init(void)

@@ -46,6 +46,8 @@ enum bpfdrv_cb {
 	BPFDRV_CB_SENSOR_READ,
 	BPFDRV_CB_IRQ_HARD,
 	BPFDRV_CB_ACCEL_IOCTL,
+	BPFDRV_CB_ACCEL_RUN_JOB,
+	BPFDRV_CB_ACCEL_TIMEOUT,
 	BPFDRV_CB_NR
 };
 
@@ -417,6 +419,10 @@ struct bpfdrv_accel_class {
 	struct module *owner;
 	int (*add)(struct bpfdrv_device *bdev);		/* sets bdev->accel */
 	void (*del)(struct bpfdrv_device *bdev);	/* and clears it */
+	/* the kfuncs' work, on bdev->accel, in any context (no sleep) */
+	int (*job_done)(void *accel, u32 ring, u64 seqno, int err);
+	int (*job_bo_copy)(void *accel, u32 ring, u32 bo, u32 off, void *buf,
+			   u32 len, bool store);
 };
 
 int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);

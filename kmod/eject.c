@@ -56,6 +56,8 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_SENSOR_READ] = "sensor_read",
 	[BPFDRV_CB_IRQ_HARD] = "irq_hard",
 	[BPFDRV_CB_ACCEL_IOCTL] = "accel_ioctl",
+	[BPFDRV_CB_ACCEL_RUN_JOB] = "accel_run_job",
+	[BPFDRV_CB_ACCEL_TIMEOUT] = "accel_timeout",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

@@ -158,8 +158,10 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD],
 			     sum.calls[BPFDRV_CB_GPIO_EDGE],
 			     sum.calls[BPFDRV_CB_TAKEOVER]);
-	len += sysfs_emit_at(buf, len, "accel_ioctl %llu\n",
-			     sum.calls[BPFDRV_CB_ACCEL_IOCTL]);
+	/* the accelerator class (accel_drm.c) */
+	for (op = BPFDRV_CB_ACCEL_IOCTL; op <= BPFDRV_CB_ACCEL_TIMEOUT; op++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
+				     sum.calls[op]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
 	len += sysfs_emit_at(buf, len, "direct_retries %llu\n",
 			     sum.direct_retries);

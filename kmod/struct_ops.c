@@ -59,6 +59,8 @@ static const struct {
 	BPFDRV_CB_MEMBER(sensor_read, BPFDRV_CB_SENSOR_READ),
 	BPFDRV_CB_MEMBER(irq_hard, BPFDRV_CB_IRQ_HARD),
 	BPFDRV_CB_MEMBER(accel_ioctl, BPFDRV_CB_ACCEL_IOCTL),
+	BPFDRV_CB_MEMBER(accel_run_job, BPFDRV_CB_ACCEL_RUN_JOB),
+	BPFDRV_CB_MEMBER(accel_timeout, BPFDRV_CB_ACCEL_TIMEOUT),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -239,6 +241,12 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 		memcpy(kops->accel_ioctls, uops->accel_ioctls,
 		       sizeof(kops->accel_ioctls));
 		return 1;
+	case offsetof(struct chr_ext_ops, accel_rings):
+		kops->accel_rings = uops->accel_rings;
+		return 1;
+	case offsetof(struct chr_ext_ops, accel_timeout_ms):
+		kops->accel_timeout_ms = uops->accel_timeout_ms;
+		return 1;
 	}
 	cb = bpfdrv_cb_member_name(moff);
 	return cb ? bpfdrv_allow_member(moff, cb, kdata, udata) : 0;
@@ -378,6 +386,17 @@ static int bpfdrv_stub_accel_ioctl(struct bpfdrv_dev *dev,
 	return -ENOTTY;
 }
 
+static int bpfdrv_stub_accel_run_job(struct bpfdrv_dev *dev, u32 ring,
+				     u64 seqno, struct bpfdrv_io *arg)
+{
+	return -ENODEV;
+}
+
+static void bpfdrv_stub_accel_timeout(struct bpfdrv_dev *dev, u32 ring,
+				      u64 seqno)
+{
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -396,6 +415,8 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.sensor_read = bpfdrv_stub_sensor_read,
 	.irq_hard = bpfdrv_stub_irq_hard,
 	.accel_ioctl = bpfdrv_stub_accel_ioctl,
+	.accel_run_job = bpfdrv_stub_accel_run_job,
+	.accel_timeout = bpfdrv_stub_accel_timeout,
 };
 
 /*

@@ -117,6 +117,9 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 	    memcmp(new->accel_ioctls, old->accel_ioctls,
 		   sizeof(new->accel_ioctls)))
 		return "its accelerator ioctls";
+	if (new->accel_rings != old->accel_rings ||
+	    new->accel_timeout_ms != old->accel_timeout_ms)
+		return "its accelerator rings";
 	return NULL;
 }
 

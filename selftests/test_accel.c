@@ -7,6 +7,8 @@
  *   test_accel limits NODE       buffer sizes and the instance's total
  *   test_accel threads NODE N    N threads, a file each, ADD in a loop
  *   test_accel prime NODE VGEM   dma-bufs to and from vgem, and back
+ *   test_accel jobs NODE         jobs: store, copy, dependencies, failures,
+ *                                the timeout, bad submits, 4 submitters
  *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
  *                                a detach (told by a line on stdin), then
  *                                checks what each gives
@@ -20,8 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 #include "tap.h"
@@ -38,6 +43,8 @@
 #define IOCTL_FAIL	PROBE_IOCTL(ACCEL_PROBE_FAIL, _IOC_WRITE, __u32)
 #define IOCTL_STATE	PROBE_IOCTL(ACCEL_PROBE_STATE, _IOC_READ, \
 				    struct accel_probe_state)
+#define IOCTL_DONE	PROBE_IOCTL(ACCEL_PROBE_DONE, _IOC_READ | _IOC_WRITE, \
+				    struct accel_probe_done)
 
 static int open_node(const char *path)
 {
@@ -333,13 +340,215 @@ static int test_prime(const char *node, const char *vgem_node)
 	return 0;
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Wait up to @ms for @syncobj's fence: 0, or the errno (ETIME). */
+static int sync_wait(int fd, uint32_t syncobj, int ms)
+{
+	return drmSyncobjWait(fd, &syncobj, 1, now_ns() + ms * 1000000LL,
+			      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL) ? errno : 0;
+}
+
+/* The status of @syncobj's fence: 1 signalled, 0 not yet, -errno failed. */
+static int fence_status(int fd, uint32_t syncobj)
+{
+	struct sync_file_info info = {};
+	int sf = -1, ret;
+
+	if (drmSyncobjExportSyncFile(fd, syncobj, &sf))
+		return -1000;
+	ret = ioctl(sf, SYNC_IOC_FILE_INFO, &info) ? -1001 : info.status;
+	close(sf);
+	return ret;
+}
+
+static int submit(int fd, uint32_t ring, const uint32_t *bos, uint32_t nr_bos,
+		  uint32_t in, uint32_t out, uint32_t mode, uint32_t value,
+		  __u64 *seqno)
+{
+	struct drm_bpfdrv_submit sub = {
+		.ring = ring, .nr_bos = nr_bos, .in_syncobj = in,
+		.out_syncobj = out, .arg_len = sizeof(struct accel_probe_job),
+	};
+	struct accel_probe_job job = { .mode = mode, .value = value };
+	int err;
+
+	if (nr_bos <= BPFDRV_ACCEL_JOB_BOS_MAX)
+		memcpy(sub.bos, bos, nr_bos * sizeof(*bos));
+	memcpy(sub.arg, &job, sizeof(job));
+	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	if (!err && seqno)
+		*seqno = sub.seqno;
+	return err;
+}
+
+static int probe_done(int fd, uint32_t ring, uint64_t seqno, int err)
+{
+	struct accel_probe_done d = { .ring = ring, .seqno = seqno, .err = err };
+
+	return ioctl_err(fd, IOCTL_DONE, &d) ? -1000 : d.ret;
+}
+
+static int test_jobs(const char *node)
+{
+	int fd = open_node(node), err, st;
+	uint32_t bo[2], s1 = 0, s2 = 0, s3 = 0;
+	struct accel_probe_state state = {}, state2 = {};
+	__u64 size, seq = 0, seq2 = 0, mapped;
+	struct drm_bpfdrv_submit bad;
+	uint32_t *p0, *p1;
+	int64_t t;
+
+	if (bo_create(fd, 4096, &bo[0], &size) || bo_create(fd, 4096, &bo[1], &size) ||
+	    drmSyncobjCreate(fd, 0, &s1) || drmSyncobjCreate(fd, 0, &s2) ||
+	    drmSyncobjCreate(fd, 0, &s3)) {
+		ok(0, "two buffers and three syncobjs");
+		return 1;
+	}
+	p0 = bo_map(fd, bo[0], &mapped);
+	p1 = bo_map(fd, bo[1], &mapped);
+	if (!p0 || !p1) {
+		ok(0, "the buffers map");
+		return 1;
+	}
+	ioctl_err(fd, IOCTL_STATE, &state);
+
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_STORE, 0x1234, &seq);
+	ok(!err && !sync_wait(fd, s1, 5000) && p0[0] == 0x1234 && fence_status(fd, s1) == 1,
+	   "a STORE job ran, its fence signalled, the buffer has its value (%#x)", p0[0]);
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_STORE, 0x5678, &seq2);
+	ok(!err && seq2 == seq + 1 && !sync_wait(fd, s1, 5000) && p0[0] == 0x5678,
+	   "the next job on the ring is numbered %llu after %llu", (unsigned long long)seq2,
+	   (unsigned long long)seq);
+
+	fill(p0, 64, 21);
+	memset(p1, 0, 64);
+	err = submit(fd, 1, bo, 2, 0, s1, PROBE_JOB_COPY, 0, NULL);
+	ok(!err && !sync_wait(fd, s1, 5000) && filled(p1, 64, 21),
+	   "a COPY job on ring 1 copied buffer 0 into buffer 1");
+
+	/* a job held on ring 0; one on ring 1 waits for it through a syncobj */
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_HOLD, 0, &seq);
+	err = err ?: submit(fd, 1, bo, 1, s1, s2, PROBE_JOB_STORE, 0xabcd, NULL);
+	ok(!err, "a held job, and one that waits for it");
+	usleep(100000);
+	ok(sync_wait(fd, s2, 100) == ETIME && p0[0] == 0x5678,
+	   "the waiting job has not run (%#x)", p0[0]);
+	st = probe_done(fd, 0, seq + 1, 0);
+	ok(st == -ENOENT, "DONE for a job that is not running: ENOENT (%d)", st);
+	st = probe_done(fd, 0, seq, 0);
+	ok(!st && !sync_wait(fd, s1, 5000) && !sync_wait(fd, s2, 5000) && p0[0] == 0xabcd,
+	   "DONE ends the held job, and the waiting one runs (%#x)", p0[0]);
+
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_FAIL, EIO, NULL);
+	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -EIO,
+	   "a job whose run_job fails: its fence carries EIO (%d)", fence_status(fd, s1));
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_DONE_ERR, ENOSPC, NULL);
+	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -ENOSPC,
+	   "a job the driver ends with ENOSPC: its fence carries it (%d)",
+	   fence_status(fd, s1));
+	err = submit(fd, 0, bo, 1, s1, s2, PROBE_JOB_STORE, 0x9999, NULL);
+	ok(!err && !sync_wait(fd, s2, 5000) && fence_status(fd, s2) < 0 && p0[0] == 0xabcd,
+	   "a job waiting for a failed fence fails without running (%d)",
+	   fence_status(fd, s2));
+
+	t = now_ns();
+	err = submit(fd, 1, bo, 1, 0, s3, PROBE_JOB_HOLD, 0, &seq);
+	ok(!err && !sync_wait(fd, s3, 10000) && fence_status(fd, s3) == -ETIMEDOUT,
+	   "a job never ended times out: ETIMEDOUT after %lld ms (limit %d)",
+	   (long long)(now_ns() - t) / 1000000, ACCEL_PROBE_TIMEOUT_MS);
+	ioctl_err(fd, IOCTL_STATE, &state2);
+	ok(state2.timeouts == state.timeouts + 1 && state2.last_timeout == seq,
+	   "the driver's accel_timeout ran for it (seqno %llu)",
+	   (unsigned long long)state2.last_timeout);
+	ok(state2.jobs - state.jobs == 8, "run_job ran %llu times (8 jobs started)",
+	   (unsigned long long)(state2.jobs - state.jobs));
+
+	ok(submit(fd, ACCEL_PROBE_RINGS, bo, 1, 0, 0, 0, 0, NULL) == EINVAL,
+	   "a job on a ring the driver has not: EINVAL");
+	ok(submit(fd, 0, bo, BPFDRV_ACCEL_JOB_BOS_MAX + 1, 0, 0, 0, 0, NULL) == EINVAL,
+	   "more than %d buffers: EINVAL", BPFDRV_ACCEL_JOB_BOS_MAX);
+	bo[1] = 0x7fff;
+	ok(submit(fd, 0, bo, 2, 0, 0, 0, 0, NULL) == ENOENT, "an unknown buffer handle: ENOENT");
+	ok(submit(fd, 0, bo, 1, 0x7fff, 0, 0, 0, NULL) == ENOENT, "an unknown in-syncobj: ENOENT");
+	ok(submit(fd, 0, bo, 1, 0, 0x7fff, 0, 0, NULL) == ENOENT, "an unknown out-syncobj: ENOENT");
+	bad = (struct drm_bpfdrv_submit){ .arg_len = BPFDRV_ACCEL_JOB_ARG_MAX + 1 };
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &bad) == EINVAL, "an argument too long: EINVAL");
+	bad = (struct drm_bpfdrv_submit){ .flags = 1 };
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &bad) == EINVAL, "unknown flags: EINVAL");
+	err = submit(fd, 0, bo, 0, 0, s1, 77, 0, NULL);
+	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -EINVAL,
+	   "a job whose argument the driver refuses fails with its EINVAL");
+	close(fd);
+	return 0;
+}
+
+struct submitter {
+	const char *node;
+	int jobs;
+	int bad;
+};
+
+/* @jobs STORE jobs, one after the other, each checked */
+static void *submitter_run(void *arg)
+{
+	struct submitter *sb = arg;
+	int fd = open_node(sb->node), i;
+	__u64 size, mapped;
+	uint32_t bo, sync;
+	uint32_t *p;
+
+	if (bo_create(fd, 4096, &bo, &size) || drmSyncobjCreate(fd, 0, &sync) ||
+	    !(p = bo_map(fd, bo, &mapped))) {
+		sb->bad = sb->jobs;
+		close(fd);
+		return NULL;
+	}
+	for (i = 1; i <= sb->jobs; i++) {
+		if (submit(fd, i & 1, &bo, 1, 0, sync, PROBE_JOB_STORE, i, NULL) ||
+		    sync_wait(fd, sync, 5000) || p[0] != (uint32_t)i)
+			sb->bad++;
+	}
+	munmap(p, mapped);
+	close(fd);
+	return NULL;
+}
+
+static int test_submitters(const char *node, int n, int jobs)
+{
+	struct submitter sb[16];
+	pthread_t t[16];
+	int i, bad = 0;
+	int64_t t0 = now_ns();
+
+	if (n < 1 || n > 16)
+		n = 4;
+	for (i = 0; i < n; i++) {
+		sb[i] = (struct submitter){ .node = node, .jobs = jobs };
+		pthread_create(&t[i], NULL, submitter_run, &sb[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		bad += sb[i].bad;
+	}
+	ok(!bad, "%d submitters x %d jobs on both rings: every job ran and ended (%d wrong, %.0f jobs/s)",
+	   n, jobs, bad, n * jobs / ((now_ns() - t0) / 1e9));
+	return 0;
+}
+
 static int test_hold(const char *node)
 {
 	int fd = open_node(node), dmabuf = -1, err;
 	__u64 size = 0, mapped = 0;
 	struct accel_probe_add add = { .a = 1, .b = 1 };
 	char line[16];
-	__u32 h = 0;
+	__u32 h = 0, s1 = 0, s2 = 0;
 	void *p, *dp = MAP_FAILED;
 
 	ok(!bo_create(fd, 65536, &h, &size), "a 64 KiB buffer");
@@ -347,6 +556,10 @@ static int test_hold(const char *node)
 	if (p)
 		fill(p, size, 17);
 	ok(!drmPrimeHandleToFD(fd, h, DRM_CLOEXEC, &dmabuf), "exported");
+	ok(!drmSyncobjCreate(fd, 0, &s1) && !drmSyncobjCreate(fd, 0, &s2) &&
+	   !submit(fd, 0, &h, 1, 0, s1, PROBE_JOB_HOLD, 0, NULL) &&
+	   !submit(fd, 0, &h, 1, 0, s2, PROBE_JOB_STORE, 1, NULL),
+	   "a job held on ring 0, and one queued behind it");
 	printf("# ready\n");
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
@@ -356,6 +569,10 @@ static int test_hold(const char *node)
 	   strerror(err));
 	err = bo_create(fd, 4096, &h, NULL);
 	ok(err == ENODEV, "and BO_CREATE too: ENODEV (%s)", strerror(err));
+	ok(!sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -ENODEV,
+	   "the held job's fence: ENODEV (%d)", fence_status(fd, s1));
+	ok(!sync_wait(fd, s2, 5000) && fence_status(fd, s2) < 0,
+	   "the queued job's fence: an error, it never ran (%d)", fence_status(fd, s2));
 	ok(p && filled(p, size, 17), "the mapping made before reads the buffer still");
 	if (dmabuf >= 0)
 		dp = mmap(NULL, size, PROT_READ, MAP_SHARED, dmabuf, 0);
@@ -405,10 +622,14 @@ int main(int argc, char **argv)
 		test_threads(argv[2], atoi(argv[3]));
 	else if (argc >= 4 && !strcmp(argv[1], "prime"))
 		test_prime(argv[2], argv[3]);
+	else if (argc >= 3 && !strcmp(argv[1], "jobs"))
+		test_jobs(argv[2]);
+	else if (argc >= 5 && !strcmp(argv[1], "submitters"))
+		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|hold NODE | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|hold NODE | submitters NODE N JOBS | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

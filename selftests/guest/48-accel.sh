@@ -3,10 +3,10 @@
 # The accelerator class: a BPF driver as a DRM accel device. Declarations
 # refused at load (each with the kernel's reason); accel_probe's node
 # through libdrm (test_accel: version, buffers, mmap, the driver's own
-# ioctls, limits, threads, PRIME with vgem); its ioctls counted by the
-# driver's stats and by bpfdrv trace against the client's tally; a detach
-# with a file, a mapping and a dma-buf held; bpfdrv_accel.ko unloadable
-# after.
+# ioctls, limits, threads, jobs and their fences, PRIME with vgem); its
+# ioctls and jobs counted by the driver's stats and by bpfdrv trace against
+# the client's tally; a detach with a file, a mapping, a dma-buf and jobs
+# held; bpfdrv_accel.ko unloadable after.
 . "$(dirname "$0")/lib.sh"
 
 T=$B/selftests
@@ -19,8 +19,8 @@ expect_refused "no class module" "$TOBJ/accel_probe.bpf.o" \
 	"bpfdrv_accel.ko (the DRM accel class) cannot be loaded"
 
 # ---------------- the class module ----------------
-if ! modprobe -a drm drm_shmem_helper; then
-	echo "# skip: accel (this kernel has no DRM shmem helpers)"
+if ! modprobe -a drm drm_shmem_helper gpu_sched; then
+	echo "# skip: accel (this kernel has no DRM shmem helpers or scheduler)"
 	exit 0
 fi
 check "bpfdrv_accel.ko loads" insmod "$ACCEL_KO"
@@ -32,7 +32,10 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "gap:accel ioctl 2 follows the end of its accel_ioctls" \
 	 "noaccel:has accel ioctls but is no accelerator" \
 	 "nocb:declares accel ioctls but has no accel_ioctl callback" \
-	 "two:accel is 2"; do
+	 "two:accel is 2" \
+	 "rings:5 accel rings, a 0 ms job timeout (at most 4" \
+	 "norun:accel rings need an accel_run_job callback, and it rings" \
+	 "runnorings:accel rings need an accel_run_job callback, and it rings"; do
 	expect_refused refused "$TOBJ/bad_accel_${c%%:*}.bpf.o" "${c#*:}"
 done
 check "no refused declaration left an accel node" \
@@ -55,6 +58,13 @@ $T/test_accel threads "$node" 4
 expect_eq "stats count each of the 8000 ADDs once" \
 	"$(($(stat accel_ioctl) - before))" 8000
 
+# jobs through the DRM scheduler
+before=$(stat accel_run_job)
+$T/test_accel jobs "$node"
+$T/test_accel submitters "$node" 4 200
+expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 9 others" \
+	"$(($(stat accel_run_job) - before))" 809
+
 modprobe vgem 2>/dev/null
 vgem=$($T/test_trace_drm find vgem)
 if [ -n "$vgem" ]; then
@@ -70,6 +80,17 @@ check "trace -g drm -- test_accel threads exits 0" test $? -eq 0
 sed 's/^/# /' "$OUT/threads"
 expect_eq "trace: the ADD ioctl row counts the client's 4000" \
 	"$(jsum "$OUT/trace.json" count type=stat hook=drm_ioctl detail=ADD driver=accel_probe)" 4000
+
+$BPFDRV trace -g drm --json -o "$OUT/trace-jobs.json" -- \
+	$T/test_accel submitters "$node" 2 100 >"$OUT/jobs" 2>&1
+check "trace -g drm -- test_accel submitters exits 0" test $? -eq 0
+cat "$OUT/jobs"
+for hook in sched_queue sched_run sched_done; do
+	expect_eq "trace: $hook counts the client's 200 jobs" \
+		"$(jsum "$OUT/trace-jobs.json" count type=stat hook=$hook)" 200
+done
+expect_eq "trace: the SUBMIT ioctl row counts them too" \
+	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
 
 # ---------------- detach with users ----------------
 mkfifo "$OUT/go"

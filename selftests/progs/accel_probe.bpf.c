@@ -4,7 +4,9 @@
  * answers bpfdrv's buffer ioctls and four of its own (include/
  * bpfdrv_accel_probe.h): ADD (in and out, counted per file), PING (no
  * argument), FAIL (returns the errno it is given) and STATE (out only:
- * the opens, releases and pings the instance saw).
+ * the opens, releases and pings the instance saw), and jobs on two rings
+ * whose argument says what run_job does (store, copy, hold until DONE or
+ * the timeout, fail).
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_accel_probe.h"
@@ -49,6 +51,16 @@ static int ap_add(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	return bpfdrv_io_store(io, 0, &add, sizeof(add)) ? -EIO : 0;
 }
 
+static int ap_done(struct bpfdrv_dev *dev, struct bpfdrv_io *io)
+{
+	struct accel_probe_done d;
+
+	if (bpfdrv_io_load(io, 0, &d, sizeof(d)))
+		return -EINVAL;
+	d.ret = bpfdrv_job_done(dev, d.ring, d.seqno, d.err);
+	return bpfdrv_io_store(io, 0, &d, sizeof(d)) ? -EIO : 0;
+}
+
 SEC("struct_ops/ap_accel_ioctl")
 int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     __u32 nr, struct bpfdrv_io *io)
@@ -70,8 +82,55 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		return err >= 1 && err <= 133 ? -(int)err : -EINVAL;
 	case ACCEL_PROBE_STATE:
 		return bpfdrv_io_store(io, 0, st, sizeof(*st)) ? -EIO : 0;
+	case ACCEL_PROBE_DONE:
+		return ap_done(dev, io);
 	}
 	return -ENOTTY;
+}
+
+SEC("struct_ops/ap_run_job")
+int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
+	     struct bpfdrv_io *arg)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+	struct accel_probe_job job;
+	__u8 buf[64];
+
+	if (!st || bpfdrv_io_load(arg, 0, &job, sizeof(job)))
+		return -EINVAL;
+	st->jobs++;
+	switch (job.mode) {
+	case PROBE_JOB_STORE:
+		if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &job.value,
+					sizeof(job.value)))
+			return -EFAULT;
+		break;
+	case PROBE_JOB_COPY:
+		if (bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0), 0, buf, sizeof(buf)) ||
+		    bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 1), 0, buf, sizeof(buf)))
+			return -EFAULT;
+		break;
+	case PROBE_JOB_HOLD:
+		return 0;
+	case PROBE_JOB_FAIL:
+		return job.value >= 1 && job.value <= 133 ? -(int)job.value : -EINVAL;
+	case PROBE_JOB_DONE_ERR:
+		return bpfdrv_job_done(dev, ring, seqno, -(int)job.value) ? -EINVAL : 0;
+	default:
+		return -EINVAL;
+	}
+	return bpfdrv_job_done(dev, ring, seqno, 0) ? -EINVAL : 0;
+}
+
+SEC("struct_ops/ap_timeout")
+void BPF_PROG(ap_timeout, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+
+	if (st) {
+		st->timeouts++;
+		st->last_timeout = seqno;
+	}
 }
 
 SEC(".struct_ops.link")
@@ -79,6 +138,8 @@ struct chr_ext_ops accel_probe_ops = {
 	.open = (void *)ap_open,
 	.release = (void *)ap_release,
 	.accel_ioctl = (void *)ap_accel_ioctl,
+	.accel_run_job = (void *)ap_run_job,
+	.accel_timeout = (void *)ap_timeout,
 	.name = "accel_probe",
 	.abi_version = BPFDRV_ABI_VERSION,
 	.accel = 1,
@@ -89,5 +150,9 @@ struct chr_ext_ops accel_probe_ops = {
 		[ACCEL_PROBE_FAIL] = { "FAIL", sizeof(__u32), BPFDRV_ACCEL_IN },
 		[ACCEL_PROBE_STATE] = { "STATE", sizeof(struct accel_probe_state),
 					BPFDRV_ACCEL_OUT },
+		[ACCEL_PROBE_DONE] = { "DONE", sizeof(struct accel_probe_done),
+				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 	},
+	.accel_rings = ACCEL_PROBE_RINGS,
+	.accel_timeout_ms = ACCEL_PROBE_TIMEOUT_MS,
 };

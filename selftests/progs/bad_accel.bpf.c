@@ -13,6 +13,15 @@ char _license[] SEC("license") = "GPL";
 
 #define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
 
+#ifdef BAD_runnorings
+SEC("struct_ops/bad_accel_run_job")
+int BPF_PROG(bad_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
+	     struct bpfdrv_io *arg)
+{
+	return 0;
+}
+#endif
+
 #ifndef BAD_nocb
 SEC("struct_ops/bad_accel_ioctl")
 int BPF_PROG(bad_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
@@ -28,6 +37,13 @@ struct chr_ext_ops bad_accel = {
 	.accel_ioctl = (void *)bad_accel_ioctl,
 #endif
 	.name = "bad_accel_" XSTR(CASE),
+#if defined(BAD_rings)
+	.accel_rings = BPFDRV_ACCEL_RINGS_MAX + 1,
+#elif defined(BAD_norun)
+	.accel_rings = 1,
+#elif defined(BAD_runnorings)
+	.accel_run_job = (void *)bad_accel_run_job,
+#endif
 	.abi_version = BPFDRV_ABI_VERSION,
 #if defined(BAD_noaccel)
 	.accel = 0,
