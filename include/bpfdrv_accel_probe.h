@@ -14,7 +14,9 @@
 
 /* its rings, and its jobs' limit */
 #define ACCEL_PROBE_RINGS	2
+#ifndef ACCEL_PROBE_TIMEOUT_MS		/* accel_probe_long: 60000 */
 #define ACCEL_PROBE_TIMEOUT_MS	300
+#endif
 
 /* a job's argument: what its run_job does */
 #define PROBE_JOB_STORE		0	/* value into buffer 0 at 0; done */

@@ -18,6 +18,7 @@
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/iosys-map.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/version.h>
@@ -96,6 +97,7 @@ struct bpfdrv_accel_job {
 	u64 seqno;
 	struct dma_fence *hw;
 	bool hw_started;
+	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
@@ -290,9 +292,14 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	};
 	int ret;
 
-	/* a dependency failed, or its file went: not run */
+	/*
+	 * Its file went, or its in-fence failed (not every kernel's scheduler
+	 * passes that on): it does not run, and its fence says why.
+	 */
 	if (sj->s_fence->finished.error)
 		return ERR_PTR(sj->s_fence->finished.error);
+	if (job->in_fence && job->in_fence->error)
+		return ERR_PTR(job->in_fence->error);
 
 	spin_lock_irq(&r->lock);
 	dma_fence_init(job->hw, &bpfdrv_accel_fence_ops, &r->lock,
@@ -340,6 +347,7 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 		dma_fence_put(job->hw);
 	else
 		kfree(job->hw);
+	dma_fence_put(job->in_fence);
 	kfree(job);
 }
 
@@ -349,11 +357,39 @@ static void bpfdrv_accel_free_job(struct drm_sched_job *sj)
 	bpfdrv_accel_job_free(to_job(sj));
 }
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+/* drm_sched_fini() on a job still pending: its fence is signalled */
+static void bpfdrv_accel_cancel_job(struct drm_sched_job *sj)
+{
+	struct bpfdrv_accel_job *job = to_job(sj);
+
+	bpfdrv_accel_ring_end(&job->a->rings[job->ring], job->seqno, false,
+			      -ECANCELED);
+}
+#endif
+
 static const struct drm_sched_backend_ops bpfdrv_accel_sched_ops = {
 	.run_job = bpfdrv_accel_run_job,
 	.timedout_job = bpfdrv_accel_timedout_job,
 	.free_job = bpfdrv_accel_free_job,
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+	.cancel_job = bpfdrv_accel_cancel_job,
+#endif
 };
+
+/*
+ * Every job has ended (the device went before); the scheduler frees them
+ * in its worker. 6.12's drm_sched_fini() would leak those it has not
+ * freed yet, with their buffers: wait for them, for a while.
+ */
+static void bpfdrv_accel_ring_drain(struct bpfdrv_accel_ring *r)
+{
+	unsigned long deadline = jiffies + 5 * HZ;
+
+	while (!list_empty_careful(&r->sched.pending_list) &&
+	       time_before(jiffies, deadline))
+		msleep(1);
+}
 
 /* The job's buffers, looked up and mapped for the kfuncs. */
 static int bpfdrv_accel_job_bos(struct bpfdrv_accel_job *job,
@@ -423,8 +459,12 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	if (ret)
 		goto err_free;
 	if (args->in_syncobj) {
-		ret = drm_sched_job_add_syncobj_dependency(&job->base, file,
-							   args->in_syncobj, 0);
+		ret = drm_syncobj_find_fence(file, args->in_syncobj, 0, 0,
+					     &job->in_fence);
+		if (ret)
+			goto err_cleanup;
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(job->in_fence));
 		if (ret)
 			goto err_cleanup;
 	}
@@ -673,8 +713,11 @@ static void bpfdrv_accel_release(struct drm_device *drm, void *data)
 {
 	struct bpfdrv_accel *a = data;
 
-	while (a->nr_rings)
-		drm_sched_fini(&a->rings[--a->nr_rings].sched);
+	while (a->nr_rings) {
+		a->nr_rings--;
+		bpfdrv_accel_ring_drain(&a->rings[a->nr_rings]);
+		drm_sched_fini(&a->rings[a->nr_rings].sched);
+	}
 	kfree(a);
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -189,8 +190,8 @@ static int test_basic(const char *node)
 	ok(!err && st.opens >= 2 && st.pings >= 1,
 	   "STATE: %llu opens, %llu pings", (unsigned long long)st.opens,
 	   (unsigned long long)st.pings);
-	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE +
-				  DRM_BPFDRV_DRIVER_BASE + 4, __u64), &size);
+	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE +
+				  ACCEL_PROBE_DONE + 1, __u64), &size);
 	ok(err == EINVAL, "an ioctl past the driver's last: EINVAL (%s)", strerror(err));
 	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 2, __u64), &size);
 	ok(err == EINVAL, "a reserved bpfdrv ioctl: EINVAL (%s)", strerror(err));
@@ -356,16 +357,32 @@ static int sync_wait(int fd, uint32_t syncobj, int ms)
 }
 
 /* The status of @syncobj's fence: 1 signalled, 0 not yet, -errno failed. */
+static int sync_file_status(int sf);
+
 static int fence_status(int fd, uint32_t syncobj)
 {
-	struct sync_file_info info = {};
 	int sf = -1, ret;
 
 	if (drmSyncobjExportSyncFile(fd, syncobj, &sf))
 		return -1000;
-	ret = ioctl(sf, SYNC_IOC_FILE_INFO, &info) ? -1001 : info.status;
+	ret = sync_file_status(sf);
 	close(sf);
 	return ret;
+}
+
+static int sync_file_status(int sf)
+{
+	struct sync_file_info info = {};
+
+	return ioctl(sf, SYNC_IOC_FILE_INFO, &info) ? -1001 : info.status;
+}
+
+/* A sync file polls readable once its fence signalled. */
+static int sync_file_wait(int sf, int ms)
+{
+	struct pollfd pfd = { .fd = sf, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1;
 }
 
 static int submit(int fd, uint32_t ring, const uint32_t *bos, uint32_t nr_bos,
@@ -397,13 +414,13 @@ static int probe_done(int fd, uint32_t ring, uint64_t seqno, int err)
 
 static int test_jobs(const char *node)
 {
-	int fd = open_node(node), err, st;
-	uint32_t bo[2], s1 = 0, s2 = 0, s3 = 0;
+	int fd = open_node(node), err, st, c;
+	uint32_t bo[2], s1 = 0, s2 = 0, s3 = 0, v0, v1;
 	struct accel_probe_state state = {}, state2 = {};
 	__u64 size, seq = 0, seq2 = 0, mapped;
 	struct drm_bpfdrv_submit bad;
 	uint32_t *p0, *p1;
-	int64_t t;
+	int64_t t, ms;
 
 	if (bo_create(fd, 4096, &bo[0], &size) || bo_create(fd, 4096, &bo[1], &size) ||
 	    drmSyncobjCreate(fd, 0, &s1) || drmSyncobjCreate(fd, 0, &s2) ||
@@ -420,53 +437,66 @@ static int test_jobs(const char *node)
 	ioctl_err(fd, IOCTL_STATE, &state);
 
 	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_STORE, 0x1234, &seq);
-	ok(!err && !sync_wait(fd, s1, 5000) && p0[0] == 0x1234 && fence_status(fd, s1) == 1,
-	   "a STORE job ran, its fence signalled, the buffer has its value (%#x)", p0[0]);
+	c = !err && !sync_wait(fd, s1, 5000);
+	st = fence_status(fd, s1);
+	ok(c && p0[0] == 0x1234 && st == 1,
+	   "a STORE job ran, its fence signalled (%d), the buffer has its value (%#x)",
+	   st, p0[0]);
 	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_STORE, 0x5678, &seq2);
-	ok(!err && seq2 == seq + 1 && !sync_wait(fd, s1, 5000) && p0[0] == 0x5678,
-	   "the next job on the ring is numbered %llu after %llu", (unsigned long long)seq2,
-	   (unsigned long long)seq);
+	c = !err && !sync_wait(fd, s1, 5000);
+	ok(c && seq2 == seq + 1 && p0[0] == 0x5678,
+	   "the next job on the ring is numbered %llu after %llu (%#x)",
+	   (unsigned long long)seq2, (unsigned long long)seq, p0[0]);
 
 	fill(p0, 64, 21);
 	memset(p1, 0, 64);
 	err = submit(fd, 1, bo, 2, 0, s1, PROBE_JOB_COPY, 0, NULL);
-	ok(!err && !sync_wait(fd, s1, 5000) && filled(p1, 64, 21),
-	   "a COPY job on ring 1 copied buffer 0 into buffer 1");
+	c = !err && !sync_wait(fd, s1, 5000);
+	ok(c && filled(p1, 64, 21), "a COPY job on ring 1 copied buffer 0 into buffer 1");
 
 	/* a job held on ring 0; one on ring 1 waits for it through a syncobj */
+	v0 = p0[0];
 	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_HOLD, 0, &seq);
 	err = err ?: submit(fd, 1, bo, 1, s1, s2, PROBE_JOB_STORE, 0xabcd, NULL);
 	ok(!err, "a held job, and one that waits for it");
 	usleep(100000);
-	ok(sync_wait(fd, s2, 100) == ETIME && p0[0] == 0x5678,
-	   "the waiting job has not run (%#x)", p0[0]);
+	c = sync_wait(fd, s2, 100) == ETIME;
+	ok(c && p0[0] == v0, "the waiting job has not run (%#x)", p0[0]);
 	st = probe_done(fd, 0, seq + 1, 0);
 	ok(st == -ENOENT, "DONE for a job that is not running: ENOENT (%d)", st);
 	st = probe_done(fd, 0, seq, 0);
-	ok(!st && !sync_wait(fd, s1, 5000) && !sync_wait(fd, s2, 5000) && p0[0] == 0xabcd,
-	   "DONE ends the held job, and the waiting one runs (%#x)", p0[0]);
+	c = !st && !sync_wait(fd, s1, 5000) && !sync_wait(fd, s2, 5000);
+	ok(c && p0[0] == 0xabcd, "DONE ends the held job, and the waiting one runs (%#x)",
+	   p0[0]);
 
 	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_FAIL, EIO, NULL);
-	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -EIO,
-	   "a job whose run_job fails: its fence carries EIO (%d)", fence_status(fd, s1));
+	c = !err && !sync_wait(fd, s1, 5000);
+	st = fence_status(fd, s1);
+	ok(c && st == -EIO, "a job whose run_job fails: its fence carries EIO (%d)", st);
 	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_DONE_ERR, ENOSPC, NULL);
-	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -ENOSPC,
-	   "a job the driver ends with ENOSPC: its fence carries it (%d)",
-	   fence_status(fd, s1));
+	c = !err && !sync_wait(fd, s1, 5000);
+	st = fence_status(fd, s1);
+	ok(c && st == -ENOSPC, "a job the driver ends with ENOSPC: its fence carries it (%d)",
+	   st);
 	err = submit(fd, 0, bo, 1, s1, s2, PROBE_JOB_STORE, 0x9999, NULL);
-	ok(!err && !sync_wait(fd, s2, 5000) && fence_status(fd, s2) < 0 && p0[0] == 0xabcd,
-	   "a job waiting for a failed fence fails without running (%d)",
-	   fence_status(fd, s2));
+	c = !err && !sync_wait(fd, s2, 5000);
+	st = fence_status(fd, s2);
+	ok(c && st == -ENOSPC && p0[0] == 0xabcd,
+	   "a job waiting for a failed fence fails with its error, without running (%d, %#x)",
+	   st, p0[0]);
 
 	t = now_ns();
 	err = submit(fd, 1, bo, 1, 0, s3, PROBE_JOB_HOLD, 0, &seq);
-	ok(!err && !sync_wait(fd, s3, 10000) && fence_status(fd, s3) == -ETIMEDOUT,
-	   "a job never ended times out: ETIMEDOUT after %lld ms (limit %d)",
-	   (long long)(now_ns() - t) / 1000000, ACCEL_PROBE_TIMEOUT_MS);
+	c = !err && !sync_wait(fd, s3, 10000);
+	ms = (now_ns() - t) / 1000000;
+	st = fence_status(fd, s3);
+	ok(c && st == -ETIMEDOUT && ms >= ACCEL_PROBE_TIMEOUT_MS,
+	   "a job never ended times out: ETIMEDOUT (%d) after %lld ms (limit %d)",
+	   st, (long long)ms, ACCEL_PROBE_TIMEOUT_MS);
 	ioctl_err(fd, IOCTL_STATE, &state2);
 	ok(state2.timeouts == state.timeouts + 1 && state2.last_timeout == seq,
-	   "the driver's accel_timeout ran for it (seqno %llu)",
-	   (unsigned long long)state2.last_timeout);
+	   "the driver's accel_timeout ran for it (seqno %llu of %llu)",
+	   (unsigned long long)state2.last_timeout, (unsigned long long)seq);
 	ok(state2.jobs - state.jobs == 8, "run_job ran %llu times (8 jobs started)",
 	   (unsigned long long)(state2.jobs - state.jobs));
 
@@ -474,8 +504,10 @@ static int test_jobs(const char *node)
 	   "a job on a ring the driver has not: EINVAL");
 	ok(submit(fd, 0, bo, BPFDRV_ACCEL_JOB_BOS_MAX + 1, 0, 0, 0, 0, NULL) == EINVAL,
 	   "more than %d buffers: EINVAL", BPFDRV_ACCEL_JOB_BOS_MAX);
+	v1 = bo[1];
 	bo[1] = 0x7fff;
 	ok(submit(fd, 0, bo, 2, 0, 0, 0, 0, NULL) == ENOENT, "an unknown buffer handle: ENOENT");
+	bo[1] = v1;
 	ok(submit(fd, 0, bo, 1, 0x7fff, 0, 0, 0, NULL) == ENOENT, "an unknown in-syncobj: ENOENT");
 	ok(submit(fd, 0, bo, 1, 0, 0x7fff, 0, 0, NULL) == ENOENT, "an unknown out-syncobj: ENOENT");
 	bad = (struct drm_bpfdrv_submit){ .arg_len = BPFDRV_ACCEL_JOB_ARG_MAX + 1 };
@@ -483,8 +515,10 @@ static int test_jobs(const char *node)
 	bad = (struct drm_bpfdrv_submit){ .flags = 1 };
 	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &bad) == EINVAL, "unknown flags: EINVAL");
 	err = submit(fd, 0, bo, 0, 0, s1, 77, 0, NULL);
-	ok(!err && !sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -EINVAL,
-	   "a job whose argument the driver refuses fails with its EINVAL");
+	c = !err && !sync_wait(fd, s1, 5000);
+	st = fence_status(fd, s1);
+	ok(c && st == -EINVAL, "a job whose argument the driver refuses fails with its EINVAL (%d)",
+	   st);
 	close(fd);
 	return 0;
 }
@@ -549,6 +583,7 @@ static int test_hold(const char *node)
 	struct accel_probe_add add = { .a = 1, .b = 1 };
 	char line[16];
 	__u32 h = 0, s1 = 0, s2 = 0;
+	int sf1 = -1, sf2 = -1, st, c;
 	void *p, *dp = MAP_FAILED;
 
 	ok(!bo_create(fd, 65536, &h, &size), "a 64 KiB buffer");
@@ -560,6 +595,10 @@ static int test_hold(const char *node)
 	   !submit(fd, 0, &h, 1, 0, s1, PROBE_JOB_HOLD, 0, NULL) &&
 	   !submit(fd, 0, &h, 1, 0, s2, PROBE_JOB_STORE, 1, NULL),
 	   "a job held on ring 0, and one queued behind it");
+	/* the syncobjs go with the node: their fences, as sync files */
+	ok(!drmSyncobjExportSyncFile(fd, s1, &sf1) && !drmSyncobjExportSyncFile(fd, s2, &sf2) &&
+	   sync_file_status(sf1) == 0 && sync_file_status(sf2) == 0,
+	   "their fences, exported as sync files, are not signalled");
 	printf("# ready\n");
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
@@ -569,10 +608,12 @@ static int test_hold(const char *node)
 	   strerror(err));
 	err = bo_create(fd, 4096, &h, NULL);
 	ok(err == ENODEV, "and BO_CREATE too: ENODEV (%s)", strerror(err));
-	ok(!sync_wait(fd, s1, 5000) && fence_status(fd, s1) == -ENODEV,
-	   "the held job's fence: ENODEV (%d)", fence_status(fd, s1));
-	ok(!sync_wait(fd, s2, 5000) && fence_status(fd, s2) < 0,
-	   "the queued job's fence: an error, it never ran (%d)", fence_status(fd, s2));
+	c = sync_file_wait(sf1, 5000);
+	st = sync_file_status(sf1);
+	ok(c && st == -ENODEV, "the held job's fence wakes its waiter: ENODEV (%d)", st);
+	c = sync_file_wait(sf2, 5000);
+	st = sync_file_status(sf2);
+	ok(c && st < 0, "the queued job's fence too, with an error: it never ran (%d)", st);
 	ok(p && filled(p, size, 17), "the mapping made before reads the buffer still");
 	if (dmabuf >= 0)
 		dp = mmap(NULL, size, PROT_READ, MAP_SHARED, dmabuf, 0);
@@ -582,6 +623,8 @@ static int test_hold(const char *node)
 		munmap(dp, size);
 	if (p)
 		munmap(p, size);
+	close(sf1);
+	close(sf2);
 	close(dmabuf);
 	close(fd);
 	return 0;

@@ -30,7 +30,7 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "size:accel ioctl RUN: size 1025" \
 	 "dir:accel ioctl RUN: size 8 and dir 0" \
 	 "gap:accel ioctl 2 follows the end of its accel_ioctls" \
-	 "noaccel:has accel ioctls but is no accelerator" \
+	 "noaccel:has accel ioctls or rings but is no accelerator" \
 	 "nocb:declares accel ioctls but has no accel_ioctl callback" \
 	 "two:accel is 2" \
 	 "rings:5 accel rings, a 0 ms job timeout (at most 4" \
@@ -83,8 +83,9 @@ expect_eq "trace: the ADD ioctl row counts the client's 4000" \
 
 $BPFDRV trace -g drm --json -o "$OUT/trace-jobs.json" -- \
 	$T/test_accel submitters "$node" 2 100 >"$OUT/jobs" 2>&1
-check "trace -g drm -- test_accel submitters exits 0" test $? -eq 0
+check "trace -g drm -- test_accel submitters exits 0, nothing lost" test $? -eq 0
 cat "$OUT/jobs"
+grep '"type":"lost"' "$OUT/trace-jobs.json" | sed 's/^/# /'
 for hook in sched_queue sched_run sched_done; do
 	expect_eq "trace: $hook counts the client's 200 jobs" \
 		"$(jsum "$OUT/trace-jobs.json" count type=stat hook=$hook)" 200
@@ -93,6 +94,10 @@ expect_eq "trace: the SUBMIT ioctl row counts them too" \
 	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
 
 # ---------------- detach with users ----------------
+# accel_probe_long: a held job waits for the detach, not its timeout
+check "accel_probe unloads" $BPFDRV unload accel_probe
+check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
+node=$($T/test_accel find accel_probe)
 mkfifo "$OUT/go"
 $T/test_accel hold "$node" <"$OUT/go" >"$OUT/hold" 2>&1 &
 holder=$!
