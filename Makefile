@@ -53,7 +53,8 @@ LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.
 # accelerator declarations refused at load (bad_accel.bpf.c)
 ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
-		  $(BUILD)/selftests/accel_probe_long.bpf.o
+		  $(BUILD)/selftests/accel_probe_long.bpf.o \
+		  $(BUILD)/selftests/accel_probe_v2.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -113,6 +114,10 @@ $(BUILD)/selftests/update/%.bpf.o: $(wildcard bpf-drivers/*.bpf.c) $(HEADERS)
 $(BUILD)/selftests/accel_probe_long.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_TIMEOUT_MS=60000 -c $< -o $@
+# its update: STORE jobs set the top bit
+$(BUILD)/selftests/accel_probe_v2.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_TIMEOUT_MS=60000 -DACCEL_PROBE_V2 -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)

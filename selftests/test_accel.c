@@ -8,7 +8,12 @@
  *   test_accel threads NODE N    N threads, a file each, ADD in a loop
  *   test_accel prime NODE VGEM   dma-bufs to and from vgem, and back
  *   test_accel jobs NODE         jobs: store, copy, dependencies, failures,
- *                                the timeout, bad submits, 4 submitters
+ *                                the timeout, bad submits
+ *   test_accel submitters NODE N JOBS RINGS  N threads, a file each, JOBS
+ *                                jobs each on 1 ring or all
+ *   test_accel update NODE       a job held and one queued across a live update
+ *                                (told by a line on stdin): the new code runs
+ *                                the queued one
  *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
  *                                a detach (told by a line on stdin), then
  *                                checks what each gives
@@ -526,6 +531,7 @@ static int test_jobs(const char *node)
 struct submitter {
 	const char *node;
 	int jobs;
+	int rings;
 	int bad;
 };
 
@@ -545,7 +551,7 @@ static void *submitter_run(void *arg)
 		return NULL;
 	}
 	for (i = 1; i <= sb->jobs; i++) {
-		if (submit(fd, i & 1, &bo, 1, 0, sync, PROBE_JOB_STORE, i, NULL) ||
+		if (submit(fd, i % sb->rings, &bo, 1, 0, sync, PROBE_JOB_STORE, i, NULL) ||
 		    sync_wait(fd, sync, 5000) || p[0] != (uint32_t)i)
 			sb->bad++;
 	}
@@ -554,7 +560,7 @@ static void *submitter_run(void *arg)
 	return NULL;
 }
 
-static int test_submitters(const char *node, int n, int jobs)
+static int test_submitters(const char *node, int n, int jobs, int rings)
 {
 	struct submitter sb[16];
 	pthread_t t[16];
@@ -564,15 +570,15 @@ static int test_submitters(const char *node, int n, int jobs)
 	if (n < 1 || n > 16)
 		n = 4;
 	for (i = 0; i < n; i++) {
-		sb[i] = (struct submitter){ .node = node, .jobs = jobs };
+		sb[i] = (struct submitter){ .node = node, .jobs = jobs, .rings = rings };
 		pthread_create(&t[i], NULL, submitter_run, &sb[i]);
 	}
 	for (i = 0; i < n; i++) {
 		pthread_join(t[i], NULL);
 		bad += sb[i].bad;
 	}
-	ok(!bad, "%d submitters x %d jobs on both rings: every job ran and ended (%d wrong, %.0f jobs/s)",
-	   n, jobs, bad, n * jobs / ((now_ns() - t0) / 1e9));
+	ok(!bad, "%d submitters x %d jobs on %d rings: every job ran and ended (%d wrong, %.0f jobs/s)",
+	   n, jobs, rings, bad, n * jobs / ((now_ns() - t0) / 1e9));
 	return 0;
 }
 
@@ -630,6 +636,37 @@ static int test_hold(const char *node)
 	return 0;
 }
 
+static int test_update(const char *node)
+{
+	int fd = open_node(node), c, st;
+	__u64 size = 0, mapped = 0, seq = 0;
+	uint32_t h = 0, s1 = 0, s2 = 0;
+	char line[16];
+	uint32_t *p = NULL;
+
+	c = !bo_create(fd, 4096, &h, &size) && (p = bo_map(fd, h, &mapped)) &&
+	    !drmSyncobjCreate(fd, 0, &s1) && !drmSyncobjCreate(fd, 0, &s2) &&
+	    !submit(fd, 0, &h, 1, 0, s1, PROBE_JOB_HOLD, 0, &seq) &&
+	    !submit(fd, 0, &h, 1, 0, s2, PROBE_JOB_STORE, 5, NULL);
+	ok(c, "a job held on ring 0, and a STORE of 5 queued behind it");
+	if (!c)
+		return 1;
+	printf("# ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		tap_diag("stdin closed");
+	st = probe_done(fd, 0, seq, 0);
+	ok(!st, "after the update, the new code's DONE ends the held job (%d)", st);
+	c = !sync_wait(fd, s1, 5000) && !sync_wait(fd, s2, 5000);
+	ok(c && p[0] == (5 | 0x80000000u),
+	   "the queued job ran on the new code (%#x: its top bit set)", p[0]);
+	st = fence_status(fd, s2);
+	ok(st == 1, "its fence signalled without error (%d)", st);
+	munmap(p, mapped);
+	close(fd);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -667,12 +704,15 @@ int main(int argc, char **argv)
 		test_prime(argv[2], argv[3]);
 	else if (argc >= 3 && !strcmp(argv[1], "jobs"))
 		test_jobs(argv[2]);
-	else if (argc >= 5 && !strcmp(argv[1], "submitters"))
-		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (argc >= 6 && !strcmp(argv[1], "submitters"))
+		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
+				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
+	else if (argc >= 3 && !strcmp(argv[1], "update"))
+		test_update(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|hold NODE | submitters NODE N JOBS | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

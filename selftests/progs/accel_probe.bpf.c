@@ -101,6 +101,9 @@ int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	st->jobs++;
 	switch (job.mode) {
 	case PROBE_JOB_STORE:
+#ifdef ACCEL_PROBE_V2
+		job.value |= 0x80000000;	/* the code after a live update */
+#endif
 		if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &job.value,
 					sizeof(job.value)))
 			return -EFAULT;
