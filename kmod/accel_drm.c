@@ -43,10 +43,12 @@
 #define bpfdrv_gem_vmap		drm_gem_vmap_unlocked
 #define bpfdrv_gem_vunmap	drm_gem_vunmap_unlocked
 #define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
+#define bpfdrv_sched_start(s)	drm_sched_start(s)
 #else
 #define bpfdrv_gem_vmap		drm_gem_vmap
 #define bpfdrv_gem_vunmap	drm_gem_vunmap
 #define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_RESET
+#define bpfdrv_sched_start(s)	drm_sched_start(s, 0)
 #endif
 
 struct bpfdrv_accel_job;
@@ -321,17 +323,24 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	return job->hw;
 }
 
+/*
+ * The scheduler's recovery, as its documentation asks: stopped, the job
+ * handed back to its pending list, the device reset by the driver, the
+ * job ended, started again (which sees it ended and frees it).
+ */
 static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
 {
 	struct bpfdrv_accel_job *job = to_job(sj);
 	struct bpfdrv_accel *a = job->a;
+	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
 
+	drm_sched_stop(&r->sched, sj);
 	if (!READ_ONCE(a->dead))
 		bpfdrv_call_void(a->bdev, BPFDRV_CALL_LIVE,
 				 BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
 				 job->ring, job->seqno);
-	bpfdrv_accel_ring_end(&a->rings[job->ring], job->seqno, false,
-			      -ETIMEDOUT);
+	bpfdrv_accel_ring_end(r, job->seqno, false, -ETIMEDOUT);
+	bpfdrv_sched_start(&r->sched);
 	return BPFDRV_SCHED_STAT_ENDED;
 }
 
