@@ -324,9 +324,10 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 }
 
 /*
- * The scheduler's recovery, as its documentation asks: stopped, the job
- * handed back to its pending list, the device reset by the driver, the
- * job ended, started again (which sees it ended and frees it).
+ * The driver resets the device, the job ends with ETIMEDOUT; the
+ * scheduler took the job off its list to call this: its stop hands it
+ * back and, the job having ended, has it freed (free_guilty); its start
+ * resumes the ring.
  */
 static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
 {
@@ -334,12 +335,12 @@ static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *s
 	struct bpfdrv_accel *a = job->a;
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
 
-	drm_sched_stop(&r->sched, sj);
 	if (!READ_ONCE(a->dead))
 		bpfdrv_call_void(a->bdev, BPFDRV_CALL_LIVE,
 				 BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
 				 job->ring, job->seqno);
 	bpfdrv_accel_ring_end(r, job->seqno, false, -ETIMEDOUT);
+	drm_sched_stop(&r->sched, sj);
 	bpfdrv_sched_start(&r->sched);
 	return BPFDRV_SCHED_STAT_ENDED;
 }
