@@ -14,6 +14,8 @@
  *   test_accel update NODE       a job held and one queued across a live update
  *                                (told by a line on stdin): the new code runs
  *                                the queued one
+ *   test_accel edu NODE N        edu_accel's factorial jobs: right results,
+ *                                refusals, then N jobs of 13 values timed
  *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
  *                                a detach (told by a line on stdin), then
  *                                checks what each gives
@@ -38,6 +40,7 @@
 #include "tap.h"
 #include "bpfdrv_accel.h"
 #include "bpfdrv_accel_probe.h"
+#include "bpfdrv_edu_accel.h"
 
 #define PROBE_IOCTL(idx, dir, type) \
 	_IOC(dir, DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE + (idx), \
@@ -667,6 +670,72 @@ static int test_update(const char *node)
 	return 0;
 }
 
+static int edu_job(int fd, uint32_t *bos, uint32_t count, uint32_t sync)
+{
+	struct drm_bpfdrv_submit sub = {
+		.nr_bos = 2, .bos = { bos[0], bos[1] }, .out_syncobj = sync,
+		.arg_len = sizeof(struct edu_accel_job),
+	};
+	struct edu_accel_job job = { .count = count };
+
+	memcpy(sub.arg, &job, sizeof(job));
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) ?: sync_wait(fd, sync, 5000);
+}
+
+static int test_edu(const char *node, int jobs)
+{
+	int fd = open_node(node), i, bad = 0, err, st;
+	uint32_t bos[2], sync = 0, *in, *out, f = 1;
+	__u64 size, mapped;
+	int64_t t0;
+
+	if (bo_create(fd, 4096, &bos[0], &size) || bo_create(fd, 4096, &bos[1], &size) ||
+	    drmSyncobjCreate(fd, 0, &sync) || !(in = bo_map(fd, bos[0], &mapped)) ||
+	    !(out = bo_map(fd, bos[1], &mapped))) {
+		ok(0, "two buffers, mapped, and a syncobj");
+		return 1;
+	}
+	for (i = 0; i <= EDU_ACCEL_VALUE_MAX; i++)
+		in[i] = EDU_ACCEL_VALUE_MAX - i;
+	err = edu_job(fd, bos, EDU_ACCEL_VALUE_MAX + 1, sync);
+	st = fence_status(fd, sync);
+	for (i = EDU_ACCEL_VALUE_MAX; i >= 0; i--) {
+		if (out[i] != f)
+			bad++;
+		f *= EDU_ACCEL_VALUE_MAX - i + 1;
+	}
+	ok(!err && st == 1 && !bad,
+	   "a job computes 12!, 11!, ..., 0! on the device, by interrupt (%d wrong; 12! = %u)",
+	   bad, out[0]);
+	in[0] = 3;
+	in[1] = EDU_ACCEL_VALUE_MAX + 1;
+	err = edu_job(fd, bos, 2, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EDOM && out[0] == 6,
+	   "a value past 12 ends its job with EDOM, from irq_hard (%d; 3! = %u first)",
+	   st, out[0]);
+	err = edu_job(fd, bos, EDU_ACCEL_VALUES_MAX + 1, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EINVAL, "more values than a job may have: EINVAL (%d)", st);
+	err = edu_job(fd, bos, 0, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EINVAL, "no value: EINVAL (%d)", st);
+
+	for (i = 0; i <= EDU_ACCEL_VALUE_MAX; i++)
+		in[i] = i;
+	t0 = now_ns();
+	for (i = 0, bad = 0; i < jobs; i++) {
+		out[EDU_ACCEL_VALUE_MAX] = 0;
+		if (edu_job(fd, bos, EDU_ACCEL_VALUE_MAX + 1, sync) ||
+		    fence_status(fd, sync) != 1 || out[EDU_ACCEL_VALUE_MAX] != 479001600)
+			bad++;
+	}
+	ok(!bad, "%d jobs of 13 factorials, one after the other: all right (%d wrong; %.0f jobs/s)",
+	   jobs, bad, jobs / ((now_ns() - t0) / 1e9));
+	close(fd);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -707,12 +776,14 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && !strcmp(argv[1], "submitters"))
 		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
+	else if (argc >= 4 && !strcmp(argv[1], "edu"))
+		test_edu(argv[2], atoi(argv[3]));
 	else if (argc >= 3 && !strcmp(argv[1], "update"))
 		test_update(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edu NODE N | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

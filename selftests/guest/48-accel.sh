@@ -95,6 +95,25 @@ done
 expect_eq "trace: the SUBMIT ioctl row counts them too" \
 	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
 
+# ---------------- edu_accel: jobs on real (emulated) hardware ----------------
+if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
+	check "edu_accel binds the edu functions and loads" \
+		$BPFDRV load --pin "$OBJ/edu_accel.bpf.o"
+	edu=$($T/test_accel find edu_accel)
+	check "edu_accel's first instance has an accel node ($edu)" test -c "$edu"
+	before=$(cat /sys/class/bpfdrv/edu_accel0/irq_count)
+	$T/test_accel edu "$edu" 50
+	# 13 + 1 (3!, then 13 refused) + 50 x 13 values, each an interrupt
+	expect_eq "irq_hard took each value's interrupt, once" \
+		"$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))" 664
+	check "unload edu_accel" $BPFDRV unload edu_accel
+	for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
+		$BPFDRV unbind "$bdf" >/dev/null 2>&1
+	done
+else
+	echo "# skip: edu_accel (no edu device: run with -device edu)"
+fi
+
 # ---------------- detach with users ----------------
 # accel_probe_long: a held job waits for the detach, not its timeout
 check "accel_probe unloads" $BPFDRV unload accel_probe
