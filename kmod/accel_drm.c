@@ -21,7 +21,6 @@
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -38,17 +37,23 @@
 
 #define BPFDRV_ACCEL_NR_IOCTLS	(DRM_BPFDRV_DRIVER_BASE + BPFDRV_ACCEL_IOCTLS_MAX)
 
-/* The APIs that changed between the kernels bpfdrv supports */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 16, 0)
+/* The APIs that changed since 6.12, as Kbuild found them in the headers */
+#ifdef BPFDRV_GEM_VMAP_UNLOCKED
 #define bpfdrv_gem_vmap		drm_gem_vmap_unlocked
 #define bpfdrv_gem_vunmap	drm_gem_vunmap_unlocked
-#define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
-#define bpfdrv_sched_start(s)	drm_sched_start(s)
 #else
 #define bpfdrv_gem_vmap		drm_gem_vmap
 #define bpfdrv_gem_vunmap	drm_gem_vunmap
+#endif
+#ifdef BPFDRV_SCHED_STAT_RESET
 #define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_RESET
+#else
+#define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+#ifdef BPFDRV_SCHED_START_ERRNO
 #define bpfdrv_sched_start(s)	drm_sched_start(s, 0)
+#else
+#define bpfdrv_sched_start(s)	drm_sched_start(s)
 #endif
 
 struct bpfdrv_accel_job;
@@ -367,7 +372,7 @@ static void bpfdrv_accel_free_job(struct drm_sched_job *sj)
 	bpfdrv_accel_job_free(to_job(sj));
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#ifdef BPFDRV_SCHED_CANCEL_JOB
 /* drm_sched_fini() on a job still pending: its fence is signalled */
 static void bpfdrv_accel_cancel_job(struct drm_sched_job *sj)
 {
@@ -382,7 +387,7 @@ static const struct drm_sched_backend_ops bpfdrv_accel_sched_ops = {
 	.run_job = bpfdrv_accel_run_job,
 	.timedout_job = bpfdrv_accel_timedout_job,
 	.free_job = bpfdrv_accel_free_job,
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#ifdef BPFDRV_SCHED_CANCEL_JOB
 	.cancel_job = bpfdrv_accel_cancel_job,
 #endif
 };
@@ -398,7 +403,7 @@ static void bpfdrv_accel_ring_drain(struct bpfdrv_accel_ring *r)
 
 	while (!list_empty_careful(&r->sched.pending_list) &&
 	       time_before(jiffies, deadline))
-		msleep(1);
+		usleep_range(1000, 2000);
 }
 
 /* The job's buffers, looked up and mapped for the kfuncs. */

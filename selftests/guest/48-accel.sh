@@ -152,4 +152,5 @@ cat "$OUT/hold"
 check "its accel node is gone" eval "[ ! -e $node ]"
 check "bpfdrv_accel.ko unloads once nothing holds it" \
 	wait_for 10 rmmod bpfdrv_accel
+# a warning's whole report (the log check quotes its first line)
 dmesg | grep -A40 "WARNING" | sed 's/^/# dmesg: /'
