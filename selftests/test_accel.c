@@ -6,7 +6,8 @@
  *   test_accel basic NODE        version, buffers and mmap, the driver's ioctls
  *   test_accel limits NODE       buffer sizes and the instance's total
  *   test_accel threads NODE N    N threads, a file each, ADD in a loop
- *   test_accel prime NODE VGEM   dma-bufs to and from vgem, and back
+ *   test_accel prime NODE VGEM   dma-bufs to and from vgem, and back; a job
+ *                                waiting for a vgem fence, as a sync file
  *   test_accel jobs NODE         jobs: store, copy, dependencies, failures,
  *                                the timeout, bad submits
  *   test_accel submitters NODE N JOBS RINGS  N threads, a file each, JOBS
@@ -34,6 +35,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <drm/vgem_drm.h>
+#include <linux/dma-buf.h>
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 
@@ -136,6 +139,76 @@ static void gem_close(int fd, __u32 handle)
 	struct drm_gem_close c = { .handle = handle };
 
 	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Wait up to @ms for @syncobj's fence: 0, or the errno (ETIME). */
+static int sync_wait(int fd, uint32_t syncobj, int ms)
+{
+	return drmSyncobjWait(fd, &syncobj, 1, now_ns() + ms * 1000000LL,
+			      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL) ? errno : 0;
+}
+
+static int sync_file_status(int sf)
+{
+	struct sync_file_info info = {};
+
+	return ioctl(sf, SYNC_IOC_FILE_INFO, &info) ? -1001 : info.status;
+}
+
+/* The status of @syncobj's fence: 1 signalled, 0 not yet, -errno failed. */
+static int fence_status(int fd, uint32_t syncobj)
+{
+	int sf = -1, ret;
+
+	if (drmSyncobjExportSyncFile(fd, syncobj, &sf))
+		return -1000;
+	ret = sync_file_status(sf);
+	close(sf);
+	return ret;
+}
+
+
+/* A sync file polls readable once its fence signalled. */
+static int sync_file_wait(int sf, int ms)
+{
+	struct pollfd pfd = { .fd = sf, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1;
+}
+
+static int submit(int fd, uint32_t ring, const uint32_t *bos, uint32_t nr_bos,
+		  uint32_t in, uint32_t out, uint32_t mode, uint32_t value,
+		  __u64 *seqno)
+{
+	struct drm_bpfdrv_submit sub = {
+		.ring = ring, .nr_bos = nr_bos, .in_syncobj = in,
+		.out_syncobj = out, .arg_len = sizeof(struct accel_probe_job),
+	};
+	struct accel_probe_job job = { .mode = mode, .value = value };
+	int err;
+
+	if (nr_bos <= BPFDRV_ACCEL_JOB_BOS_MAX)
+		memcpy(sub.bos, bos, nr_bos * sizeof(*bos));
+	memcpy(sub.arg, &job, sizeof(job));
+	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	if (!err && seqno)
+		*seqno = sub.seqno;
+	return err;
+}
+
+static int probe_done(int fd, uint32_t ring, uint64_t seqno, int err)
+{
+	struct accel_probe_done d = { .ring = ring, .seqno = seqno, .err = err };
+
+	return ioctl_err(fd, IOCTL_DONE, &d) ? -1000 : d.ret;
 }
 
 static int test_basic(const char *node)
@@ -292,6 +365,44 @@ static int test_threads(const char *node, int n)
 	return 0;
 }
 
+/*
+ * An in-fence from another device: a vgem fence on its buffer, taken as
+ * a sync file through the dma-buf and imported into a syncobj. The job
+ * (a STORE into @bo) must wait for vgem's signal.
+ */
+static void prime_fence(int fd, int vg, uint32_t vgem_bo, uint32_t bo)
+{
+	struct drm_vgem_fence_attach attach = { .handle = vgem_bo, .flags = VGEM_FENCE_WRITE };
+	struct dma_buf_export_sync_file esf = { .flags = DMA_BUF_SYNC_READ };
+	struct drm_vgem_fence_signal sig = {};
+	uint32_t in = 0, out = 0, *p;
+	__u64 mapped;
+	int vbuf = -1, c, st;
+
+	p = bo_map(fd, bo, &mapped);
+	c = p && !drmIoctl(vg, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach) &&
+	    !drmPrimeHandleToFD(vg, vgem_bo, DRM_CLOEXEC, &vbuf) &&
+	    !ioctl(vbuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &esf) &&
+	    !drmSyncobjCreate(fd, 0, &in) && !drmSyncobjCreate(fd, 0, &out) &&
+	    !drmSyncobjImportSyncFile(fd, in, esf.fd) &&
+	    !submit(fd, 0, &bo, 1, in, out, PROBE_JOB_STORE, 0x5eed, NULL);
+	ok(c, "a job waits for a vgem fence, given as a sync file through a syncobj");
+	if (!c)
+		goto out;
+	usleep(100000);
+	c = sync_wait(fd, out, 100) == ETIME;
+	ok(c && p[0] != 0x5eed, "it has not run before vgem signals (%#x)", p[0]);
+	sig.fence = attach.out_fence;
+	c = !drmIoctl(vg, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig) && !sync_wait(fd, out, 5000);
+	st = fence_status(fd, out);
+	ok(c && st == 1 && p[0] == 0x5eed, "vgem's signal lets it run (%d, %#x)", st, p[0]);
+out:
+	if (p)
+		munmap(p, mapped);
+	if (vbuf >= 0)
+		close(vbuf);
+}
+
 static int test_prime(const char *node, const char *vgem_node)
 {
 	int fd = open_node(node), vg = open_node(vgem_node), dmabuf = -1, vbuf = -1, err;
@@ -344,80 +455,10 @@ static int test_prime(const char *node, const char *vgem_node)
 		close(vbuf);
 	if (dmabuf >= 0)
 		close(dmabuf);
+	prime_fence(fd, vg, dumb.handle, h);
 	close(vg);
 	close(fd);
 	return 0;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Wait up to @ms for @syncobj's fence: 0, or the errno (ETIME). */
-static int sync_wait(int fd, uint32_t syncobj, int ms)
-{
-	return drmSyncobjWait(fd, &syncobj, 1, now_ns() + ms * 1000000LL,
-			      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL) ? errno : 0;
-}
-
-/* The status of @syncobj's fence: 1 signalled, 0 not yet, -errno failed. */
-static int sync_file_status(int sf);
-
-static int fence_status(int fd, uint32_t syncobj)
-{
-	int sf = -1, ret;
-
-	if (drmSyncobjExportSyncFile(fd, syncobj, &sf))
-		return -1000;
-	ret = sync_file_status(sf);
-	close(sf);
-	return ret;
-}
-
-static int sync_file_status(int sf)
-{
-	struct sync_file_info info = {};
-
-	return ioctl(sf, SYNC_IOC_FILE_INFO, &info) ? -1001 : info.status;
-}
-
-/* A sync file polls readable once its fence signalled. */
-static int sync_file_wait(int sf, int ms)
-{
-	struct pollfd pfd = { .fd = sf, .events = POLLIN };
-
-	return poll(&pfd, 1, ms) == 1;
-}
-
-static int submit(int fd, uint32_t ring, const uint32_t *bos, uint32_t nr_bos,
-		  uint32_t in, uint32_t out, uint32_t mode, uint32_t value,
-		  __u64 *seqno)
-{
-	struct drm_bpfdrv_submit sub = {
-		.ring = ring, .nr_bos = nr_bos, .in_syncobj = in,
-		.out_syncobj = out, .arg_len = sizeof(struct accel_probe_job),
-	};
-	struct accel_probe_job job = { .mode = mode, .value = value };
-	int err;
-
-	if (nr_bos <= BPFDRV_ACCEL_JOB_BOS_MAX)
-		memcpy(sub.bos, bos, nr_bos * sizeof(*bos));
-	memcpy(sub.arg, &job, sizeof(job));
-	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
-	if (!err && seqno)
-		*seqno = sub.seqno;
-	return err;
-}
-
-static int probe_done(int fd, uint32_t ring, uint64_t seqno, int err)
-{
-	struct accel_probe_done d = { .ring = ring, .seqno = seqno, .err = err };
-
-	return ioctl_err(fd, IOCTL_DONE, &d) ? -1000 : d.ret;
 }
 
 static int test_jobs(const char *node)
