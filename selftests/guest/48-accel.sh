@@ -120,35 +120,40 @@ check "accel_probe unloads" $BPFDRV unload accel_probe
 check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
 node=$($T/test_accel find accel_probe)
 
-# a live update with a job running and one queued: the new code runs it
-mkfifo "$OUT/upd"
-$T/test_accel update "$node" <"$OUT/upd" >"$OUT/update" 2>&1 &
-holder=$!
-exec 9>"$OUT/upd"
-wait_for 30 grep -q "^# ready" "$OUT/update"
-check "update accel_probe with a job running and one queued" \
-	$BPFDRV update accel_probe "$TOBJ/accel_probe_v2.bpf.o"
-check "the accel node is the same ($node)" \
-	test "$($T/test_accel find accel_probe)" = "$node"
-echo go >&9
-exec 9>&-
-wait "$holder"
-check "the update client's checks pass" test $? -eq 0
-cat "$OUT/update"
+# across MODE ACTION: test_accel MODE on the node until it is ready, then
+# ACTION (a function), then the client goes on; its TAP lines follow
+across() {
+	local mode=$1 action=$2 client rc
 
-mkfifo "$OUT/go"
-$T/test_accel hold "$node" <"$OUT/go" >"$OUT/hold" 2>&1 &
-holder=$!
-exec 9>"$OUT/go"
-wait_for 30 grep -q "^# ready" "$OUT/hold"
-check "accel_probe unloads with a file, a mapping and a dma-buf held" \
-	$BPFDRV unload accel_probe
-check "its instance is gone" node_gone accel_probe
-echo go >&9
-exec 9>&-
-wait "$holder"
-check "the holder's checks pass" test $? -eq 0
-cat "$OUT/hold"
+	mkfifo "$OUT/go-$mode"
+	$T/test_accel "$mode" "$node" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
+	client=$!
+	exec 9>"$OUT/go-$mode"
+	wait_for 30 grep -q "^# ready" "$OUT/$mode"
+	$action
+	echo go >&9
+	exec 9>&-
+	wait "$client"
+	rc=$?
+	check "the $mode client's checks pass" test $rc -eq 0
+	cat "$OUT/$mode"
+}
+
+# a live update with a job running and one queued: the new code runs it
+update_it() {
+	check "update accel_probe with a job running and one queued" \
+		$BPFDRV update accel_probe "$TOBJ/accel_probe_v2.bpf.o"
+	check "the accel node is the same ($node)" \
+		test "$($T/test_accel find accel_probe)" = "$node"
+}
+across update update_it
+
+unload_it() {
+	check "accel_probe unloads with a file, a mapping, a dma-buf and jobs held" \
+		$BPFDRV unload accel_probe
+	check "its instance is gone" node_gone accel_probe
+}
+across hold unload_it
 check "its accel node is gone" eval "[ ! -e $node ]"
 check "bpfdrv_accel.ko unloads once nothing holds it" \
 	wait_for 10 rmmod bpfdrv_accel
