@@ -83,7 +83,7 @@ sed 's/^/# /' "$OUT/threads"
 expect_eq "trace: the ADD ioctl row counts the client's 4000" \
 	"$(jsum "$OUT/trace.json" count type=stat hook=drm_ioctl detail=ADD driver=accel_probe)" 4000
 
-$BPFDRV trace -g drm --json -o "$OUT/trace-jobs.json" -- \
+$BPFDRV trace -g drm --json -o "$OUT/trace-jobs.json" --perfetto "$OUT/jobs.trace" -- \
 	$T/test_accel submitters "$node" 1 200 1 >"$OUT/jobs" 2>&1
 check "trace -g drm -- test_accel submitters exits 0, nothing lost" test $? -eq 0
 cat "$OUT/jobs"
@@ -94,6 +94,14 @@ for hook in sched_queue sched_run sched_done; do
 done
 expect_eq "trace: the SUBMIT ioctl row counts them too" \
 	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
+check "trace --perfetto: an instant per job queued, run and done, a span per job's life" \
+	python3 -S -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+n = lambda ph, name: sum(1 for e in ev if e["ph"] == ph and e["name"].split(" ")[0] == name)
+got = [n("i", "sched_queue"), n("i", "sched_run"), n("i", "sched_done"),
+       n("b", "sched_queue_to_done"), n("e", "sched_queue_to_done")]
+print("# queue, run, done instants; life begins, ends:", got)
+sys.exit(got != [200] * 5)' "$OUT/jobs.trace"
 
 # ---------------- edu_accel: jobs on real (emulated) hardware ----------------
 if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
