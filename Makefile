@@ -39,7 +39,7 @@ BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftest
 HEADERS := $(wildcard include/*.h)
 # Driver skeletons from bpfdrv new, built as a user would (selftests load them).
 SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
-	     $(BUILD)/new/skelgpio/skelgpio.bpf.o
+	     $(BUILD)/new/skelgpio/skelgpio.bpf.o $(BUILD)/new/skelaccel/skelaccel.bpf.o
 # Live-update fixtures: example drivers built as other versions of themselves.
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
@@ -192,6 +192,7 @@ $(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidi
 $(BUILD)/new/skel/skel.bpf.o: NEW_ARGS :=
 $(BUILD)/new/skelpci/skelpci.bpf.o: NEW_ARGS := --pci 1234:11e8
 $(BUILD)/new/skelgpio/skelgpio.bpf.o: NEW_ARGS := --gpio bpfdrv-loopback:0
+$(BUILD)/new/skelaccel/skelaccel.bpf.o: NEW_ARGS := --accel
 $(BUILD)/new/%.bpf.o: $(BUILD)/user/bpfdrv $(HEADERS)
 	rm -rf $(@D) && mkdir -p $(BUILD)/new
 	$(BUILD)/user/bpfdrv new $(notdir $(@D)) $(NEW_ARGS) -o $(@D) >/dev/null

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [-o DIR]: write
- * a driver skeleton to start from: NAME.bpf.c, the header it shares with
- * user space, a Makefile that builds it out of tree against bpfdrv's
- * headers, and test-NAME.c, which exercises it. The driver, as written,
- * loads and passes its test: /dev/bpfdrv/NAME keeps what was last written
- * and reads it back (seekable), and NAME_IOC_INFO reports its length and
- * one value from the hardware (the PCI vendor ID, or the GPIO line level).
+ * bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [--accel]
+ * [-o DIR]: write a driver skeleton to start from: NAME.bpf.c, the header
+ * it shares with user space, a Makefile that builds it out of tree against
+ * bpfdrv's headers, and test-NAME.c, which exercises it. The driver, as
+ * written, loads and passes its test: /dev/bpfdrv/NAME keeps what was last
+ * written and reads it back (seekable), and NAME_IOC_INFO reports its
+ * length and one value from the hardware (the PCI vendor ID, or the GPIO
+ * line level). With --accel it is also a DRM accelerator whose jobs copy
+ * their first buffer into their second.
  *
- * Templates say @N@ for the name and @U@ for it in capitals.
+ * Templates say @N@ for the name, @U@ for it in capitals, @A@ for the
+ * test's accelerator checks (or nothing).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -126,6 +129,31 @@ static const char hw_gpio[] =
 "}\n"
 "\n";
 
+/* --accel: a job, ended at once */
+static const char driver_job[] =
+"/*\n"
+" * A job on the accelerator's ring (docs/accel.md): copies the start of\n"
+" * its first buffer into its second. A device would be started here, and\n"
+" * its interrupt (irq_hard) would call bpfdrv_job_done().\n"
+" */\n"
+"SEC(\"struct_ops/@N@_run_job\")\n"
+"int BPF_PROG(@N@_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,\n"
+"\t     struct bpfdrv_io *arg)\n"
+"{\n"
+"\t__u8 buf[@U@_JOB_BYTES];\n"
+"\n"
+"\tif (bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0), 0, buf, sizeof(buf)) ||\n"
+"\t    bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 1), 0, buf, sizeof(buf)))\n"
+"\t\treturn -EINVAL;\t/* the job fails with EINVAL */\n"
+"\treturn bpfdrv_job_done(dev, ring, seqno, 0);\n"
+"}\n"
+"\n";
+
+static const char ops_accel[] =
+"\t.accel = 1,\n"
+"\t.accel_rings = 1,\n"
+"\t.accel_run_job = (void *)@N@_run_job,\n";
+
 /* sleepable: the PCI and GPIO kfuncs may sleep */
 static const char driver_ioctl[] =
 "/*\n"
@@ -172,6 +200,7 @@ static const char header[] =
 "#include <linux/types.h>\n"
 "\n"
 "#define @U@_BUF\t256\n"
+"#define @U@_JOB_BYTES\t64\t/* what a job copies, with --accel */\n"
 "\n"
 "struct @N@_info {\n"
 "\t__u32 len;\t/* bytes stored */\n"
@@ -197,7 +226,7 @@ static const char makefile[] =
 "\t\t$(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) -c $< -o $@\n"
 "\n"
 "test-@N@: test-@N@.c @N@.h\n"
-"\t$(CC) -O2 -Wall -o $@ $<\n"
+"\t$(CC) -O2 -Wall -I$(BPFDRV_INCLUDE) -o $@ $<\n"
 "\n"
 "# every kernel bpfdrv tests, each booted once in a VM: this directory's\n"
 "# drivers loaded and their tests run there (root). bpfdrv-ci comes with\n"
@@ -235,7 +264,9 @@ static const char test_prog[] =
 "\tprintf(\"%sok %d - %s\\n\", cond ? \"\" : \"not \", ++n, what);\n"
 "\tfailed += !cond;\n"
 "}\n"
-"\n"
+"\n";
+
+static const char test_main[] =
 "/* usage: test-@N@ [DEVICE]; a PCI driver's first instance is @N@0 */\n"
 "int main(int argc, char **argv)\n"
 "{\n"
@@ -259,11 +290,94 @@ static const char test_prog[] =
 "\tcheck(ioctl(fd, @U@_IOC_INFO, &info) == 0 && info.len == strlen(msg),\n"
 "\t      \"@U@_IOC_INFO reports the length\");\n"
 "\tprintf(\"# hw: %#x\\n\", info.hw);\n"
+"@A@"
 "\tprintf(\"%d passed, %d failed\\n\", n - failed, failed);\n"
 "\treturn failed ? 1 : 0;\n"
 "}\n";
 
-/* Write @tmpl to @path, with @N@, @U@ and @I@ replaced. */
+/* --accel: the test finds the accel node and runs a job through it */
+static const char test_accel_fn[] =
+"\n"
+"#include <stdint.h>\n"
+"#include <sys/mman.h>\n"
+"#include <time.h>\n"
+"#include <drm/drm.h>\n"
+"\n"
+"#include \"bpfdrv_accel.h\"\n"
+"\n"
+"/* The accel node whose DRM driver is @N@ (its first instance's). */\n"
+"static int accel_open(void)\n"
+"{\n"
+"\tchar path[32], name[64];\n"
+"\tint i, fd;\n"
+"\n"
+"\tfor (i = 0; i < 64; i++) {\n"
+"\t\tstruct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };\n"
+"\n"
+"\t\tsnprintf(path, sizeof(path), \"/dev/accel/accel%d\", i);\n"
+"\t\tfd = open(path, O_RDWR);\n"
+"\t\tif (fd < 0)\n"
+"\t\t\tcontinue;\n"
+"\t\tmemset(name, 0, sizeof(name));\n"
+"\t\tif (!ioctl(fd, DRM_IOCTL_VERSION, &v) && !strcmp(name, \"@N@\"))\n"
+"\t\t\treturn fd;\n"
+"\t\tclose(fd);\n"
+"\t}\n"
+"\treturn -1;\n"
+"}\n"
+"\n"
+"/* A buffer of 4 KiB, mapped; NULL if that failed. */\n"
+"static unsigned char *accel_buffer(int fd, __u32 *handle)\n"
+"{\n"
+"\tstruct drm_bpfdrv_bo_create bo = { .size = 4096 };\n"
+"\tstruct drm_bpfdrv_bo_info info = {};\n"
+"\tvoid *p;\n"
+"\n"
+"\tif (ioctl(fd, DRM_IOCTL_BPFDRV_BO_CREATE, &bo))\n"
+"\t\treturn NULL;\n"
+"\tinfo.handle = *handle = bo.handle;\n"
+"\tif (ioctl(fd, DRM_IOCTL_BPFDRV_BO_INFO, &info))\n"
+"\t\treturn NULL;\n"
+"\tp = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,\n"
+"\t\t info.mmap_offset);\n"
+"\treturn p == MAP_FAILED ? NULL : p;\n"
+"}\n"
+"\n"
+"static void accel_test(void)\n"
+"{\n"
+"\tconst char msg[@U@_JOB_BYTES] = \"a job of @N@\";\n"
+"\tstruct drm_bpfdrv_submit sub = { .nr_bos = 2 };\n"
+"\tstruct drm_syncobj_create sync = {};\n"
+"\tstruct drm_syncobj_wait wait = { .count_handles = 1 };\n"
+"\tunsigned char *in, *out;\n"
+"\tstruct timespec now;\n"
+"\tint fd = accel_open();\n"
+"\n"
+"\tcheck(fd >= 0, \"its accel node, whose driver DRM names @N@\");\n"
+"\tif (fd < 0)\n"
+"\t\treturn;\n"
+"\tin = accel_buffer(fd, &sub.bos[0]);\n"
+"\tout = accel_buffer(fd, &sub.bos[1]);\n"
+"\tcheck(in && out && !ioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &sync),\n"
+"\t      \"two buffers, mapped, and a syncobj\");\n"
+"\tif (!in || !out)\n"
+"\t\treturn;\n"
+"\tmemcpy(in, msg, sizeof(msg));\n"
+"\tsub.out_syncobj = sync.handle;\n"
+"\twait.handles = (uintptr_t)&sync.handle;\n"
+"\tclock_gettime(CLOCK_MONOTONIC, &now);\n"
+"\twait.timeout_nsec = (now.tv_sec + 5) * 1000000000LL + now.tv_nsec;\n"
+"\tcheck(!ioctl(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) &&\n"
+"\t      !ioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait) &&\n"
+"\t      !memcmp(out, msg, sizeof(msg)),\n"
+"\t      \"a job copies the first buffer into the second\");\n"
+"\tclose(fd);\n"
+"}\n"
+"\n";
+
+static bool new_accel;	/* --accel: what @A@ stands for */
+
+/* Write @tmpl to @path, with @N@, @U@, @I@ and @A@ replaced. */
 static int emit(const char *dir, const char *file, const char *tmpl,
 		const char *name, const char *mode)
 {
@@ -283,6 +397,12 @@ static int emit(const char *dir, const char *file, const char *tmpl,
 	}
 	for (p = tmpl; *p; p++) {
 		if (p[0] == '@' && p[1] && p[2] == '@') {
+			if (p[1] == 'A') {
+				if (new_accel)
+					fputs("\taccel_test();\n", f);
+				p += 2;
+				continue;
+			}
 			if (p[1] == 'N' || p[1] == 'U' || p[1] == 'I') {
 				fputs(p[1] == 'N' ? name : p[1] == 'U' ? upper :
 				      BPFDRV_INCLUDE_DIR, f);
@@ -336,9 +456,11 @@ static const char ci_workflow[] =
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [--ci] [-o DIR]\n"
+		"usage: bpfdrv new NAME [--pci VENDOR:DEVICE | --gpio CHIP:LINE] [--accel] [--ci] [-o DIR]\n"
 		"  writes NAME.bpf.c, NAME.h, test-NAME.c and a Makefile to DIR\n"
 		"  (default: ./NAME); NAME is a C identifier of at most %d characters.\n"
+		"  --accel makes it a DRM accelerator too (/dev/accel/accelN) with a ring\n"
+		"  whose jobs copy their first buffer into their second\n"
 		"  --ci also writes .github/workflows/bpfdrv.yml, a CI job that runs\n"
 		"  bpfdrv-ci (bpfdrv-dev): the drivers and their tests on every kernel\n",
 		BPFDRV_PCI_NAME_MAX);
@@ -350,12 +472,13 @@ int cmd_new(int argc, char **argv)
 		{ "pci", required_argument, NULL, 'p' },
 		{ "gpio", required_argument, NULL, 'g' },
 		{ "ci", no_argument, NULL, 'c' },
+		{ "accel", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *pci = NULL, *gpio = NULL, *dir = NULL, *name;
 	unsigned int vendor, device, line;
-	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[256];
+	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[512];
 	int c, i, failed;
 	bool ci = false;
 	char *ops;
@@ -374,6 +497,9 @@ int cmd_new(int argc, char **argv)
 			break;
 		case 'c':
 			ci = true;
+			break;
+		case 'a':
+			new_accel = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -421,6 +547,8 @@ int cmd_new(int argc, char **argv)
 			 "\t.gpio_lines = { { .offset = %u, .flags = BPFDRV_GPIO_IN } },\n",
 			 chip, line);
 	}
+	if (new_accel)
+		strncat(extra, ops_accel, sizeof(extra) - strlen(extra) - 1);
 	if (!dir)
 		dir = name;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -438,12 +566,15 @@ int cmd_new(int argc, char **argv)
 	snprintf(file, sizeof(file), "%s.bpf.c", name);
 	failed = emit(dir, file, driver_head, name, "w") ||
 		 emit(dir, file, pci ? hw_pci : gpio ? hw_gpio : hw_none, name, "a") ||
+		 (new_accel && emit(dir, file, driver_job, name, "a")) ||
 		 emit(dir, file, ops, name, "a");
 	free(ops);
 	snprintf(file, sizeof(file), "%s.h", name);
 	failed = failed || emit(dir, file, header, name, "w");
 	snprintf(file, sizeof(file), "test-%s.c", name);
 	failed = failed || emit(dir, file, test_prog, name, "w") ||
+		 (new_accel && emit(dir, file, test_accel_fn, name, "a")) ||
+		 emit(dir, file, test_main, name, "a") ||
 		 emit(dir, "Makefile", makefile, name, "w");
 	if (!failed && ci) {
 		char wf[PATH_MAX];

@@ -58,6 +58,12 @@ $T/test_accel threads "$node" 4
 expect_eq "stats count each of the 8000 ADDs once" \
 	"$(($(stat accel_ioctl) - before))" 8000
 
+# the skeleton bpfdrv new --accel writes, built by its own Makefile
+check "load the accelerator skeleton (bpfdrv new --accel)" \
+	$BPFDRV load --pin $B/new/skelaccel/skelaccel.bpf.o
+skeleton_test skelaccel '^7 passed, 0 failed' "its generated test passes, a job included"
+check "unload the skeleton" $BPFDRV unload skelaccel
+
 # jobs through the DRM scheduler
 before=$(stat accel_run_job)
 $T/test_accel jobs "$node"
