@@ -234,6 +234,7 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 				 bool any, int err)
 {
 	struct bpfdrv_accel_job *job;
+	struct dma_fence *hw;
 	unsigned long flags;
 
 	spin_lock_irqsave(&r->lock, flags);
@@ -243,11 +244,13 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 		return -ENOENT;
 	}
 	r->running = NULL;
+	/* signalled, the job may be freed at once: only its fence is ours */
+	hw = job->hw;
 	if (err)
-		dma_fence_set_error(job->hw, err);
-	dma_fence_signal_locked(job->hw);
+		dma_fence_set_error(hw, err);
+	dma_fence_signal_locked(hw);
 	spin_unlock_irqrestore(&r->lock, flags);
-	dma_fence_put(job->hw);		/* running's */
+	dma_fence_put(hw);		/* running's */
 	return 0;
 }
 
