@@ -300,10 +300,16 @@ static int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 		fn->intx_masked = true;
 		/* masked until init succeeded: bpfdrv_pci_instance_live() */
 		bpfdrv_pci_cmd_update(fn, 0, PCI_COMMAND_INTX_DISABLE);
-	} else if (thread) {
+	} else if (thread && !(IS_ENABLED(CONFIG_PREEMPT_RT) &&
+				 pdev->msi_enabled && ops->irq_hard)) {
 		/*
 		 * MSI, or INTx without masking at the function: the line
-		 * stays masked until the thread ran, unshared
+		 * stays masked until the thread ran, unshared. Not for an MSI
+		 * with irq_hard on PREEMPT_RT: a ONESHOT handler is not
+		 * threaded there, and irq_hard's kfuncs take locks that sleep
+		 * on RT (bpfdrv_dev_wake()'s wait queue): it would run in hard
+		 * IRQ context and deadlock. An MSI is an edge: it needs no
+		 * masking.
 		 */
 		irqflags = IRQF_ONESHOT;
 	}

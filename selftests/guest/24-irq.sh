@@ -117,8 +117,15 @@ irq_round() {
 		wait_for 5 eval 'c=$(counts); sleep 0.2; [ "$c" = "$(counts)" ]'
 		read -r hard thread slept none <<<"$(counts)"
 		echo "# 1000 raised by 4 processes: $((hard - h0)) handled, $((none - n0)) found nothing"
-		expect_eq "$how: 4 processes x 250 raises: every handler call is counted (/proc/interrupts)" \
-			$(($(proc_irqs irqtest0) - p0)) $((hard - h0 + none - n0))
+		if preempt_rt; then
+			# its handler is a thread there: interrupts that come
+			# while it is woken share one call
+			check "$how: 4 processes x 250 raises: every handler call is an interrupt (/proc/interrupts, at least)" \
+				test $(($(proc_irqs irqtest0) - p0)) -ge $((hard - h0 + none - n0))
+		else
+			expect_eq "$how: 4 processes x 250 raises: every handler call is counted (/proc/interrupts)" \
+				$(($(proc_irqs irqtest0) - p0)) $((hard - h0 + none - n0))
+		fi
 		expect_eq "$how: and irq_count counts the handled ones" \
 			$(($(cat /sys/class/bpfdrv/irqtest0/irq_count) - i0)) $((hard - h0))
 		check "$how: at least one interrupt per 4 raises was handled" \
