@@ -128,8 +128,10 @@ irq_round() {
 		fi
 		expect_eq "$how: and irq_count counts the handled ones" \
 			$(($(cat /sys/class/bpfdrv/irqtest0/irq_count) - i0)) $((hard - h0))
-		check "$how: at least one interrupt per 4 raises was handled" \
-			test $((hard - h0)) -ge 250
+		# (RT's threaded handler takes a burst in one call)
+		preempt_rt && least=1 || least=250
+		check "$how: at least $least handled interrupts for the 1000 raises" \
+			test $((hard - h0)) -ge $least
 
 		# a live update while interrupts come: none is lost or runs
 		# old code on a freed map
