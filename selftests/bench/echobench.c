@@ -5,7 +5,7 @@
  * devices (the bpfdrv edu driver, the edu_ref module), measured in one
  * process so that every implementation sees the same machine.
  *
- *   echobench [-d SECONDS] [-r REPS] [-p] IMPL...   (-p: thread i on CPU i)
+ *   echobench [-d SECONDS] [-r REPS] [-p] IMPL...   (-p: thread i on CPU i mod CPUs)
  *   IMPL: NAME:echo:PATH            an echo device
  *         NAME:floor:RPATH:WPATH    reads from RPATH, the rest on WPATH
  *         NAME:edu:PATH             an edu device (include/bpfdrv_edu.h)
@@ -19,6 +19,9 @@
  *                                   from the device fd, its MSI on an
  *                                   eventfd, a buffer of ours mapped for
  *                                   its DMA through the IOMMU
+ *         NAME:accel:NODE           edu_accel's accel node (docs/accel.md):
+ *                                   the factorial as a job, submitted with
+ *                                   an out-syncobj and waited for
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
@@ -29,10 +32,14 @@
  * trip through the mapping, and uio the factorial with its interrupt read
  * from /dev/uioN (acknowledged at the device, INTx unmasked through the
  * function's config file); vfio does all three through its mapping, the
- * factorial's interrupt read from an eventfd, the DMA polled as mmio's. Echo workloads run with one and
+ * factorial's interrupt read from an eventfd, the DMA polled as mmio's;
+ * accel runs the factorial as a job of one value, from submit to its fence
+ * signalled. Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
- * per device, so concurrent users would only measure waiting). One run takes
+ * per device, so concurrent users would only measure waiting), except
+ * accel's, also with ACCEL_SUBMITTERS threads: jobs queued by several
+ * files is what its scheduler is for. One run takes
  * echo and floor implementations or edu ones. Repetitions are interleaved: rep
  * 0 runs every workload on every implementation, then rep 1, and so on,
  * with the order of implementations rotated each rep, so slow drifts of
@@ -68,17 +75,21 @@
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
+#include "bpfdrv_accel.h"
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
+#include "bpfdrv_edu_accel.h"
 
 #define MAX_IMPLS	8
-#define MAX_THREADS	2
+#define ECHO_THREADS	2
+#define ACCEL_SUBMITTERS	4
+#define MAX_THREADS	ACCEL_SUBMITTERS
 #define MAX_SAMPLES	(1 << 21)	/* per thread and cell */
 #define IO_BIG		4096
 #define BATCH		16	/* ops per throughput sample */
 
 enum impl_kind { KIND_ECHO, KIND_FLOOR, KIND_EDU, KIND_MMIO, KIND_UIO,
-		 KIND_VFIO };
+		 KIND_VFIO, KIND_ACCEL };
 
 struct impl {
 	const char *name;
@@ -90,7 +101,7 @@ struct impl {
 static bool edu_kind(enum impl_kind kind)
 {
 	return kind == KIND_EDU || kind == KIND_MMIO || kind == KIND_UIO ||
-	       kind == KIND_VFIO;
+	       kind == KIND_VFIO || kind == KIND_ACCEL;
 }
 
 /* Liveness register round trip through the mapping @r; 0 or -1. */
@@ -324,6 +335,7 @@ struct worker {
 
 static double run_seconds = 0.25;
 static bool pin_threads;
+static int nr_cpus = 1;
 static uint64_t timer_cost_ns;
 static pthread_barrier_t start_barrier;
 
@@ -396,6 +408,91 @@ static int echo_refill(int fd, const char *buf)
 	}
 }
 
+/* edu_accel's node: a job's input and output buffers, and its syncobj. */
+struct accel_edu {
+	int fd;
+	uint32_t bos[2];	/* EDU_ACCEL_BO_IN, EDU_ACCEL_BO_OUT */
+	uint32_t sync;
+	uint32_t *in, *out;
+};
+
+static uint32_t *accel_map(int fd, uint32_t handle)
+{
+	struct drm_bpfdrv_bo_info info = { .handle = handle };
+	void *p;
+
+	if (ioctl(fd, DRM_IOCTL_BPFDRV_BO_INFO, &info))
+		return NULL;
+	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 info.mmap_offset);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* 0, or -1 with errno set; accel_close() in both cases. */
+static int accel_open(const char *node, struct accel_edu *a)
+{
+	struct drm_syncobj_create sync = {};
+	int i;
+
+	*a = (struct accel_edu){ .fd = open(node, O_RDWR | O_CLOEXEC) };
+	if (a->fd < 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		struct drm_bpfdrv_bo_create bo = { .size = 4096 };
+
+		if (ioctl(a->fd, DRM_IOCTL_BPFDRV_BO_CREATE, &bo))
+			return -1;
+		a->bos[i] = bo.handle;
+	}
+	if (ioctl(a->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sync))
+		return -1;
+	a->sync = sync.handle;
+	a->in = accel_map(a->fd, a->bos[EDU_ACCEL_BO_IN]);
+	a->out = accel_map(a->fd, a->bos[EDU_ACCEL_BO_OUT]);
+	if (!a->in || !a->out)
+		return -1;
+	a->in[0] = 10;
+	return 0;
+}
+
+/* Closing the node frees its buffers and syncobj. */
+static void accel_close(struct accel_edu *a)
+{
+	if (a->in)
+		munmap(a->in, 4096);
+	if (a->out)
+		munmap(a->out, 4096);
+	if (a->fd >= 0)
+		close(a->fd);
+}
+
+/* 10! as a job of one value: submitted, then waited for on its fence. */
+static long accel_fact(struct accel_edu *a)
+{
+	struct drm_bpfdrv_submit submit = {
+		.nr_bos = 2,
+		.bos = { a->bos[EDU_ACCEL_BO_IN], a->bos[EDU_ACCEL_BO_OUT] },
+		.out_syncobj = a->sync,
+		.arg_len = sizeof(struct edu_accel_job),
+	};
+	struct edu_accel_job job = { .count = 1 };
+	struct drm_syncobj_wait wait = {
+		.handles = (uintptr_t)&a->sync,
+		.count_handles = 1,
+		.timeout_nsec = now_ns() + 5000000000ULL,	/* absolute */
+	};
+
+	a->out[0] = 0;
+	memcpy(submit.arg, &job, sizeof(job));
+	if (ioctl(a->fd, DRM_IOCTL_BPFDRV_SUBMIT, &submit) ||
+	    ioctl(a->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait))
+		return -1;
+	if (a->out[0] == 3628800)
+		return 0;
+	errno = EIO;	/* the job failed, or not 10! */
+	return -1;
+}
+
 static size_t wl_size(enum workload wl)
 {
 	return wl == WL_READ1 || wl == WL_WRITE1 ? 1 : IO_BIG;
@@ -421,6 +518,7 @@ static void *worker_run(void *arg)
 	struct edu_info edu = {};
 	__u32 mode = EDU_MODE_DMA;
 	struct vfio_edu vfio;
+	struct accel_edu accel = { .fd = -1 };
 	long r;
 
 	memset(buf, 'x', sizeof(buf));
@@ -451,6 +549,15 @@ static void *worker_run(void *arg)
 			return NULL;
 		}
 		regs = vfio.regs;
+		path = NULL;
+	}
+	if (im->kind == KIND_ACCEL) {
+		if (accel_open(im->rpath, &accel)) {
+			w->err = errno;
+			accel_close(&accel);
+			pthread_barrier_wait(&start_barrier);
+			return NULL;
+		}
 		path = NULL;
 	}
 	if (im->kind == KIND_MMIO && w->wl == WL_EDU_DMA) {
@@ -536,6 +643,10 @@ static void *worker_run(void *arg)
 				r = vfio_fact(&vfio);
 				break;
 			}
+			if (im->kind == KIND_ACCEL) {
+				r = accel_fact(&accel);
+				break;
+			}
 			if (regs) {
 				r = uio_fact(regs, fd, cfg_fd, cmd_hi);
 				break;
@@ -575,6 +686,8 @@ static void *worker_run(void *arg)
 		close(fd);
 	if (im->kind == KIND_VFIO)
 		vfio_close(&vfio);
+	else if (im->kind == KIND_ACCEL)
+		accel_close(&accel);
 	else if (regs)
 		munmap((void *)regs, 4096);
 	if (regs_fd >= 0)
@@ -618,10 +731,16 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 
 	/*
 	 * A bpfdrv window gives no interrupts to user space, and
-	 * uio_pci_generic no memory the device may DMA to.
+	 * uio_pci_generic no memory the device may DMA to; edu_accel's jobs
+	 * do no register round trip. Edu has one thread, accel's factorial
+	 * also ACCEL_SUBMITTERS.
 	 */
 	if ((im->kind == KIND_MMIO && wl == WL_EDU_FACT) ||
-	    (im->kind == KIND_UIO && wl == WL_EDU_DMA))
+	    (im->kind == KIND_UIO && wl == WL_EDU_DMA) ||
+	    (im->kind == KIND_ACCEL && wl != WL_EDU_FACT))
+		return 0;
+	if (edu_kind(im->kind) && threads > 1 &&
+	    (im->kind != KIND_ACCEL || threads != ACCEL_SUBMITTERS))
 		return 0;
 	if (!all)
 		all = malloc(sizeof(*all) * MAX_SAMPLES * MAX_THREADS);
@@ -638,7 +757,7 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 
 		w->impl = im;
 		w->wl = wl;
-		w->cpu = pin_threads ? i : -1;
+		w->cpu = pin_threads ? i % nr_cpus : -1;
 		w->ops = w->busy_ns = 0;
 		w->err = 0;
 		if (pthread_create(&w->thread, NULL, worker_run, w)) {
@@ -719,6 +838,11 @@ static int parse_impl(char *arg, struct impl *im)
 		im->rpath = im->wpath = arg;	/* a PCI address */
 		return 0;
 	}
+	if (!strcmp(kind, "accel")) {
+		im->kind = KIND_ACCEL;
+		im->rpath = im->wpath = arg;
+		return strchr(arg, ':') ? -1 : 0;
+	}
 	if (!strcmp(kind, "floor")) {
 		im->kind = KIND_FLOOR;
 		im->rpath = strsep(&arg, ":");
@@ -733,7 +857,7 @@ static void usage(void)
 	fprintf(stderr, "usage: echobench [-d SECONDS] [-r REPS] [-p] "
 		"NAME:echo:PATH|NAME:floor:RPATH:WPATH ... | "
 		"NAME:edu:PATH|NAME:mmio:PATH|NAME:uio:PATH:UIODEV|"
-		"NAME:vfio:BDF ...\n");
+		"NAME:vfio:BDF|NAME:accel:NODE ...\n");
 	exit(2);
 }
 
@@ -777,7 +901,10 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	max_threads = edu_kind(impls[0].kind) ? 1 : MAX_THREADS;
+	max_threads = edu_kind(impls[0].kind) ? ACCEL_SUBMITTERS : ECHO_THREADS;
+	nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (nr_cpus < 1)
+		nr_cpus = 1;
 	first_wl = edu_kind(impls[0].kind) ? WL_EDU_REG : WL_READ1;
 	end_wl = edu_kind(impls[0].kind) ? WL_NR : WL_EDU_REG;
 	for (t = 0; t < MAX_THREADS; t++) {

@@ -6,7 +6,7 @@
 # cell), then over the bpfdrv edu driver and the edu_ref module on the two
 # edu functions, then over edu driven through mappings (bpfdrv's window,
 # uio_pci_generic, vfio-pci), then over the ABI-3 edu (interrupts in the
-# IRQ thread),
+# IRQ thread), then over edu_accel's jobs (the accelerator class),
 # with kernel-stack profiles of the 4 KiB echo and factorial loops
 # (profile.sh), then the memory figures, then the cost of tracing
 # (tracing.sh). Results are JSON lines on stdout; the host collects them.
@@ -70,6 +70,33 @@ irqs_to_cpu0() {
 		done
 	done
 }
+# The accelerator class: edu_accel's factorial as a job, from submit to
+# its fence (one submitter, then ACCEL_SUBMITTERS on files of their own),
+# on the second function, beside the edu driver's ioctl path on the first.
+accel_round() {
+	local node
+
+	if ! modprobe -a drm drm_shmem_helper gpu_sched ||
+		! insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"; then
+		echo "# error: loading bpfdrv_accel.ko failed"
+		return
+	fi
+	if $BPFDRV load --pin --device "$1" $OBJ/edu.bpf.o >/dev/null &&
+		$BPFDRV load --pin --device "$2" $OBJ/edu_accel.bpf.o >/dev/null &&
+		wait_for 5 test -c /dev/bpfdrv/edu0 &&
+		node=$($B/selftests/test_accel find edu_accel) && [ -c "$node" ]; then
+		irqs_to_cpu0 "$@"
+		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
+			bpfdrv:edu:/dev/bpfdrv/edu0 accel:accel:"$node" ||
+			echo "# error: echobench (edu_accel) failed"
+	else
+		echo "# error: loading edu and edu_accel side by side failed"
+	fi
+	$BPFDRV unload edu_accel >/dev/null 2>&1
+	$BPFDRV unload edu >/dev/null 2>&1
+	rmmod bpfdrv_accel 2>/dev/null
+}
+
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
 if [ ${#edus[@]} -lt 2 ]; then
 	echo "# skip: edu benchmark (want two edu devices, found ${#edus[@]})"
@@ -145,6 +172,7 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	fi
 	$BPFDRV unload eduthread >/dev/null 2>&1
 	$BPFDRV unload edu >/dev/null 2>&1
+	accel_round "${edus[@]}"
 else
 	echo "# error: setting up the edu drivers failed"
 fi

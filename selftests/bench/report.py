@@ -24,6 +24,8 @@ RATIOS = [
 	("edu", "mmap", "native"),
 	("edu", "mmap", "vfio"),
 	("edu", "bpfdrv", "thread"),
+	("edu", "accel", "bpfdrv"),
+	("edu", "accel", "native"),
 ]
 
 # Targets to report against (never asserted): bpfdrv/native per size,
@@ -292,7 +294,7 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 				     " | ".join(cols) + " |")
 	edu = sorted(k for k in summary if k[0] == "edu")
 	if edu:
-		impls = ("bpfdrv", "native", "mmap", "uio", "vfio", "thread")
+		impls = ("bpfdrv", "native", "mmap", "uio", "vfio", "thread", "accel")
 		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface"
 			  " (interrupts in irq_hard, direct I/O),"
 			  " native = edu_ref.ko, mmap = registers through the edu"
@@ -308,21 +310,28 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  " window gives no interrupts to user space, so mmap has"
 			  " no factorial (its DMA polls the device), and"
 			  " uio_pci_generic no memory the device may DMA to, so uio"
-			  " has no DMA.", "",
+			  " has no DMA; accel = edu_accel, the accelerator class"
+			  " (docs/accel.md): the factorial as a job of one value,"
+			  " from its submit to its fence signalled (syncobj wait),"
+			  " on the second function in a round of its own beside"
+			  " bpfdrv; with 4 submitters, each on a file of its own,"
+			  " the ops/s are the jobs of all four.", "",
 			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
 			  " | bpfdrv/native | mmap/uio | mmap/vfio | mmap/native"
-			  " | bpfdrv/thread | " +
+			  " | bpfdrv/thread | accel/bpfdrv | accel/native | " +
 			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
-			  "|---|" + "---|" * (2 * len(impls) + 5)]
+			  "|---|" + "---|" * (2 * len(impls) + 7)]
 		for key in edu:
 			fig = summary[key]
 			rs = [ratio(fig, a, b) for a, b in
 			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "vfio"),
-			       ("mmap", "native"), ("bpfdrv", "thread"))]
+			       ("mmap", "native"), ("bpfdrv", "thread"),
+			       ("accel", "bpfdrv"), ("accel", "native"))]
 			ops = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-" for i in impls]
 			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
 			       if i in fig else "-" for i in impls]
-			lines.append(f"| {WORKLOAD_TEXT.get(key[1], key[1])} | " +
+			who = f", {key[2]} submitters" if key[2] > 1 else ""
+			lines.append(f"| {WORKLOAD_TEXT.get(key[1], key[1])}{who} | " +
 				     " | ".join(ops) + " | " +
 				     " | ".join("-" if r is None else f"{r:.2f}" for r in rs) +
 				     " | " + " | ".join(lat) + " |")
