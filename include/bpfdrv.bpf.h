@@ -130,6 +130,9 @@ extern int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
 			      void *dst, __u32 dst__sz) __ksym __weak;
 extern int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, __u32 ring_bo,
 			       __u32 off, void *src, __u32 src__sz) __ksym __weak;
+/* ABI 8: the bus address of a range of a job's buffer, for the device */
+extern __s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
+			       __u32 len) __ksym __weak;
 
 /*
  * I2C (ABI 2; docs/i2c.md): client is an index into chr_ext_ops.i2c_addrs;

@@ -21,9 +21,10 @@
  * members and add kfuncs (docs/abi.md). Version 2 added the class devices
  * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
  * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
- * version 6 the bpfdrv_for() loop; version 7 the accelerator class.
+ * version 6 the bpfdrv_for() loop; version 7 the accelerator class;
+ * version 8 its jobs' buffers for the device's DMA.
  */
-#define BPFDRV_ABI_VERSION	7
+#define BPFDRV_ABI_VERSION	8
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -241,6 +242,16 @@ struct bpfdrv_accel_ioctl {
 #define BPFDRV_ACCEL_TIMEOUT_MS_MAX	60000
 #define BPFDRV_JOB_BO(ring, bo)		(((__u32)(ring) << 16) | (__u16)(bo))
 
+/*
+ * ABI 8: with chr_ext_ops.accel_dma_bits set (24..64, a PCI driver's),
+ * bpfdrv maps a job's buffers for the PCI function's DMA before
+ * accel_run_job and unmaps them when the job ends, before its fence is
+ * signalled: the device reaches a buffer only while a job that names it
+ * runs, and only through the IOMMU (docs/accel.md). bpfdrv_job_bo_dma()
+ * gives the bus address of a range of one.
+ */
+#define BPFDRV_ACCEL_DMA_BITS_MIN	24
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -415,6 +426,8 @@ struct chr_ext_ops {
 	int (*accel_run_job)(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 			     struct bpfdrv_io *arg);
 	void (*accel_timeout)(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno);
+	/* ABI 8: the address bits the device drives for job buffers; 0: none */
+	__u32 accel_dma_bits;
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

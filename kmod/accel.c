@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 
@@ -143,6 +144,15 @@ static int bpfdrv_accel_jobs_valid(const struct chr_ext_ops *ops)
 			ops->name);
 		return -EINVAL;
 	}
+	if (ops->accel_dma_bits &&
+	    (ops->accel_dma_bits < BPFDRV_ACCEL_DMA_BITS_MIN ||
+	     ops->accel_dma_bits > 64 || !ops->accel_rings ||
+	     !bpfdrv_driver_is_pci(ops))) {
+		pr_info("driver %s: accel_dma_bits %u (want 0, or %u..64 in a PCI driver with accel rings)\n",
+			ops->name, ops->accel_dma_bits,
+			BPFDRV_ACCEL_DMA_BITS_MIN);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -161,7 +171,7 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 		return ret;
 	if (!ops->accel) {
 		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl ||
-		    ops->accel_rings) {
+		    ops->accel_rings || ops->accel_dma_bits) {
 			pr_info("driver %s has accel ioctls or rings but is no accelerator (accel = 0)\n",
 				ops->name);
 			return -EINVAL;
@@ -191,9 +201,38 @@ static int bpfdrv_accel_claim(struct bpfdrv_device *bdev)
 	return 0;
 }
 
+/*
+ * Job buffers for the PCI function's DMA: the function must master the
+ * bus, which only an IOMMU (or the admin's opt-in) allows (iommu.c).
+ * Without it the instance still serves, and bpfdrv_job_bo_dma() says why.
+ */
+static void bpfdrv_accel_dma_setup(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_pci_fn *fn = bdev->pci;
+	u32 bits = bdev->ops->accel_dma_bits;
+	int err;
+
+	bdev->accel_dma_dev = NULL;
+	bdev->accel_dma_err = -EOPNOTSUPP;
+	if (!bits)
+		return;
+	err = fn ? bpfdrv_pci_set_master(fn) : -ENODEV;
+	if (!err && dma_set_mask_and_coherent(&fn->pdev->dev, DMA_BIT_MASK(bits)))
+		err = -EIO;
+	bdev->accel_dma_err = err;
+	if (err)
+		dev_info(&bdev->dev, "its job buffers are not mapped for DMA: %d\n",
+			 err);
+	else
+		bdev->accel_dma_dev = &fn->pdev->dev;
+}
+
 static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 {
-	return bdev->accel_cls ? bdev->accel_cls->add(bdev) : 0;
+	if (!bdev->accel_cls)
+		return 0;
+	bpfdrv_accel_dma_setup(bdev);
+	return bdev->accel_cls->add(bdev);
 }
 
 static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
@@ -213,25 +252,11 @@ static void bpfdrv_accel_free(struct bpfdrv_device *bdev)
  * The job kfuncs: bpfdrv.ko's, so that the allow-list and the kfunc
  * filter treat them as the others, with their work done by the class.
  * bdev->accel is cleared, and an RCU grace period waited for, before the
- * class frees it.
+ * class frees it: each kfunc calls the class inside one RCU read section.
  */
-static int bpfdrv_accel_job_call(struct bpfdrv_dev *dev, u32 ring_bo, u64 seqno,
-				 int err, u32 off, void *buf, u32 len, int op)
+static inline void *bpfdrv_accel_of(struct bpfdrv_dev *dev)
 {
-	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
-	void *accel;
-	int ret = -ENODEV;
-
-	rcu_read_lock();
-	accel = READ_ONCE(bdev->accel);
-	if (accel && op == 0)
-		ret = bdev->accel_cls->job_done(accel, ring_bo, seqno, err);
-	else if (accel)
-		ret = bdev->accel_cls->job_bo_copy(accel, ring_bo >> 16,
-						   ring_bo & 0xffff, off, buf,
-						   len, op == 2);
-	rcu_read_unlock();
-	return ret;
+	return READ_ONCE(to_bpfdrv_device(dev)->accel);
 }
 
 __bpf_kfunc_start_defs();
@@ -252,9 +277,18 @@ __bpf_kfunc_start_defs();
 __bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
 				int err)
 {
+	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
+	void *accel;
+	int ret = -ENODEV;
+
 	if (err > 0 || err < -MAX_ERRNO)
 		return -EINVAL;
-	return bpfdrv_accel_job_call(dev, ring, seqno, err, 0, NULL, 0, 0);
+	rcu_read_lock();
+	accel = bpfdrv_accel_of(dev);
+	if (accel)
+		ret = cls->job_done(accel, ring, seqno, err);
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -272,7 +306,17 @@ __bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
 __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				   void *dst, u32 dst__sz)
 {
-	return bpfdrv_accel_job_call(dev, ring_bo, 0, 0, off, dst, dst__sz, 1);
+	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
+	void *accel;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	accel = bpfdrv_accel_of(dev);
+	if (accel)
+		ret = cls->job_bo_copy(accel, ring_bo >> 16, ring_bo & 0xffff,
+				       off, dst, dst__sz, false);
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -288,7 +332,51 @@ __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
 				    u32 off, void *src, u32 src__sz)
 {
-	return bpfdrv_accel_job_call(dev, ring_bo, 0, 0, off, src, src__sz, 2);
+	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
+	void *accel;
+	int ret = -ENODEV;
+
+	rcu_read_lock();
+	accel = bpfdrv_accel_of(dev);
+	if (accel)
+		ret = cls->job_bo_copy(accel, ring_bo >> 16, ring_bo & 0xffff,
+				       off, src, src__sz, true);
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * bpfdrv_job_bo_dma - where the device reaches a job's buffer (ABI 8)
+ * @dev: the instance
+ * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @off: the offset in the buffer
+ * @len: bytes from there, 1 or more, that the device will access
+ *
+ * The buffers of the job running on the ring are mapped for the PCI
+ * function's DMA (chr_ext_ops.accel_dma_bits) until the job ends; the
+ * device must be done with them by then. Any context, irq_hard included.
+ *
+ * Return: the bus address of @off; -ERANGE past the buffer's end; -E2BIG
+ * if the range is not contiguous on the bus (no IOMMU merged its pages);
+ * -ENOENT if no job runs on the ring or it has no such buffer;
+ * -EOPNOTSUPP if the driver maps no job buffers, or the buffer is
+ * imported from another device; -EPERM or -EIO if the function may not
+ * master the bus (no IOMMU) or drive that many address bits; -ENODEV.
+ */
+__bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
+				  u32 len)
+{
+	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
+	void *accel;
+	s64 ret = -ENODEV;
+
+	rcu_read_lock();
+	accel = bpfdrv_accel_of(dev);
+	if (accel)
+		ret = cls->job_bo_dma(accel, ring_bo >> 16, ring_bo & 0xffff,
+				      off, len);
+	rcu_read_unlock();
+	return ret;
 }
 
 __bpf_kfunc_end_defs();

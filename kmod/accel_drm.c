@@ -9,6 +9,10 @@
  * accel_run_job and ended by the driver's bpfdrv_job_done(), each with a
  * fence that syncobjs carry to user space and to other devices.
  *
+ * A driver with accel_dma_bits has each job's buffers mapped for its PCI
+ * function's DMA while the job runs: mapped by run_job before the driver
+ * starts it, unmapped when it ends, before its fence is signalled.
+ *
  * The DRM device's parent is the instance's device, which DRM holds until
  * its last user (a file, a mapping, an exported dma-buf) is gone; after a
  * detach the DRM device is unplugged and the driver is never called again.
@@ -82,6 +86,10 @@ struct bpfdrv_accel {
 	struct bpfdrv_accel_ioctl decl[BPFDRV_ACCEL_IOCTLS_MAX];
 	char name[BPFDRV_NAME_MAX];
 	atomic64_t bo_bytes;		/* of the buffers it created, live */
+	/* job buffers' DMA: the PCI function (held), or why not */
+	struct device *dma_dev;
+	int dma_err;
+	struct mutex dma_lock;		/* mapping in run_job against del */
 };
 
 /* A file: the instance's, and its queue on each ring. */
@@ -108,6 +116,9 @@ struct bpfdrv_accel_job {
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
+	/* for dma_dev: built at submit, mapped while it runs (ring lock) */
+	struct sg_table *sgts[BPFDRV_ACCEL_JOB_BOS_MAX];
+	bool dma_mapped;
 	u32 arg_len;
 	u8 arg[BPFDRV_ACCEL_JOB_ARG_MAX];
 };
@@ -226,9 +237,47 @@ static inline struct bpfdrv_accel_job *to_job(struct drm_sched_job *sj)
 	return container_of(sj, struct bpfdrv_accel_job, base);
 }
 
+/* The device reaches the job's buffers from here (bus addresses)... */
+static int bpfdrv_accel_job_map(struct bpfdrv_accel_job *job)
+{
+	struct device *dev = job->a->dma_dev;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < job->nr_bos; i++) {
+		if (!job->sgts[i])
+			continue;	/* imported */
+		ret = dma_map_sgtable(dev, job->sgts[i], DMA_BIDIRECTIONAL, 0);
+		if (ret) {
+			while (i--)
+				if (job->sgts[i])
+					dma_unmap_sgtable(dev, job->sgts[i],
+							  DMA_BIDIRECTIONAL, 0);
+			return ret;
+		}
+	}
+	job->dma_mapped = true;
+	return 0;
+}
+
+/* ... to here: the IOMMU refuses it from now on. Any context. */
+static void bpfdrv_accel_job_unmap(struct bpfdrv_accel_job *job)
+{
+	u32 i;
+
+	if (!job->dma_mapped)
+		return;
+	job->dma_mapped = false;
+	for (i = 0; i < job->nr_bos; i++)
+		if (job->sgts[i])
+			dma_unmap_sgtable(job->a->dma_dev, job->sgts[i],
+					  DMA_BIDIRECTIONAL, 0);
+}
+
 /*
  * End the job running on @r (the one numbered @seqno, or whichever with
- * @any): its fence is signalled, with @err if non-zero. Any context.
+ * @any): its buffers are unmapped for the device, then its fence is
+ * signalled, with @err if non-zero. Any context.
  */
 static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 				 bool any, int err)
@@ -244,6 +293,7 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 		return -ENOENT;
 	}
 	r->running = NULL;
+	bpfdrv_accel_job_unmap(job);
 	/* signalled, the job may be freed at once: only its fence is ours */
 	hw = job->hw;
 	if (err)
@@ -289,6 +339,47 @@ static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
 	return ret;
 }
 
+static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
+				   u32 len)
+{
+	struct bpfdrv_accel *a = accel;
+	struct bpfdrv_accel_ring *r;
+	struct bpfdrv_accel_job *job;
+	struct scatterlist *sg;
+	unsigned long flags;
+	u64 start = 0;
+	s64 ret;
+	u32 i;
+
+	if (!a->dma_dev)
+		return a->dma_err;
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	r = &a->rings[ring];
+	spin_lock_irqsave(&r->lock, flags);
+	job = r->running;
+	if (!job || bo >= job->nr_bos) {
+		ret = -ENOENT;
+	} else if (!len || !bpfdrv_range_ok(off, len, job->bos[bo]->size)) {
+		ret = -ERANGE;
+	} else if (!job->sgts[bo] || !job->dma_mapped) {
+		ret = -EOPNOTSUPP;
+	} else {
+		/* the DMA segment that holds [off, off + len), if one does */
+		ret = -E2BIG;
+		for_each_sgtable_dma_sg(job->sgts[bo], sg, i) {
+			if (off < start + sg_dma_len(sg)) {
+				if (off + len <= start + sg_dma_len(sg))
+					ret = sg_dma_address(sg) + (off - start);
+				break;
+			}
+			start += sg_dma_len(sg);
+		}
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
+}
+
 /* The scheduler's pick: start it on the device, through the driver. */
 static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 {
@@ -311,6 +402,12 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	if (job->in_fence && job->in_fence->error)
 		return ERR_PTR(job->in_fence->error);
 
+	/* no mapping once del passed its dma_lock: it ends what runs */
+	mutex_lock(&a->dma_lock);
+	if (READ_ONCE(a->dead))
+		ret = -ENODEV;
+	else
+		ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
 	spin_lock_irq(&r->lock);
 	dma_fence_init(job->hw, &bpfdrv_accel_fence_ops, &r->lock,
 		       r->fence_context, ++r->fence_seqno);
@@ -318,11 +415,10 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	r->running = job;
 	dma_fence_get(job->hw);		/* running's */
 	spin_unlock_irq(&r->lock);
+	mutex_unlock(&a->dma_lock);
 	dma_fence_get(job->hw);		/* the scheduler's */
 
-	if (READ_ONCE(a->dead))
-		ret = -ENODEV;
-	else
+	if (!ret)
 		ret = bpfdrv_call(a->bdev, BPFDRV_CALL_LIVE,
 				  BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
 				  -ENODEV, job->ring, job->seqno, &io.pub);
@@ -357,7 +453,12 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 {
 	u32 i;
 
+	bpfdrv_accel_job_unmap(job);	/* ended without running */
 	for (i = 0; i < job->nr_bos; i++) {
+		if (job->sgts[i]) {
+			sg_free_table(job->sgts[i]);
+			kfree(job->sgts[i]);
+		}
 		bpfdrv_gem_vunmap(job->bos[i], &job->maps[i]);
 		drm_gem_object_put(job->bos[i]);
 	}
@@ -409,6 +510,21 @@ static void bpfdrv_accel_ring_drain(struct bpfdrv_accel_ring *r)
 		usleep_range(1000, 2000);
 }
 
+/* A list of @obj's pages, pinned by its vmap, for the device's DMA. */
+static int bpfdrv_accel_job_sgt(struct bpfdrv_accel_job *job, u32 i)
+{
+	struct drm_gem_object *obj = job->bos[i];
+	struct sg_table *sgt;
+
+	if (!job->a->dma_dev || obj->import_attach)
+		return 0;	/* the exporter's device's to map */
+	sgt = drm_gem_shmem_get_sg_table(to_drm_gem_shmem_obj(obj));
+	if (IS_ERR(sgt))
+		return PTR_ERR(sgt);
+	job->sgts[i] = sgt;
+	return 0;
+}
+
 /* The job's buffers, looked up and mapped for the kfuncs. */
 static int bpfdrv_accel_job_bos(struct bpfdrv_accel_job *job,
 				struct drm_file *file,
@@ -432,6 +548,9 @@ static int bpfdrv_accel_job_bos(struct bpfdrv_accel_job *job,
 			return ret;
 		}
 		job->bos[job->nr_bos++] = obj;
+		ret = bpfdrv_accel_job_sgt(job, i);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -736,6 +855,7 @@ static void bpfdrv_accel_release(struct drm_device *drm, void *data)
 		bpfdrv_accel_ring_drain(&a->rings[a->nr_rings]);
 		drm_sched_fini(&a->rings[a->nr_rings].sched);
 	}
+	put_device(a->dma_dev);
 	kfree(a);
 }
 
@@ -749,6 +869,8 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 		return -ENOMEM;
 	bpfdrv_accel_fill(a, bdev->ops);
 	a->bdev = bdev;
+	mutex_init(&a->dma_lock);
+	a->dma_err = bdev->accel_dma_err;
 	/*
 	 * PRIME imports map a dma-buf for the importing device (6.12 does it
 	 * for every import): the instance's device reaches no hardware, and
@@ -772,6 +894,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	}
 	drm->dev_private = a;
 	a->drm = drm;
+	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by release */
 	ret = bpfdrv_accel_rings_init(a, bdev->ops->accel_rings,
 				      bdev->ops->accel_timeout_ms, a->name);
 	if (ret) {
@@ -804,6 +927,9 @@ static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 	WRITE_ONCE(a->dead, true);
 	WRITE_ONCE(bdev->accel, NULL);
 	synchronize_rcu();
+	/* a run_job mapping buffers has made its job the running one */
+	mutex_lock(&a->dma_lock);
+	mutex_unlock(&a->dma_lock);
 	for (i = 0; i < a->nr_rings; i++)
 		bpfdrv_accel_ring_end(&a->rings[i], 0, true, -ENODEV);
 	drm_dev_unplug(a->drm);
@@ -816,6 +942,7 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 	.del = bpfdrv_accel_del,
 	.job_done = bpfdrv_accel_job_done,
 	.job_bo_copy = bpfdrv_accel_job_bo_copy,
+	.job_bo_dma = bpfdrv_accel_job_bo_dma,
 };
 
 static int __init bpfdrv_accel_init(void)

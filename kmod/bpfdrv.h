@@ -236,6 +236,9 @@ struct bpfdrv_device {
 	/* the accelerator class (accel.c), its module pinned from claim */
 	const struct bpfdrv_accel_class *accel_cls;
 	void *accel;			/* the class's, from add to del */
+	/* job buffers' DMA (accel_dma_bits): the PCI function, or why not */
+	struct device *accel_dma_dev;
+	int accel_dma_err;
 	/* mmap windows (ops->mmaps, which no update changes); see mmap.c */
 	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
 	struct inode *map_inode;	/* NULL if the driver has none */
@@ -423,6 +426,7 @@ struct bpfdrv_accel_class {
 	int (*job_done)(void *accel, u32 ring, u64 seqno, int err);
 	int (*job_bo_copy)(void *accel, u32 ring, u32 bo, u32 off, void *buf,
 			   u32 len, bool store);
+	s64 (*job_bo_dma)(void *accel, u32 ring, u32 bo, u32 off, u32 len);
 };
 
 int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);

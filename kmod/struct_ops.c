@@ -247,6 +247,9 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	case offsetof(struct chr_ext_ops, accel_timeout_ms):
 		kops->accel_timeout_ms = uops->accel_timeout_ms;
 		return 1;
+	case offsetof(struct chr_ext_ops, accel_dma_bits):
+		kops->accel_dma_bits = uops->accel_dma_bits;
+		return 1;
 	}
 	cb = bpfdrv_cb_member_name(moff);
 	return cb ? bpfdrv_allow_member(moff, cb, kdata, udata) : 0;

@@ -120,6 +120,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 	if (new->accel_rings != old->accel_rings ||
 	    new->accel_timeout_ms != old->accel_timeout_ms)
 		return "its accelerator rings";
+	if (new->accel_dma_bits != old->accel_dma_bits)
+		return "its accelerator's DMA";
 	return NULL;
 }
 

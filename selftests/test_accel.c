@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -711,19 +712,58 @@ static int test_update(const char *node)
 	return 0;
 }
 
-static int edu_job(int fd, uint32_t *bos, uint32_t count, uint32_t sync)
+static int edu_op(int fd, uint32_t *bos, uint32_t op, uint32_t count,
+		  uint32_t sync)
 {
 	struct drm_bpfdrv_submit sub = {
 		.nr_bos = 2, .bos = { bos[0], bos[1] }, .out_syncobj = sync,
 		.arg_len = sizeof(struct edu_accel_job),
 	};
-	struct edu_accel_job job = { .count = count };
+	struct edu_accel_job job = { .count = count, .op = op };
 
 	memcpy(sub.arg, &job, sizeof(job));
 	return ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) ?: sync_wait(fd, sync, 5000);
 }
 
-static int test_edu(const char *node, int jobs)
+static int edu_job(int fd, uint32_t *bos, uint32_t count, uint32_t sync)
+{
+	return edu_op(fd, bos, EDU_ACCEL_OP_FACT, count, sync);
+}
+
+/*
+ * DMA jobs: bytes to the device and back, into buffers bpfdrv maps for the
+ * device only while the job runs (through the guest's IOMMU).
+ */
+static void test_edu_dma(int fd, uint32_t *bos, uint32_t sync,
+			 uint8_t *in, uint8_t *out)
+{
+	int err, st, i, bad;
+
+	for (i = 0; i < EDU_ACCEL_DMA_MAX; i++)
+		in[i] = i * 7 + 3;
+	memset(out, 0, EDU_ACCEL_DMA_MAX);
+	err = edu_op(fd, bos, EDU_ACCEL_OP_DMA, EDU_ACCEL_DMA_MAX, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == 1 && !memcmp(in, out, EDU_ACCEL_DMA_MAX),
+	   "a DMA job takes 4 KiB to the device and back into the output buffer (%d, %d)",
+	   err, st);
+	memset(out, 0xee, EDU_ACCEL_DMA_MAX);
+	in[0] ^= 0xff;
+	err = edu_op(fd, bos, EDU_ACCEL_OP_DMA, 100, sync);
+	st = fence_status(fd, sync);
+	for (i = 100, bad = 0; i < EDU_ACCEL_DMA_MAX; i++)
+		bad += out[i] != 0xee;
+	ok(!err && st == 1 && !memcmp(in, out, 100) && !bad,
+	   "a DMA job of 100 bytes moves those and no more (%d past them)", bad);
+	err = edu_op(fd, bos, EDU_ACCEL_OP_DMA, EDU_ACCEL_DMA_MAX + 1, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EINVAL, "a DMA job past the device's memory: EINVAL (%d)", st);
+	err = edu_op(fd, bos, 7, 4, sync);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EINVAL, "an unknown operation: EINVAL (%d)", st);
+}
+
+static int test_edu(const char *node, int jobs, bool dma)
 {
 	int fd = open_node(node), i, bad = 0, err, st;
 	uint32_t bos[2], sync = 0, *in, *out, f = 1;
@@ -761,6 +801,8 @@ static int test_edu(const char *node, int jobs)
 	err = edu_job(fd, bos, 0, sync);
 	st = fence_status(fd, sync);
 	ok(!err && st == -EINVAL, "no value: EINVAL (%d)", st);
+	if (dma)
+		test_edu_dma(fd, bos, sync, (uint8_t *)in, (uint8_t *)out);
 
 	for (i = 0; i <= EDU_ACCEL_VALUE_MAX; i++)
 		in[i] = i;
@@ -818,7 +860,7 @@ int main(int argc, char **argv)
 		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
 	else if (argc >= 4 && !strcmp(argv[1], "edu"))
-		test_edu(argv[2], atoi(argv[3]));
+		test_edu(argv[2], atoi(argv[3]), argc < 5 || strcmp(argv[4], "nodma"));
 	else if (argc >= 3 && !strcmp(argv[1], "update"))
 		test_update(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
