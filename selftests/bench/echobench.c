@@ -20,8 +20,9 @@
  *                                   eventfd, a buffer of ours mapped for
  *                                   its DMA through the IOMMU
  *         NAME:accel:NODE           edu_accel's accel node (docs/accel.md):
- *                                   the factorial as a job, submitted with
- *                                   an out-syncobj and waited for
+ *                                   the factorial and the DMA as jobs,
+ *                                   each submitted with an out-syncobj and
+ *                                   waited for
  *
  * Workloads: read and write of 1 B and 4 KiB, an ioctl round trip
  * (ECHO_IOC_INFO), open+close; for edu, a register round trip
@@ -33,8 +34,8 @@
  * from /dev/uioN (acknowledged at the device, INTx unmasked through the
  * function's config file); vfio does all three through its mapping, the
  * factorial's interrupt read from an eventfd, the DMA polled as mmio's;
- * accel runs the factorial as a job of one value, from submit to its fence
- * signalled. Echo workloads run with one and
+ * accel runs the factorial as a job of one value and the DMA as a job of
+ * 4 KiB, from submit to its fence signalled. Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
  * per device, so concurrent users would only measure waiting), except
@@ -449,10 +450,7 @@ static int accel_open(const char *node, struct accel_edu *a)
 	a->sync = sync.handle;
 	a->in = accel_map(a->fd, a->bos[EDU_ACCEL_BO_IN]);
 	a->out = accel_map(a->fd, a->bos[EDU_ACCEL_BO_OUT]);
-	if (!a->in || !a->out)
-		return -1;
-	a->in[0] = 10;
-	return 0;
+	return a->in && a->out ? 0 : -1;
 }
 
 /* Closing the node frees its buffers and syncobj. */
@@ -466,8 +464,8 @@ static void accel_close(struct accel_edu *a)
 		close(a->fd);
 }
 
-/* 10! as a job of one value: submitted, then waited for on its fence. */
-static long accel_fact(struct accel_edu *a)
+/* One job, submitted, then waited for on its fence. */
+static long accel_job(struct accel_edu *a, uint32_t op, uint32_t count)
 {
 	struct drm_bpfdrv_submit submit = {
 		.nr_bos = 2,
@@ -475,21 +473,46 @@ static long accel_fact(struct accel_edu *a)
 		.out_syncobj = a->sync,
 		.arg_len = sizeof(struct edu_accel_job),
 	};
-	struct edu_accel_job job = { .count = 1 };
+	struct edu_accel_job job = { .count = count, .op = op };
 	struct drm_syncobj_wait wait = {
 		.handles = (uintptr_t)&a->sync,
 		.count_handles = 1,
 		.timeout_nsec = now_ns() + 5000000000ULL,	/* absolute */
 	};
 
-	a->out[0] = 0;
 	memcpy(submit.arg, &job, sizeof(job));
 	if (ioctl(a->fd, DRM_IOCTL_BPFDRV_SUBMIT, &submit) ||
 	    ioctl(a->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait))
 		return -1;
+	return 0;
+}
+
+/* 10! as a job of one value. */
+static long accel_fact(struct accel_edu *a)
+{
+	a->in[0] = 10;
+	a->out[0] = 0;
+	if (accel_job(a, EDU_ACCEL_OP_FACT, 1))
+		return -1;
 	if (a->out[0] == 3628800)
 		return 0;
 	errno = EIO;	/* the job failed, or not 10! */
+	return -1;
+}
+
+/* 4 KiB to the device and back as a DMA job. */
+static long accel_dma(struct accel_edu *a, uint8_t mark)
+{
+	uint8_t *in = (uint8_t *)a->in, *out = (uint8_t *)a->out;
+
+	in[0] = mark;
+	in[EDU_ACCEL_DMA_MAX - 1] = ~mark;
+	out[0] = ~mark;
+	if (accel_job(a, EDU_ACCEL_OP_DMA, EDU_ACCEL_DMA_MAX))
+		return -1;
+	if (!memcmp(in, out, EDU_ACCEL_DMA_MAX))
+		return 0;
+	errno = EIO;	/* the job failed, or not the bytes sent */
 	return -1;
 }
 
@@ -631,7 +654,9 @@ static void *worker_run(void *arg)
 			}
 			break;
 		case WL_EDU_DMA:
-			if (im->kind == KIND_VFIO)
+			if (im->kind == KIND_ACCEL)
+				r = accel_dma(&accel, w->ops);
+			else if (im->kind == KIND_VFIO)
 				r = mmio_dma(regs, vfio.dma, VFIO_EDU_IOVA, w->ops);
 			else if (regs)
 				r = mmio_dma(regs, dma_buf, edu.dma_addr, w->ops);
@@ -737,10 +762,11 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 	 */
 	if ((im->kind == KIND_MMIO && wl == WL_EDU_FACT) ||
 	    (im->kind == KIND_UIO && wl == WL_EDU_DMA) ||
-	    (im->kind == KIND_ACCEL && wl != WL_EDU_FACT))
+	    (im->kind == KIND_ACCEL && wl == WL_EDU_REG))
 		return 0;
 	if (edu_kind(im->kind) && threads > 1 &&
-	    (im->kind != KIND_ACCEL || threads != ACCEL_SUBMITTERS))
+	    (im->kind != KIND_ACCEL || wl != WL_EDU_FACT ||
+	     threads != ACCEL_SUBMITTERS))
 		return 0;
 	if (!all)
 		all = malloc(sizeof(*all) * MAX_SAMPLES * MAX_THREADS);

@@ -312,6 +312,7 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  " uio_pci_generic no memory the device may DMA to, so uio"
 			  " has no DMA; accel = edu_accel, the accelerator class"
 			  " (docs/accel.md): the factorial as a job of one value,"
+			  " the DMA as a job of 4 KiB to the device and back,"
 			  " from its submit to its fence signalled (syncobj wait),"
 			  " on the second function in a round of its own beside"
 			  " bpfdrv; with 4 submitters, each on a file of its own,"
