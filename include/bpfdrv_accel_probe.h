@@ -24,9 +24,25 @@
 #define PROBE_JOB_HOLD		2	/* nothing: ends by DONE or its timeout */
 #define PROBE_JOB_FAIL		3	/* run_job returns -value */
 #define PROBE_JOB_DONE_ERR	4	/* ended at once with -value */
+/*
+ * The job kfuncs at their edges, for a buffer 0 of value bytes: their
+ * results into buffer 0 as struct accel_probe_edges; done
+ */
+#define PROBE_JOB_EDGES		5
 struct accel_probe_job {
 	__u32 mode;
 	__u32 value;
+};
+
+struct accel_probe_edges {
+	__s32 load_past_end;	/* 4 bytes at value - 2 */
+	__s32 load_wrap;	/* 4 bytes at 2^32 - 2 */
+	__s32 store_past_end;	/* 4 bytes at value */
+	__s32 load_no_bo;	/* from buffer 7, which it does not have */
+	__s32 load_other_ring;	/* from buffer 0 of the other, idle, ring */
+	__s32 done_other_seqno;	/* bpfdrv_job_done(ring, seqno + 1, 0) */
+	__s32 done_bad_err;	/* bpfdrv_job_done(ring, seqno, 1) */
+	__s64 dma;		/* bpfdrv_job_bo_dma(): no accel_dma_bits */
 };
 
 /* DONE: bpfdrv_job_done(ring, seqno, err), its result in ret */

@@ -10,13 +10,15 @@
  *                                waiting for a vgem fence, as a sync file
  *   test_accel jobs NODE         jobs: store, copy, dependencies, failures,
  *                                the timeout, bad submits
+ *   test_accel edges NODE        each job kfunc refused at its edges
  *   test_accel submitters NODE N JOBS RINGS  N threads, a file each, JOBS
  *                                jobs each on 1 ring or all
  *   test_accel update NODE       a job held and one queued across a live update
  *                                (told by a line on stdin): the new code runs
  *                                the queued one
- *   test_accel edu NODE N        edu_accel's factorial jobs: right results,
- *                                refusals, then N jobs of 13 values timed
+ *   test_accel edu NODE N [nodma]  edu_accel's factorial jobs: right
+ *                                results, refusals; its DMA jobs (not with
+ *                                nodma); then N jobs of 13 values timed
  *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
  *                                a detach (told by a line on stdin), then
  *                                checks what each gives
@@ -712,6 +714,48 @@ static int test_update(const char *node)
 	return 0;
 }
 
+/* The job kfuncs at their edges, from run_job (PROBE_JOB_EDGES). */
+static int test_edges(const char *node)
+{
+	int fd = open_node(node), err, st;
+	struct accel_probe_edges *e;
+	uint32_t bo, sync = 0;
+	__u64 size, mapped;
+
+	if (bo_create(fd, 8192, &bo, &size) || drmSyncobjCreate(fd, 0, &sync) ||
+	    !(e = bo_map(fd, bo, &mapped))) {
+		ok(0, "a buffer, mapped, and a syncobj");
+		return 1;
+	}
+	memset(e, 0x55, sizeof(*e));
+	err = submit(fd, 1, &bo, 1, 0, sync, PROBE_JOB_EDGES, size, NULL);
+	err = err ?: sync_wait(fd, sync, 5000);
+	st = fence_status(fd, sync);
+	ok(!err && st == 1, "a job tries each job kfunc at its edge, and ends (%d)", st);
+	ok(e->load_past_end == -ERANGE,
+	   "bpfdrv_job_bo_load of 4 bytes 2 before the end of its %llu: ERANGE (%d)",
+	   (unsigned long long)size, e->load_past_end);
+	ok(e->load_wrap == -ERANGE, "... at offset 2^32 - 2 (no wrap): ERANGE (%d)",
+	   e->load_wrap);
+	ok(e->store_past_end == -ERANGE, "bpfdrv_job_bo_store at its end: ERANGE (%d)",
+	   e->store_past_end);
+	ok(e->load_no_bo == -ENOENT, "a buffer the job does not have: ENOENT (%d)",
+	   e->load_no_bo);
+	ok(e->load_other_ring == -ENOENT,
+	   "a buffer of the other ring, where no job runs: ENOENT (%d)",
+	   e->load_other_ring);
+	ok(e->done_other_seqno == -ENOENT,
+	   "bpfdrv_job_done of the next seqno: ENOENT (%d)", e->done_other_seqno);
+	ok(e->done_bad_err == -EINVAL,
+	   "bpfdrv_job_done with a positive error: EINVAL (%d)", e->done_bad_err);
+	ok(e->dma == -EOPNOTSUPP,
+	   "bpfdrv_job_bo_dma in a driver without accel_dma_bits: EOPNOTSUPP (%lld)",
+	   (long long)e->dma);
+	munmap(e, mapped);
+	close(fd);
+	return 0;
+}
+
 static int edu_op(int fd, uint32_t *bos, uint32_t op, uint32_t count,
 		  uint32_t sync)
 {
@@ -859,6 +903,8 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && !strcmp(argv[1], "submitters"))
 		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
+	else if (argc >= 3 && !strcmp(argv[1], "edges"))
+		test_edges(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "edu"))
 		test_edu(argv[2], atoi(argv[3]), argc < 5 || strcmp(argv[4], "nodma"));
 	else if (argc >= 3 && !strcmp(argv[1], "update"))
@@ -866,7 +912,7 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edu NODE N | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

@@ -70,6 +70,7 @@ $T/test_accel jobs "$node"
 $T/test_accel submitters "$node" 4 200 2
 expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 9 others" \
 	"$(($(stat accel_run_job) - before))" 809
+$T/test_accel edges "$node"
 
 modprobe vgem 2>/dev/null
 vgem=$($T/test_trace_drm find vgem)

@@ -88,6 +88,31 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	return -ENOTTY;
 }
 
+/* Each job kfunc refused at its edge, with the answer it documents. */
+static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
+				    __u64 seqno, __u32 size)
+{
+	struct accel_probe_edges e;
+	__u32 v = 0;
+
+	e.load_past_end = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0),
+					     size - 2, &v, sizeof(v));
+	e.load_wrap = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0),
+					 0xfffffffe, &v, sizeof(v));
+	e.store_past_end = bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0),
+					       size, &v, sizeof(v));
+	e.load_no_bo = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 7), 0, &v,
+					  sizeof(v));
+	e.load_other_ring = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(!ring, 0), 0,
+					       &v, sizeof(v));
+	e.done_other_seqno = bpfdrv_job_done(dev, ring, seqno + 1, 0);
+	e.done_bad_err = bpfdrv_job_done(dev, ring, seqno, 1);
+	e.dma = bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 0), 0, 16);
+	if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &e, sizeof(e)))
+		return -EFAULT;
+	return bpfdrv_job_done(dev, ring, seqno, 0) ? -EINVAL : 0;
+}
+
 SEC("struct_ops/ap_run_job")
 int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	     struct bpfdrv_io *arg)
@@ -119,6 +144,8 @@ int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 		return job.value >= 1 && job.value <= 133 ? -(int)job.value : -EINVAL;
 	case PROBE_JOB_DONE_ERR:
 		return bpfdrv_job_done(dev, ring, seqno, -(int)job.value) ? -EINVAL : 0;
+	case PROBE_JOB_EDGES:
+		return ap_edges(dev, ring, seqno, job.value);
 	default:
 		return -EINVAL;
 	}
