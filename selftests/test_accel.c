@@ -11,6 +11,8 @@
  *   test_accel jobs NODE         jobs: store, copy, dependencies, failures,
  *                                the timeout, bad submits
  *   test_accel edges NODE        each job kfunc refused at its edges
+ *   test_accel stale NODE        edu_stale: a DMA to an ended job's buffer
+ *                                does not reach it
  *   test_accel submitters NODE N JOBS RINGS  N threads, a file each, JOBS
  *                                jobs each on 1 ring or all
  *   test_accel update NODE       a job held and one queued across a live update
@@ -47,6 +49,7 @@
 #include "bpfdrv_accel.h"
 #include "bpfdrv_accel_probe.h"
 #include "bpfdrv_edu_accel.h"
+#include "bpfdrv_edu_stale.h"
 
 #define PROBE_IOCTL(idx, dir, type) \
 	_IOC(dir, DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE + (idx), \
@@ -756,6 +759,73 @@ static int test_edges(const char *node)
 	return 0;
 }
 
+/* edu_stale's job @op on @nr buffers (0 or 1), waited for: 0 or -errno. */
+static int stale_job(int fd, uint32_t *bo, uint32_t nr, uint32_t op,
+		     uint32_t sync)
+{
+	struct drm_bpfdrv_submit sub = {
+		.nr_bos = nr, .out_syncobj = sync, .arg_len = sizeof(op),
+	};
+	int err;
+
+	if (nr)
+		sub.bos[0] = *bo;
+	memcpy(sub.arg, &op, sizeof(op));
+	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) ?:
+	      sync_wait(fd, sync, 5000);
+	return err ?: fence_status(fd, sync) == 1 ? 0 : fence_status(fd, sync);
+}
+
+static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
+{
+	while (n--)
+		if (*p++ != v)
+			return false;
+	return true;
+}
+
+/*
+ * A device told to write, by DMA, to a buffer of a job that ended: the
+ * buffer's pages are no longer mapped for it, so the IOMMU refuses the
+ * write and the buffer keeps its bytes. The pauses let the kernel's lazy
+ * IOTLB flush (10 ms at most) pass, which this does not test.
+ */
+static int test_stale(const char *node)
+{
+	int fd = open_node(node), err;
+	uint32_t a, b, c, sync = 0;
+	uint8_t *pa, *pb, *pc;
+	__u64 size, mapped;
+
+	if (bo_create(fd, 4096, &a, &size) || bo_create(fd, 4096, &b, &size) ||
+	    bo_create(fd, 4096, &c, &size) || drmSyncobjCreate(fd, 0, &sync) ||
+	    !(pa = bo_map(fd, a, &mapped)) || !(pb = bo_map(fd, b, &mapped)) ||
+	    !(pc = bo_map(fd, c, &mapped))) {
+		ok(0, "three buffers, mapped, and a syncobj");
+		return 1;
+	}
+	memset(pa, 0x5a, 4096);
+	memset(pb, 0xa5, 4096);
+	memset(pc, 0, 4096);
+	err = stale_job(fd, &a, 1, EDU_STALE_KEEP, sync);
+	ok(!err, "a job on buffer A: the driver keeps A's bus address (%d)", err);
+	usleep(100000);
+	err = stale_job(fd, &b, 1, EDU_STALE_LOAD, sync);
+	ok(!err, "a job takes buffer B's bytes into the device by DMA (%d)", err);
+	usleep(100000);
+	err = stale_job(fd, NULL, 0, EDU_STALE_WRITE, sync);
+	ok(!err, "a job without buffers has the device write them to A's old address (%d)",
+	   err);
+	ok(all_bytes(pa, 4096, 0x5a),
+	   "A, whose job ended, kept its bytes: the write did not reach it");
+	err = stale_job(fd, &c, 1, EDU_STALE_STORE, sync);
+	ok(!err && all_bytes(pc, 4096, 0xa5),
+	   "the same write into the running job's buffer C lands: C holds B's bytes (%d)",
+	   err);
+	close(fd);
+	return 0;
+}
+
 static int edu_op(int fd, uint32_t *bos, uint32_t op, uint32_t count,
 		  uint32_t sync)
 {
@@ -903,6 +973,8 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && !strcmp(argv[1], "submitters"))
 		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
+	else if (argc >= 3 && !strcmp(argv[1], "stale"))
+		test_stale(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "edges"))
 		test_edges(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "edu"))
@@ -912,7 +984,7 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges|stale NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

@@ -123,6 +123,16 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
 		"$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))" 668
 	check "unload edu_accel" $BPFDRV unload edu_accel
+	# a hostile driver has edu write to the buffer of a job that ended
+	bdf=$(lspci -Dn -d 1234:11e8 | awk 'NR == 1 { print $1 }')
+	check "edu_stale loads on $bdf" \
+		$BPFDRV load --pin --device "$bdf" "$TOBJ/edu_stale.bpf.o"
+	klog=$(dmesg | wc -l)
+	$T/test_accel stale "$($T/test_accel find edu_stale)"
+	dmesg | tail -n +$((klog + 1)) | grep -i "DMAR" >"$OUT/dmar"
+	sed 's/^/# /' "$OUT/dmar" | head -3
+	check "the IOMMU reported refusing that write" grep -qi "fault addr" "$OUT/dmar"
+	check "unload edu_stale" $BPFDRV unload edu_stale
 	for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
 		$BPFDRV unbind "$bdf" >/dev/null 2>&1
 	done
