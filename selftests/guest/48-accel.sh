@@ -117,7 +117,39 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	edu=$($T/test_accel find edu_accel)
 	check "edu_accel's first instance has an accel node ($edu)" test -c "$edu"
 	before=$(cat /sys/class/bpfdrv/edu_accel0/irq_count)
-	$T/test_accel edu "$edu" 50
+	jobs=$(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats)
+	# its job buffers' DMA mappings, seen by bpfdrv trace -g iommu and,
+	# independently, by ftrace's dma events of the same function
+	bdf=$(basename "$(readlink -f /sys/class/bpfdrv/edu_accel0/device)")
+	tfs=/sys/kernel/tracing dmaev=
+	if [ -d $tfs/events/dma/dma_map_sg ]; then
+		echo 0 >$tfs/tracing_on
+		echo >$tfs/trace
+		for e in dma_map_sg dma_unmap_sg; do
+			echo "device == \"$bdf\"" >$tfs/events/dma/$e/filter
+			echo 1 >$tfs/events/dma/$e/enable
+		done
+		echo 1 >$tfs/tracing_on
+		dmaev=1
+	fi
+	$BPFDRV trace -g iommu -j -o "$OUT/edu-iommu.json" -- \
+		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
+	cat "$OUT/edu"
+	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
+	if [ -n "$dmaev" ]; then
+		echo 0 >$tfs/tracing_on
+		for e in dma_map_sg dma_unmap_sg; do
+			echo 0 >$tfs/events/dma/$e/enable
+			echo 0 >$tfs/events/dma/$e/filter
+			expect_eq "trace -g iommu: $e of $bdf, two buffers for each of the $jobs jobs run" \
+				"$(jsum "$OUT/edu-iommu.json" count type=stat hook=$e detail=$bdf)" $((2 * jobs))
+			expect_eq "ftrace: $e of $bdf counts the same" \
+				"$(grep -c " $e: $bdf " $tfs/trace)" $((2 * jobs))
+		done
+		echo 1 >$tfs/tracing_on
+	else
+		echo "# skip: DMA mappings of job buffers counted (no dma trace events)"
+	fi
 	# 13 + 1 (3!, then 13 refused) + 50 x 13 values, each an interrupt,
 	# and two per DMA job (to the device, back), of which there are two
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
