@@ -393,6 +393,20 @@ static __always_inline bool current_wanted(__u32 *tgid)
 	return trace_tgid_is_irq(*tgid) || task_wanted(*tgid);
 }
 
+#define PF_KTHREAD	0x00200000	/* include/linux/sched.h */
+
+/*
+ * Per-device events pass the process filters in kernel threads too: the
+ * kernel maps for a device in its own workers on a process's behalf (a
+ * DRM scheduler's run_job), as it does in interrupts.
+ */
+static __always_inline bool current_wanted_for_dev(__u32 *tgid)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return current_wanted(tgid) || (BPF_CORE_READ(t, flags) & PF_KTHREAD);
+}
+
 static __always_inline __u32 log2_u32(__u32 v)
 {
 	__u32 r, shift;
@@ -1087,7 +1101,7 @@ static __always_inline int dma_event(struct bpf_raw_tracepoint_args *ctx, __u64 
 
 	if (stopping)
 		return 0;
-	if (!current_wanted(&tgid))
+	if (dev ? !current_wanted_for_dev(&tgid) : !current_wanted(&tgid))
 		return 0;
 	if (dev)
 		sub = dev_key(ctx->args[0], str);
