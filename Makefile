@@ -51,7 +51,8 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 # the stall test's loops, nested to each depth below the default 8
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # accelerator declarations refused at load (bad_accel.bpf.c)
-ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings
+ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings \
+		   dmanopci dmabits
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
 		  $(BUILD)/selftests/accel_probe_long.bpf.o \
 		  $(BUILD)/selftests/accel_probe_v2.bpf.o

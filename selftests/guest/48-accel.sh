@@ -35,7 +35,9 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "two:accel is 2" \
 	 "rings:5 accel rings, a 0 ms job timeout (at most 4" \
 	 "norun:accel rings need an accel_run_job callback, and it rings" \
-	 "runnorings:accel rings need an accel_run_job callback, and it rings"; do
+	 "runnorings:accel rings need an accel_run_job callback, and it rings" \
+	 "dmanopci:accel_dma_bits 32 (want 0, or 24..64 in a PCI driver" \
+	 "dmabits:accel_dma_bits 23 (want 0, or 24..64 in a PCI driver"; do
 	expect_refused refused "$TOBJ/bad_accel_${c%%:*}.bpf.o" "${c#*:}"
 done
 check "no refused declaration left an accel node" \

@@ -13,7 +13,11 @@ char _license[] SEC("license") = "GPL";
 
 #define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
 
-#ifdef BAD_runnorings
+#if defined(BAD_runnorings) || defined(BAD_dmanopci) || defined(BAD_dmabits)
+#define RUN_JOB
+#endif
+
+#ifdef RUN_JOB
 SEC("struct_ops/bad_accel_run_job")
 int BPF_PROG(bad_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	     struct bpfdrv_io *arg)
@@ -43,6 +47,17 @@ struct chr_ext_ops bad_accel = {
 	.accel_rings = 1,
 #elif defined(BAD_runnorings)
 	.accel_run_job = (void *)bad_accel_run_job,
+#elif defined(BAD_dmanopci)
+	/* job buffers for DMA, but no PCI function to do it */
+	.accel_run_job = (void *)bad_accel_run_job,
+	.accel_rings = 1,
+	.accel_dma_bits = 32,
+#elif defined(BAD_dmabits)
+	/* fewer address bits than the DMA API can serve */
+	.accel_run_job = (void *)bad_accel_run_job,
+	.accel_rings = 1,
+	.accel_dma_bits = BPFDRV_ACCEL_DMA_BITS_MIN - 1,
+	.pci_ids = { { 0x1234, 0x11e8 } },
 #endif
 	.abi_version = BPFDRV_ABI_VERSION,
 #if defined(BAD_noaccel)
