@@ -11,6 +11,7 @@
 #define ACCEL_PROBE_FAIL	2
 #define ACCEL_PROBE_STATE	3
 #define ACCEL_PROBE_DONE	4
+#define ACCEL_PROBE_EJECT	5	/* no argument: bpfdrv_eject() */
 
 /* its rings, and its jobs' limit */
 #define ACCEL_PROBE_RINGS	2

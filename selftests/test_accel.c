@@ -13,6 +13,10 @@
  *   test_accel edges NODE        each job kfunc refused at its edges
  *   test_accel stale NODE        edu_stale: a DMA to an ended job's buffer
  *                                does not reach it
+ *   test_accel eject NODE        accel_probe ejects itself
+ *   test_accel eduhold NODE      edu_accel's DMA jobs running and queued
+ *                                when its function goes (told by a line on
+ *                                stdin): every fence signals
  *   test_accel submitters NODE N JOBS RINGS  N threads, a file each, JOBS
  *                                jobs each on 1 ring or all
  *   test_accel update NODE       a job held and one queued across a live update
@@ -63,6 +67,8 @@
 				    struct accel_probe_state)
 #define IOCTL_DONE	PROBE_IOCTL(ACCEL_PROBE_DONE, _IOC_READ | _IOC_WRITE, \
 				    struct accel_probe_done)
+#define IOCTL_EJECT	_IO(DRM_IOCTL_BASE, DRM_COMMAND_BASE + \
+			    DRM_BPFDRV_DRIVER_BASE + ACCEL_PROBE_EJECT)
 
 static int open_node(const char *path)
 {
@@ -826,6 +832,75 @@ static int test_stale(const char *node)
 	return 0;
 }
 
+/* accel_probe ejects itself: the detach follows, as by an unload. */
+static int test_eject(const char *node)
+{
+	int fd = open_node(node), err;
+
+	err = ioctl_err(fd, IOCTL_EJECT, NULL);
+	ok(!err, "EJECT: the driver reports a fatal error (%s)", strerror(err));
+	close(fd);
+	return 0;
+}
+
+#define EDU_HOLD_JOBS	16
+
+/*
+ * edu_accel with DMA jobs on the device and queued (200 ms of the
+ * device's time each) when its function goes (told by a line on stdin):
+ * every fence is signalled, those cut off with an error, and the buffers
+ * stay readable.
+ */
+static int test_edu_hold(const char *node)
+{
+	int fd = open_node(node), i, err, st, done = 0, failed = 0, other = 0;
+	uint32_t bos[2], sync[EDU_HOLD_JOBS];
+	struct edu_accel_job job = { .count = 4096, .op = EDU_ACCEL_OP_DMA };
+	struct drm_bpfdrv_submit sub = {
+		.nr_bos = 2, .arg_len = sizeof(job),
+	};
+	__u64 size, mapped;
+	uint8_t *in;
+	char line[16];
+
+	if (bo_create(fd, 4096, &bos[0], &size) || bo_create(fd, 4096, &bos[1], &size) ||
+	    !(in = bo_map(fd, bos[0], &mapped))) {
+		ok(0, "two buffers, the input mapped");
+		return 1;
+	}
+	fill(in, size, 29);
+	memcpy(sub.bos, bos, sizeof(bos));
+	memcpy(sub.arg, &job, sizeof(job));
+	for (i = 0, err = 0; i < EDU_HOLD_JOBS && !err; i++) {
+		err = drmSyncobjCreate(fd, 0, &sync[i]);
+		sub.out_syncobj = sync[i];
+		err = err ?: ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	}
+	ok(!err, "%d DMA jobs submitted", EDU_HOLD_JOBS);
+	printf("# ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		tap_diag("stdin closed");
+	for (i = 0; i < EDU_HOLD_JOBS; i++) {
+		st = sync_wait(fd, sync[i], 10000) ? -1000 : fence_status(fd, sync[i]);
+		if (st == 1)
+			done++;
+		else if (st == -ENODEV || st == -ECANCELED)
+			failed++;
+		else
+			other++;
+	}
+	ok(!other && failed,
+	   "every fence signalled: %d jobs done, %d cut off with ENODEV or ECANCELED, %d otherwise",
+	   done, failed, other);
+	err = bo_create(fd, 4096, &bos[0], NULL);
+	ok(err == ENODEV, "BO_CREATE on the node fails: ENODEV (%s)", strerror(err));
+	ok(filled(in, size, 29), "the input buffer's mapping reads it still");
+	munmap(in, mapped);
+	close(fd);
+	return 0;
+}
+
 static int edu_op(int fd, uint32_t *bos, uint32_t op, uint32_t count,
 		  uint32_t sync)
 {
@@ -973,6 +1048,10 @@ int main(int argc, char **argv)
 	else if (argc >= 6 && !strcmp(argv[1], "submitters"))
 		test_submitters(argv[2], atoi(argv[3]), atoi(argv[4]),
 				atoi(argv[5]) == 1 ? 1 : ACCEL_PROBE_RINGS);
+	else if (argc >= 3 && !strcmp(argv[1], "eject"))
+		test_eject(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "eduhold"))
+		test_edu_hold(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "stale"))
 		test_stale(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "edges"))
@@ -984,7 +1063,7 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges|stale NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

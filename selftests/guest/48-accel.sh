@@ -43,6 +43,25 @@ done
 check "no refused declaration left an accel node" \
 	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
 
+# across MODE ACTION: test_accel MODE on the node until it is ready, then
+# ACTION (a function), then the client goes on; its TAP lines follow
+across() {
+	local mode=$1 action=$2 client rc
+
+	mkfifo "$OUT/go-$mode"
+	$T/test_accel "$mode" "$node" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
+	client=$!
+	exec 9>"$OUT/go-$mode"
+	wait_for 30 grep -q "^# ready" "$OUT/$mode"
+	$action
+	echo go >&9
+	exec 9>&-
+	wait "$client"
+	rc=$?
+	check "the $mode client's checks pass" test $rc -eq 0
+	cat "$OUT/$mode"
+}
+
 # ---------------- accel_probe through libdrm ----------------
 check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
 node=$($T/test_accel find accel_probe)
@@ -156,6 +175,31 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	# and two per DMA job (to the device, back), of which there are two
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
 		"$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))" 668
+	# the function unbound, then hot-removed, with DMA jobs running and
+	# queued; the function comes back each time
+	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }
+	node_of() { echo "/dev/accel/$(ls "/sys/class/bpfdrv/$1/accel" 2>/dev/null | head -1)"; }
+	inst=$(inst_of "$bdf")
+	node=$(node_of "$inst")
+	unbind_it() {
+		check "unbind $bdf with DMA jobs running and queued" \
+			eval "echo $bdf >/sys/bus/pci/devices/$bdf/driver/unbind"
+		check "its instance $inst is gone" wait_gone "$inst"
+	}
+	across eduhold unbind_it
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	check "$bdf binds to edu_accel again" wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
+	inst=$(inst_of "$bdf")
+	node=$(node_of "$inst")
+	remove_it() {
+		check "hot-remove $bdf with DMA jobs running and queued" \
+			eval "echo 1 >/sys/bus/pci/devices/$bdf/remove"
+		check "its instance $inst is gone" wait_gone "$inst"
+	}
+	across eduhold remove_it
+	echo 1 >/sys/bus/pci/rescan
+	check "$bdf comes back and binds to edu_accel again" \
+		wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
 	check "unload edu_accel" $BPFDRV unload edu_accel
 	# a hostile driver has edu write to the buffer of a job that ended
 	bdf=$(lspci -Dn -d 1234:11e8 | awk 'NR == 1 { print $1 }')
@@ -180,25 +224,6 @@ check "accel_probe unloads" $BPFDRV unload accel_probe
 check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
 node=$($T/test_accel find accel_probe)
 
-# across MODE ACTION: test_accel MODE on the node until it is ready, then
-# ACTION (a function), then the client goes on; its TAP lines follow
-across() {
-	local mode=$1 action=$2 client rc
-
-	mkfifo "$OUT/go-$mode"
-	$T/test_accel "$mode" "$node" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
-	client=$!
-	exec 9>"$OUT/go-$mode"
-	wait_for 30 grep -q "^# ready" "$OUT/$mode"
-	$action
-	echo go >&9
-	exec 9>&-
-	wait "$client"
-	rc=$?
-	check "the $mode client's checks pass" test $rc -eq 0
-	cat "$OUT/$mode"
-}
-
 # a live update with a job running and one queued: the new code runs it
 update_it() {
 	check "update accel_probe with a job running and one queued" \
@@ -207,6 +232,19 @@ update_it() {
 		test "$($T/test_accel find accel_probe)" = "$node"
 }
 across update update_it
+
+# the driver ejects itself (bpfdrv_error) with a job held and one queued
+eject_it() {
+	$T/test_accel eject "$node"
+	check "the ejected accel_probe's instance goes" wait_gone accel_probe
+	check "its exit says why" \
+		grep -q "^accel_probe error .*ejected as asked" /sys/kernel/bpfdrv/exits
+}
+across hold eject_it
+check "its accel node is gone" eval "[ ! -e $node ]"
+check "accel_probe_long loads again after the ejection" \
+	$BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
+node=$($T/test_accel find accel_probe)
 
 unload_it() {
 	check "accel_probe unloads with a file, a mapping, a dma-buf and jobs held" \

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test driver: the accelerator class without hardware. Its accel node
- * answers bpfdrv's buffer ioctls and four of its own (include/
+ * answers bpfdrv's buffer ioctls and six of its own (include/
  * bpfdrv_accel_probe.h): ADD (in and out, counted per file), PING (no
- * argument), FAIL (returns the errno it is given) and STATE (out only:
- * the opens, releases and pings the instance saw), and jobs on two rings
- * whose argument says what run_job does (store, copy, hold until DONE or
- * the timeout, fail).
+ * argument), FAIL (returns the errno it is given), STATE (out only: the
+ * opens, releases and pings the instance saw), DONE (ends a job) and
+ * EJECT (the driver ejects itself), and jobs on two rings whose argument
+ * says what run_job does (store, copy, hold until DONE or the timeout,
+ * fail, try the job kfuncs at their edges).
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_accel_probe.h"
@@ -84,6 +85,9 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		return bpfdrv_io_store(io, 0, st, sizeof(*st)) ? -EIO : 0;
 	case ACCEL_PROBE_DONE:
 		return ap_done(dev, io);
+	case ACCEL_PROBE_EJECT:
+		bpfdrv_error(dev, "ejected as asked");
+		return 0;
 	}
 	return -ENOTTY;
 }
@@ -182,6 +186,7 @@ struct chr_ext_ops accel_probe_ops = {
 					BPFDRV_ACCEL_OUT },
 		[ACCEL_PROBE_DONE] = { "DONE", sizeof(struct accel_probe_done),
 				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
+		[ACCEL_PROBE_EJECT] = { "EJECT" },
 	},
 	.accel_rings = ACCEL_PROBE_RINGS,
 	.accel_timeout_ms = ACCEL_PROBE_TIMEOUT_MS,
