@@ -48,6 +48,7 @@ check "no refused declaration left an accel node" \
 across() {
 	local mode=$1 action=$2 client rc
 
+	rm -f "$OUT/go-$mode"
 	mkfifo "$OUT/go-$mode"
 	$T/test_accel "$mode" "$node" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
 	client=$!
