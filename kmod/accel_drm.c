@@ -116,7 +116,7 @@ struct bpfdrv_accel_job {
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
-	/* for dma_dev: built at submit, mapped while it runs (ring lock) */
+	/* for dma_dev: built at submit, mapped from run_job to its end */
 	struct sg_table *sgts[BPFDRV_ACCEL_JOB_BOS_MAX];
 	bool dma_mapped;
 	u32 arg_len;
@@ -293,13 +293,14 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 		return -ENOENT;
 	}
 	r->running = NULL;
+	spin_unlock_irqrestore(&r->lock, flags);
+	/* ended, not signalled: the job stays until its fence is */
 	bpfdrv_accel_job_unmap(job);
 	/* signalled, the job may be freed at once: only its fence is ours */
 	hw = job->hw;
 	if (err)
 		dma_fence_set_error(hw, err);
-	dma_fence_signal_locked(hw);
-	spin_unlock_irqrestore(&r->lock, flags);
+	dma_fence_signal(hw);
 	dma_fence_put(hw);		/* running's */
 	return 0;
 }
