@@ -215,6 +215,9 @@ $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
 	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) $< -o $@ \
 		-lpthread $(shell pkg-config --libs libdrm)
 
+$(BUILD)/selftests/bench/echobench $(BUILD)/selftests/bench/ioctlbench: \
+	selftests/bench/accel_job.h
+
 $(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3 2>/dev/null) $< -o $@ \

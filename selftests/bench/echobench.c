@@ -76,10 +76,9 @@
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
 
-#include "bpfdrv_accel.h"
+#include "accel_job.h"
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
-#include "bpfdrv_edu_accel.h"
 
 #define MAX_IMPLS	8
 #define ECHO_THREADS	2
@@ -407,113 +406,6 @@ static int echo_refill(int fd, const char *buf)
 		if (n < IO_BIG)
 			return 0;
 	}
-}
-
-/* edu_accel's node: a job's input and output buffers, and its syncobj. */
-struct accel_edu {
-	int fd;
-	uint32_t bos[2];	/* EDU_ACCEL_BO_IN, EDU_ACCEL_BO_OUT */
-	uint32_t sync;
-	uint32_t *in, *out;
-};
-
-static uint32_t *accel_map(int fd, uint32_t handle)
-{
-	struct drm_bpfdrv_bo_info info = { .handle = handle };
-	void *p;
-
-	if (ioctl(fd, DRM_IOCTL_BPFDRV_BO_INFO, &info))
-		return NULL;
-	p = mmap(NULL, info.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 info.mmap_offset);
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* 0, or -1 with errno set; accel_close() in both cases. */
-static int accel_open(const char *node, struct accel_edu *a)
-{
-	struct drm_syncobj_create sync = {};
-	int i;
-
-	*a = (struct accel_edu){ .fd = open(node, O_RDWR | O_CLOEXEC) };
-	if (a->fd < 0)
-		return -1;
-	for (i = 0; i < 2; i++) {
-		struct drm_bpfdrv_bo_create bo = { .size = 4096 };
-
-		if (ioctl(a->fd, DRM_IOCTL_BPFDRV_BO_CREATE, &bo))
-			return -1;
-		a->bos[i] = bo.handle;
-	}
-	if (ioctl(a->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sync))
-		return -1;
-	a->sync = sync.handle;
-	a->in = accel_map(a->fd, a->bos[EDU_ACCEL_BO_IN]);
-	a->out = accel_map(a->fd, a->bos[EDU_ACCEL_BO_OUT]);
-	return a->in && a->out ? 0 : -1;
-}
-
-/* Closing the node frees its buffers and syncobj. */
-static void accel_close(struct accel_edu *a)
-{
-	if (a->in)
-		munmap(a->in, 4096);
-	if (a->out)
-		munmap(a->out, 4096);
-	if (a->fd >= 0)
-		close(a->fd);
-}
-
-/* One job, submitted, then waited for on its fence. */
-static long accel_job(struct accel_edu *a, uint32_t op, uint32_t count)
-{
-	struct drm_bpfdrv_submit submit = {
-		.nr_bos = 2,
-		.bos = { a->bos[EDU_ACCEL_BO_IN], a->bos[EDU_ACCEL_BO_OUT] },
-		.out_syncobj = a->sync,
-		.arg_len = sizeof(struct edu_accel_job),
-	};
-	struct edu_accel_job job = { .count = count, .op = op };
-	struct drm_syncobj_wait wait = {
-		.handles = (uintptr_t)&a->sync,
-		.count_handles = 1,
-		.timeout_nsec = now_ns() + 5000000000ULL,	/* absolute */
-	};
-
-	memcpy(submit.arg, &job, sizeof(job));
-	if (ioctl(a->fd, DRM_IOCTL_BPFDRV_SUBMIT, &submit) ||
-	    ioctl(a->fd, DRM_IOCTL_SYNCOBJ_WAIT, &wait))
-		return -1;
-	return 0;
-}
-
-/* 10! as a job of one value. */
-static long accel_fact(struct accel_edu *a)
-{
-	a->in[0] = 10;
-	a->out[0] = 0;
-	if (accel_job(a, EDU_ACCEL_OP_FACT, 1))
-		return -1;
-	if (a->out[0] == 3628800)
-		return 0;
-	errno = EIO;	/* the job failed, or not 10! */
-	return -1;
-}
-
-/* 4 KiB to the device and back as a DMA job. */
-static long accel_dma(struct accel_edu *a, uint8_t mark)
-{
-	uint8_t *in = (uint8_t *)a->in, *out = (uint8_t *)a->out;
-
-	in[0] = mark;
-	in[EDU_ACCEL_DMA_MAX - 1] = ~mark;
-	out[0] = ~mark;
-	if (accel_job(a, EDU_ACCEL_OP_DMA, EDU_ACCEL_DMA_MAX))
-		return -1;
-	if (!memcmp(in, out, EDU_ACCEL_DMA_MAX))
-		return 0;
-	errno = EIO;	/* the job failed, or not the bytes sent */
-	return -1;
 }
 
 static size_t wl_size(enum workload wl)

@@ -94,7 +94,6 @@ accel_round() {
 	fi
 	$BPFDRV unload edu_accel >/dev/null 2>&1
 	$BPFDRV unload edu >/dev/null 2>&1
-	rmmod bpfdrv_accel 2>/dev/null
 }
 
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
@@ -180,7 +179,17 @@ fi
 taskset -c 0 python3 selftests/bench/memory.py $BPFDRV $OBJ/echo.bpf.o $ECHO_BPFDRV \
 	/dev/echo_native /dev/$ECHO_CUSE || echo "# error: memory figures failed"
 
+# edu_accel's jobs for the tracing section: DMA events for -g iommu
+ACCEL_NODE=
+if [ ${#edus[@]} -ge 1 ] && [ -d /sys/module/bpfdrv_accel ] &&
+	$BPFDRV load --pin --device "${edus[0]}" $OBJ/edu_accel.bpf.o >/dev/null; then
+	ACCEL_NODE=$($B/selftests/test_accel find edu_accel)
+else
+	echo "# skip: tracing a job of edu_accel (no edu, or no accel class)"
+fi
 trace_bench "$trace_rounds" "$secs" || echo "# error: the tracing bench failed"
+$BPFDRV unload edu_accel >/dev/null 2>&1
+rmmod bpfdrv_accel 2>/dev/null
 cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 echo "# clocksource at the end: $cs"
 

@@ -6,10 +6,14 @@
  *
  *   ioctlbench [-d SECONDS] [-t TRACER] [-r REP] drm_version CARD
  *   ioctlbench [-d SECONDS] [-t TRACER] [-r REP] echo_read1 ECHO_DEV
+ *   ioctlbench [-d SECONDS] [-t TRACER] [-r REP] accel_job ACCEL_NODE
  *
  * drm_version: DRM_IOCTL_VERSION with empty buffers (drm_ioctl, and nothing
  * copied). echo_read1: a 1-byte read of a bpfdrv echo device, whose ring is
- * refilled, untimed, before it runs dry. Calls are timed in batches of
+ * refilled, untimed, before it runs dry. accel_job: a job of one factorial
+ * on edu_accel's node, submitted and waited for on its fence (the DRM
+ * scheduler's path, and bpfdrv maps and unmaps its two buffers for the
+ * device: what -g iommu sees). Calls are timed in batches of
  * BATCH with clock_gettime(); the figure is the median over the batches
  * of the batch's time per call (a batch in which the host took the vCPU
  * away is an outlier the median discards), the median cost of an empty
@@ -27,9 +31,11 @@
 #include <unistd.h>
 #include <drm/drm.h>
 
+#include "accel_job.h"
 #include "bpfdrv_echo.h"
 
 #define BATCH		64
+#define ACCEL_BATCH	8	/* jobs: hundreds of microseconds each */
 #define MAX_BATCHES	(1 << 18)
 #define ECHO_CHUNK	4096
 
@@ -85,7 +91,7 @@ static long echo_refill(int fd)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ioctlbench [-d SECONDS] [-t TRACER] [-r REP] "
-		"drm_version CARD | echo_read1 ECHO_DEV\n");
+		"drm_version CARD | echo_read1 ECHO_DEV | accel_job ACCEL_NODE\n");
 	exit(2);
 }
 
@@ -94,9 +100,10 @@ int main(int argc, char **argv)
 	static uint64_t batch_ns[MAX_BATCHES];
 	const char *tracer = "none", *wl, *path;
 	uint64_t cost, end, t0, t1, busy = 0, calls = 0;
+	struct accel_edu accel = { .fd = -1 };
 	double secs = 0.5;
 	long held = 0;
-	int opt, rep = 0, fd, i, nb = 0;
+	int opt, rep = 0, fd = -1, i, nb = 0, batch = BATCH;
 	char c;
 
 	while ((opt = getopt(argc, argv, "d:t:r:")) != -1) {
@@ -120,10 +127,19 @@ int main(int argc, char **argv)
 		usage();
 	wl = argv[optind];
 	path = argv[optind + 1];
-	if (strcmp(wl, "drm_version") && strcmp(wl, "echo_read1"))
+	if (strcmp(wl, "drm_version") && strcmp(wl, "echo_read1") &&
+	    strcmp(wl, "accel_job"))
 		usage();
-	fd = open(path, O_RDWR);
-	if (fd < 0) {
+	if (wl[0] == 'a') {
+		batch = ACCEL_BATCH;
+		if (accel_open(path, &accel)) {
+			fprintf(stderr, "ioctlbench: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	} else {
+		fd = open(path, O_RDWR);
+	}
+	if (wl[0] != 'a' && fd < 0) {
 		fprintf(stderr, "ioctlbench: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
@@ -147,28 +163,33 @@ int main(int argc, char **argv)
 				if (ioctl(fd, DRM_IOCTL_VERSION, &v))
 					break;
 			}
+		} else if (wl[0] == 'a') {
+			for (i = 0; i < ACCEL_BATCH; i++)
+				if (accel_fact(&accel))
+					break;
 		} else {
 			for (i = 0; i < BATCH; i++)
 				if (read(fd, &c, 1) != 1)
 					break;
 		}
 		t1 = now_ns();
-		if (i < BATCH) {
+		if (i < batch) {
 			fprintf(stderr, "ioctlbench: %s on %s: %s\n", wl, path,
 				errno ? strerror(errno) : "short read");
 			return 1;
 		}
-		held -= BATCH;
+		held -= batch;
 		batch_ns[nb++] = t1 - t0 > cost ? t1 - t0 - cost : 0;
 		busy += t1 - t0;
-		calls += BATCH;
+		calls += batch;
 	}
+	accel_close(&accel);
 	qsort(batch_ns, nb, sizeof(batch_ns[0]), cmp_u64);
 	printf("{\"bench\": \"trace\", \"workload\": \"%s\", \"tracer\": \"%s\", "
 	       "\"rep\": %d, \"calls\": %llu, \"ns_per_call\": %.1f, "
 	       "\"mean_ns_per_call\": %.1f, \"timer_cost_ns\": %llu}\n",
 	       wl, tracer, rep, (unsigned long long)calls,
-	       (double)batch_ns[nb / 2] / BATCH, (double)busy / calls,
+	       (double)batch_ns[nb / 2] / batch, (double)busy / calls,
 	       (unsigned long long)cost);
 	return 0;
 }

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench's tracing section, in the guest (sourced by guest-bench.sh once
-# the echo devices are up): the per-call cost of two loops that
+# the echo devices are up): the per-call cost of the loops that
 # bpfdrv trace's hooks sit on, DRM_IOCTL_VERSION on the virtio GPU (or
-# vgem) and a 1-byte read of the bpfdrv echo device, each untraced, under
+# vgem), a 1-byte read of the bpfdrv echo device and, where ACCEL_NODE
+# names edu_accel's node, a job on it (whose two buffers bpfdrv maps for
+# the device and unmaps: DMA events for -g iommu), each untraced, under
 # `bpfdrv trace` with every group, under the one group that covers it
 # (-g drm, -g bpfdrv), counting only (-C), and under bpftrace counting
 # the same calls with kprobes (in total, and per process and ioctl or
@@ -16,9 +18,9 @@
 # (fentry, kprobe-multi and syscalls: all groups, functions traced that
 # way instead of the way chosen for the kernel, to show what each way
 # costs; syscalls is what kernels that refuse function probes get)
-SESSIONS="none::drm_version,echo_read1 all::drm_version,echo_read1
-all-iommu::drm_version,echo_read1
-group:drm:drm_version group:bpfdrv:echo_read1
+SESSIONS="none::drm_version,echo_read1,accel_job all::drm_version,echo_read1,accel_job
+all-iommu::drm_version,echo_read1,accel_job
+group:drm:drm_version group:bpfdrv:echo_read1 group:iommu:accel_job
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
 syscalls::drm_version,echo_read1 count::drm_version,echo_read1
 bpftrace::drm_version,echo_read1 bpftrace-keyed::drm_version,echo_read1
@@ -109,7 +111,11 @@ tracer_counted() {
 
 	[ $1 = none ] && return 0
 	for wl in ${2//,/ }; do
-		if [ $wl = drm_version ]; then hook=drm_ioctl; else hook=read; fi
+		case $wl:$1 in
+		drm_version:*|accel_job:all) hook=drm_ioctl;;
+		accel_job:*) hook=dma_map_sg;;
+		*) hook=read;;
+		esac
 		if [ ${1%-*} = bpftrace ]; then
 			[ $hook = read ] && hook=bpfdrv_read
 			n=$(awk -v h="@$hook" 'index($0, h ":") == 1 ||
@@ -159,16 +165,19 @@ trace_bench() {
 		for ((i = 0; i < ${#sessions[@]}; i++)); do
 			s=${sessions[(i + r) % ${#sessions[@]}]}
 			IFS=: read -r t group wls <<<"$s"
+			[ -n "${ACCEL_NODE:-}" ] || wls=${wls//accel_job/}
+			wls=${wls%,}
+			[ -n "$wls" ] || continue
 			t0=$EPOCHREALTIME
 			tracer_start $t $group || return 1
 			[ $r = 0 ] && [ $t != none ] &&
 				echo "# tracer $t${group:+ -g $group} attached in $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }") s"
 			for wl in ${wls//,/ }; do
-				if [ $wl = drm_version ]; then
-					dev=$card
-				else
-					dev=/dev/bpfdrv/$ECHO_BPFDRV
-				fi
+				case $wl in
+				drm_version) dev=$card;;
+				accel_job) dev=$ACCEL_NODE;;
+				*) dev=/dev/bpfdrv/$ECHO_BPFDRV;;
+				esac
 				taskset -c 1 $B/selftests/bench/ioctlbench -d "$secs" \
 					-t $t -r $r $wl "$dev" ||
 					echo "# error: ioctlbench $wl failed"
@@ -183,7 +192,7 @@ trace_bench() {
 # trace_prog_time CARD SECONDS: where the added time goes. The programs'
 # own run time per run (kernel.bpf_stats_enabled, which adds two clock
 # reads per run: a session apart from the rounds), while every group is
-# traced and both loops run; bpftool reads it before the tracer detaches.
+# traced and the loops run; bpftool reads it before the tracer detaches.
 trace_prog_time() {
 	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
 	if tracer_start all-iommu; then
@@ -191,6 +200,9 @@ trace_prog_time() {
 			drm_version "$1" >/dev/null
 		taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats -r 0 \
 			echo_read1 /dev/bpfdrv/$ECHO_BPFDRV >/dev/null
+		[ -n "${ACCEL_NODE:-}" ] &&
+			taskset -c 1 $B/selftests/bench/ioctlbench -d "$2" -t stats \
+				-r 0 accel_job "$ACCEL_NODE" >/dev/null
 		bpftool -j prog show | python3 -c 'import json, sys
 for p in json.load(sys.stdin):
     if p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
