@@ -38,13 +38,9 @@ done
 expect_eq "trace -g iommu --list: the recoverable faults' latency pairs them" \
 	"$(jsum "$OUT/ilist.json" attached type=hook hook=iopf_report_to_response)" \
 	"$(jsum "$OUT/ilist.json" attached type=hook hook=iopf_response)"
-tfs=/sys/kernel/tracing
+tfs=$TFS
+dma_events_on "$dev0" dma_alloc dma_free
 echo 0 >$tfs/tracing_on
-echo >$tfs/trace
-for e in dma_alloc dma_free; do
-	echo "device == \"$dev0\"" >$tfs/events/dma/$e/filter
-	echo 1 >$tfs/events/dma/$e/enable
-done
 kp=
 echo 'p:bpfdrv_vtd_fault dmar_fault' >>$tfs/kprobe_events 2>/dev/null &&
 	echo 1 >$tfs/events/kprobes/bpfdrv_vtd_fault/enable && kp=1
@@ -139,10 +135,7 @@ wait $tracer
 check "trace -g iommu: Ctrl-C ends it with status 0" test $? -eq 0
 echo 0 >$tfs/tracing_on
 grep -v '^#' $tfs/trace >"$OUT/ftrace"
-for e in dma_alloc dma_free; do
-	echo 0 >$tfs/events/dma/$e/enable
-	echo 0 >$tfs/events/dma/$e/filter
-done
+dma_events_off dma_alloc dma_free
 if [ -n "$kp" ]; then
 	echo 0 >$tfs/events/kprobes/bpfdrv_vtd_fault/enable
 	echo '-:bpfdrv_vtd_fault' >>$tfs/kprobe_events

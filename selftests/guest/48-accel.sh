@@ -143,32 +143,21 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	# its job buffers' DMA mappings, seen by bpfdrv trace -g iommu and,
 	# independently, by ftrace's dma events of the same function
 	bdf=$(basename "$(readlink -f /sys/class/bpfdrv/edu_accel0/device)")
-	tfs=/sys/kernel/tracing dmaev=
-	if [ -d $tfs/events/dma/dma_map_sg ]; then
-		echo 0 >$tfs/tracing_on
-		echo >$tfs/trace
-		for e in dma_map_sg dma_unmap_sg; do
-			echo "device == \"$bdf\"" >$tfs/events/dma/$e/filter
-			echo 1 >$tfs/events/dma/$e/enable
-		done
-		echo 1 >$tfs/tracing_on
-		dmaev=1
-	fi
+	dmaev=
+	dma_events_on "$bdf" dma_map_sg dma_unmap_sg && dmaev=1
 	$BPFDRV trace -g iommu -j -o "$OUT/edu-iommu.json" -- \
 		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
 	cat "$OUT/edu"
 	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
 	if [ -n "$dmaev" ]; then
-		echo 0 >$tfs/tracing_on
+		dma_events_off dma_map_sg dma_unmap_sg
 		for e in dma_map_sg dma_unmap_sg; do
-			echo 0 >$tfs/events/dma/$e/enable
-			echo 0 >$tfs/events/dma/$e/filter
 			expect_eq "trace -g iommu: $e of $bdf, two buffers for each of the $jobs jobs run" \
 				"$(jsum "$OUT/edu-iommu.json" count type=stat hook=$e detail=$bdf)" $((2 * jobs))
 			expect_eq "ftrace: $e of $bdf counts the same" \
-				"$(grep -c " $e: $bdf " $tfs/trace)" $((2 * jobs))
+				"$(grep -c " $e: $bdf " $TFS/trace)" $((2 * jobs))
 		done
-		echo 1 >$tfs/tracing_on
+		echo 1 >$TFS/tracing_on
 	else
 		echo "# skip: DMA mappings of job buffers counted (no dma trace events)"
 	fi
@@ -182,21 +171,18 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	node_of() { echo "/dev/accel/$(ls "/sys/class/bpfdrv/$1/accel" 2>/dev/null | head -1)"; }
 	inst=$(inst_of "$bdf")
 	node=$(node_of "$inst")
-	unbind_it() {
-		check "unbind $bdf with DMA jobs running and queued" \
-			eval "echo $bdf >/sys/bus/pci/devices/$bdf/driver/unbind"
+	# cut_off HOW CMD: the function goes by CMD under the client's jobs
+	cut_off() {
+		check "$1 $bdf with DMA jobs running and queued" eval "$2"
 		check "its instance $inst is gone" wait_gone "$inst"
 	}
+	unbind_it() { cut_off unbind "echo $bdf >/sys/bus/pci/devices/$bdf/driver/unbind"; }
 	across eduhold unbind_it
 	echo "$bdf" >/sys/bus/pci/drivers_probe
 	check "$bdf binds to edu_accel again" wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
 	inst=$(inst_of "$bdf")
 	node=$(node_of "$inst")
-	remove_it() {
-		check "hot-remove $bdf with DMA jobs running and queued" \
-			eval "echo 1 >/sys/bus/pci/devices/$bdf/remove"
-		check "its instance $inst is gone" wait_gone "$inst"
-	}
+	remove_it() { cut_off hot-remove "echo 1 >/sys/bus/pci/devices/$bdf/remove"; }
 	across eduhold remove_it
 	echo 1 >/sys/bus/pci/rescan
 	check "$bdf comes back and binds to edu_accel again" \

@@ -59,6 +59,34 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+# dma_events_on DEVICE EVENT...: ftrace's dma:EVENTs of DEVICE only, in a
+# cleared buffer (tracing stays off while they are set up); fails where
+# the kernel has no such event. dma_events_off EVENT... undoes it.
+TFS=/sys/kernel/tracing
+dma_events_on() {
+	local dev=$1 e
+
+	shift
+	for e in "$@"; do
+		[ -d "$TFS/events/dma/$e" ] || return 1
+	done
+	echo 0 >$TFS/tracing_on
+	echo >$TFS/trace
+	for e in "$@"; do
+		echo "device == \"$dev\"" >"$TFS/events/dma/$e/filter"
+		echo 1 >"$TFS/events/dma/$e/enable"
+	done
+	echo 1 >$TFS/tracing_on
+}
+dma_events_off() {
+	local e
+
+	echo 0 >$TFS/tracing_on
+	for e in "$@"; do
+		echo 0 >"$TFS/events/dma/$e/enable"
+		echo 0 >"$TFS/events/dma/$e/filter"
+	done
+}
 # wait_gone NODE: until /dev/bpfdrv/NODE is gone (10 s at most), polled
 # without a pause so that what follows runs as soon as it is
 wait_gone() {
