@@ -12,6 +12,7 @@
 #define ACCEL_PROBE_STATE	3
 #define ACCEL_PROBE_DONE	4
 #define ACCEL_PROBE_EJECT	5	/* no argument: bpfdrv_eject() */
+#define ACCEL_PROBE_IOCTLS	6	/* how many */
 
 /* its rings, and its jobs' limit */
 #define ACCEL_PROBE_RINGS	2

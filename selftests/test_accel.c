@@ -284,7 +284,7 @@ static int test_basic(const char *node)
 	   "STATE: %llu opens, %llu pings", (unsigned long long)st.opens,
 	   (unsigned long long)st.pings);
 	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE +
-				  ACCEL_PROBE_DONE + 1, __u64), &size);
+				  ACCEL_PROBE_IOCTLS, __u64), &size);
 	ok(err == EINVAL, "an ioctl past the driver's last: EINVAL (%s)", strerror(err));
 	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 2, __u64), &size);
 	ok(err == EINVAL, "a reserved bpfdrv ioctl: EINVAL (%s)", strerror(err));
