@@ -55,7 +55,7 @@ across() {
 	exec 9>"$OUT/go-$mode"
 	wait_for 30 grep -q "^# ready" "$OUT/$mode"
 	$action
-	echo go >&9
+	(echo go >&9) 2>/dev/null	# a client gone already: not our SIGPIPE
 	exec 9>&-
 	wait "$client"
 	rc=$?
@@ -168,7 +168,14 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	# the function unbound, then hot-removed, with DMA jobs running and
 	# queued; the function comes back each time
 	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }
-	node_of() { echo "/dev/accel/$(ls "/sys/class/bpfdrv/$1/accel" 2>/dev/null | head -1)"; }
+	node_of() {
+		local a
+
+		for a in /sys/class/accel/accel*; do
+			[ "$(basename "$(readlink -f "$a/device")")" = "$1" ] &&
+				echo "/dev/accel/${a##*/}"
+		done
+	}
 	inst=$(inst_of "$bdf")
 	node=$(node_of "$inst")
 	# cut_off HOW CMD: the function goes by CMD under the client's jobs
