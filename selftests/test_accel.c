@@ -855,6 +855,7 @@ static int test_edu_hold(const char *node)
 {
 	int fd = open_node(node), i, err, st, done = 0, failed = 0, other = 0;
 	uint32_t bos[2], sync[EDU_HOLD_JOBS];
+	int sf[EDU_HOLD_JOBS];
 	struct edu_accel_job job = { .count = 4096, .op = EDU_ACCEL_OP_DMA };
 	struct drm_bpfdrv_submit sub = {
 		.nr_bos = 2, .arg_len = sizeof(job),
@@ -871,18 +872,25 @@ static int test_edu_hold(const char *node)
 	fill(in, size, 29);
 	memcpy(sub.bos, bos, sizeof(bos));
 	memcpy(sub.arg, &job, sizeof(job));
+	/* the node fails every ioctl once its device went: sync files now */
+	for (i = 0; i < EDU_HOLD_JOBS; i++)
+		sf[i] = -1;
 	for (i = 0, err = 0; i < EDU_HOLD_JOBS && !err; i++) {
 		err = drmSyncobjCreate(fd, 0, &sync[i]);
 		sub.out_syncobj = sync[i];
 		err = err ?: ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+		err = err ?: drmSyncobjExportSyncFile(fd, sync[i], &sf[i]);
 	}
-	ok(!err, "%d DMA jobs submitted", EDU_HOLD_JOBS);
+	ok(!err, "%d DMA jobs submitted, their fences as sync files", EDU_HOLD_JOBS);
 	printf("# ready\n");
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		tap_diag("stdin closed");
 	for (i = 0; i < EDU_HOLD_JOBS; i++) {
-		st = sync_wait(fd, sync[i], 10000) ? -1000 : fence_status(fd, sync[i]);
+		st = sf[i] >= 0 && sync_file_wait(sf[i], 10000) ?
+		     sync_file_status(sf[i]) : -1000;
+		if (sf[i] >= 0)
+			close(sf[i]);
 		if (st == 1)
 			done++;
 		else if (st == -ENODEV || st == -ECANCELED)

@@ -192,7 +192,9 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	remove_it() { cut_off hot-remove "echo 1 >/sys/bus/pci/devices/$bdf/remove"; }
 	across eduhold remove_it
 	echo 1 >/sys/bus/pci/rescan
-	check "$bdf comes back and binds to edu_accel again" \
+	check "$bdf comes back after a rescan" wait_for 10 test -e "/sys/bus/pci/devices/$bdf"
+	check "bpfdrv bind hands it to bpfdrv again" $BPFDRV bind "$bdf"
+	check "edu_accel serves it again" \
 		wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
 	check "unload edu_accel" $BPFDRV unload edu_accel
 	# a hostile driver has edu write to the buffer of a job that ended
