@@ -112,15 +112,35 @@ sed 's/^/# /' "$OUT/threads"
 expect_eq "trace: the ADD ioctl row counts the client's 4000" \
 	"$(jsum "$OUT/trace.json" count type=stat hook=drm_ioctl detail=ADD driver=accel_probe)" 4000
 
+# the same jobs counted by ftrace's gpu_scheduler events on the same run
+# (the accelerator's is the guest's only DRM scheduler), named per kernel
+sched_evs=()
+for pair in drm_sched_job_queue:drm_sched_job drm_sched_job_run:drm_run_job \
+	    drm_sched_job_done:drm_sched_process_job; do
+	for e in ${pair%%:*} ${pair#*:}; do
+		[ -d $TFS/events/gpu_scheduler/$e ] && { sched_evs+=($e); break; }
+	done
+done
+events_on gpu_scheduler "" "${sched_evs[@]}" || sched_evs=()
 $BPFDRV trace -g drm --json -o "$OUT/trace-jobs.json" --perfetto "$OUT/jobs.trace" -- \
 	$T/test_accel submitters "$node" 1 200 1 >"$OUT/jobs" 2>&1
 check "trace -g drm -- test_accel submitters exits 0, nothing lost" test $? -eq 0
 cat "$OUT/jobs"
 grep '"type":"lost"' "$OUT/trace-jobs.json" | sed 's/^/# /'
+[ ${#sched_evs[@]} -eq 3 ] && events_off gpu_scheduler "${sched_evs[@]}"
+i=0
 for hook in sched_queue sched_run sched_done; do
 	expect_eq "trace: $hook counts the client's 200 jobs" \
 		"$(jsum "$OUT/trace-jobs.json" count type=stat hook=$hook)" 200
+	if [ ${#sched_evs[@]} -eq 3 ]; then
+		expect_eq "ftrace: ${sched_evs[$i]} counts the same" \
+			"$(ftrace_count "${sched_evs[$i]}")" 200
+	else
+		nok "ftrace: the scheduler's queue, run and done events exist"
+	fi
+	i=$((i + 1))
 done
+echo 1 >$TFS/tracing_on
 expect_eq "trace: the SUBMIT ioctl row counts them too" \
 	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
 check "trace --perfetto: an instant per job queued, run and done, a span per job's life" \

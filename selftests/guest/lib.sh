@@ -59,34 +59,41 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
-# dma_events_on DEVICE EVENT...: ftrace's dma:EVENTs of DEVICE only, in a
-# cleared buffer (tracing stays off while they are set up); fails where
-# the kernel has no such event. dma_events_off EVENT... undoes it.
+# events_on SYSTEM FILTER EVENT...: ftrace's SYSTEM:EVENTs (those FILTER
+# lets through; "" for all), in a cleared buffer (tracing stays off while
+# they are set up); fails where the kernel has no such event. events_off
+# SYSTEM EVENT... undoes it, tracing left off for the buffer to be read.
+# ftrace_count EVENT: how many EVENT lines the buffer holds.
 TFS=/sys/kernel/tracing
-dma_events_on() {
-	local dev=$1 e
+events_on() {
+	local sys=$1 filter=$2 e
 
-	shift
+	shift 2
 	for e in "$@"; do
-		[ -d "$TFS/events/dma/$e" ] || return 1
+		[ -d "$TFS/events/$sys/$e" ] || return 1
 	done
 	echo 0 >$TFS/tracing_on
 	echo >$TFS/trace
 	for e in "$@"; do
-		echo "device == \"$dev\"" >"$TFS/events/dma/$e/filter"
-		echo 1 >"$TFS/events/dma/$e/enable"
+		[ -z "$filter" ] || echo "$filter" >"$TFS/events/$sys/$e/filter"
+		echo 1 >"$TFS/events/$sys/$e/enable"
 	done
 	echo 1 >$TFS/tracing_on
 }
-dma_events_off() {
-	local e
+events_off() {
+	local sys=$1 e
 
+	shift
 	echo 0 >$TFS/tracing_on
 	for e in "$@"; do
-		echo 0 >"$TFS/events/dma/$e/enable"
-		echo 0 >"$TFS/events/dma/$e/filter"
+		echo 0 >"$TFS/events/$sys/$e/enable"
+		echo 0 >"$TFS/events/$sys/$e/filter"
 	done
 }
+ftrace_count() { grep -c " $1: " $TFS/trace; }
+# dma_events_on DEVICE EVENT...: the dma events of one device
+dma_events_on() { events_on dma "device == \"$1\"" "${@:2}"; }
+dma_events_off() { events_off dma "$@"; }
 # wait_gone NODE: until /dev/bpfdrv/NODE is gone (10 s at most), polled
 # without a pause so that what follows runs as soon as it is
 wait_gone() {
