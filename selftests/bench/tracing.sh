@@ -205,12 +205,11 @@ trace_prog_time() {
 				-r 0 accel_job "$ACCEL_NODE" >/dev/null
 		bpftool -j prog show | python3 -c 'import json, sys
 for p in json.load(sys.stdin):
-    if p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
-                         "func_fexit", "func_entry", "func_exit",
-                         "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit",
-                         "tp_dma", "tp_dma_size2", "tp_dma_size3",
-                         "tp_iommu_fault") and
-            p.get("run_cnt"):
+    if (p.get("name") in ("func_mentry", "func_mexit", "func_fentry",
+                          "func_fexit", "func_entry", "func_exit",
+                          "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit",
+                          "tp_dma", "tp_dma_size2", "tp_dma_size3",
+                          "tp_iommu_fault") and p.get("run_cnt")):
         print(json.dumps({"bench": "trace_prog", "prog": p["name"],
                           "run_cnt": p["run_cnt"],
                           "run_time_ns": p["run_time_ns"]}))'
