@@ -165,10 +165,24 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	bdf=$(basename "$(readlink -f /sys/class/bpfdrv/edu_accel0/device)")
 	dmaev=
 	dma_events_on "$bdf" dma_map_sg dma_unmap_sg && dmaev=1
-	$BPFDRV trace -g iommu -j -o "$OUT/edu-iommu.json" -- \
+	$BPFDRV trace -g drm,iommu -j -o "$OUT/edu-iommu.json" \
+		--perfetto "$OUT/edu.trace" -- \
 		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
 	cat "$OUT/edu"
 	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
+	# one timeline: the function's own track with its mappings, beside
+	# the jobs the scheduler ran
+	check "trace --perfetto: $bdf's track has a mapping per buffer of each job run, beside the jobs" \
+		python3 -S -c 'import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+tids = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
+        and e["args"]["name"] == sys.argv[2] and e["pid"] == 0x7fffffff}
+maps = sum(1 for e in ev if e["ph"] == "i" and e.get("tid") in tids
+           and e["name"] == "dma_map_sg " + sys.argv[2])
+runs = sum(1 for e in ev if e["ph"] == "i" and e["name"].split(" ")[0] == "sched_run")
+print("# tracks", tids, "mappings", maps, "jobs run", runs)
+sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[3]) and
+              runs == int(sys.argv[3])))' "$OUT/edu.trace" "$bdf" "$jobs"
 	if [ -n "$dmaev" ]; then
 		dma_events_off dma_map_sg dma_unmap_sg
 		for e in dma_map_sg dma_unmap_sg; do
