@@ -253,11 +253,23 @@ static void bpfdrv_accel_free(struct bpfdrv_device *bdev)
  * filter treat them as the others, with their work done by the class.
  * bdev->accel is cleared, and an RCU grace period waited for, before the
  * class frees it: each kfunc calls the class inside one RCU read section.
+ * @ret is the class's @op on the instance's accelerator, or -ENODEV.
  */
-static inline void *bpfdrv_accel_of(struct bpfdrv_dev *dev)
-{
-	return READ_ONCE(to_bpfdrv_device(dev)->accel);
-}
+#define bpfdrv_accel_call(dev, ret, op, ...)				\
+do {									\
+	struct bpfdrv_device *__bdev = to_bpfdrv_device(dev);		\
+	void *__accel;							\
+									\
+	rcu_read_lock();						\
+	__accel = READ_ONCE(__bdev->accel);				\
+	(ret) = __accel ? __bdev->accel_cls->op(__accel, __VA_ARGS__) :	\
+			  -ENODEV;					\
+	rcu_read_unlock();						\
+} while (0)
+
+/* BPFDRV_JOB_BO(ring, bo), taken apart */
+#define BPFDRV_JOB_RING_OF(ring_bo)	((ring_bo) >> 16)
+#define BPFDRV_JOB_BO_OF(ring_bo)	((ring_bo) & 0xffff)
 
 __bpf_kfunc_start_defs();
 
@@ -277,17 +289,11 @@ __bpf_kfunc_start_defs();
 __bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
 				int err)
 {
-	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
-	void *accel;
-	int ret = -ENODEV;
+	int ret;
 
 	if (err > 0 || err < -MAX_ERRNO)
 		return -EINVAL;
-	rcu_read_lock();
-	accel = bpfdrv_accel_of(dev);
-	if (accel)
-		ret = cls->job_done(accel, ring, seqno, err);
-	rcu_read_unlock();
+	bpfdrv_accel_call(dev, ret, job_done, ring, seqno, err);
 	return ret;
 }
 
@@ -306,16 +312,10 @@ __bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
 __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				   void *dst, u32 dst__sz)
 {
-	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
-	void *accel;
-	int ret = -ENODEV;
+	int ret;
 
-	rcu_read_lock();
-	accel = bpfdrv_accel_of(dev);
-	if (accel)
-		ret = cls->job_bo_copy(accel, ring_bo >> 16, ring_bo & 0xffff,
-				       off, dst, dst__sz, false);
-	rcu_read_unlock();
+	bpfdrv_accel_call(dev, ret, job_bo_copy, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_BO_OF(ring_bo), off, dst, dst__sz, false);
 	return ret;
 }
 
@@ -332,16 +332,10 @@ __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
 				    u32 off, void *src, u32 src__sz)
 {
-	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
-	void *accel;
-	int ret = -ENODEV;
+	int ret;
 
-	rcu_read_lock();
-	accel = bpfdrv_accel_of(dev);
-	if (accel)
-		ret = cls->job_bo_copy(accel, ring_bo >> 16, ring_bo & 0xffff,
-				       off, src, src__sz, true);
-	rcu_read_unlock();
+	bpfdrv_accel_call(dev, ret, job_bo_copy, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_BO_OF(ring_bo), off, src, src__sz, true);
 	return ret;
 }
 
@@ -366,16 +360,10 @@ __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
 __bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				  u32 len)
 {
-	const struct bpfdrv_accel_class *cls = to_bpfdrv_device(dev)->accel_cls;
-	void *accel;
-	s64 ret = -ENODEV;
+	s64 ret;
 
-	rcu_read_lock();
-	accel = bpfdrv_accel_of(dev);
-	if (accel)
-		ret = cls->job_bo_dma(accel, ring_bo >> 16, ring_bo & 0xffff,
-				      off, len);
-	rcu_read_unlock();
+	bpfdrv_accel_call(dev, ret, job_bo_dma, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_BO_OF(ring_bo), off, len);
 	return ret;
 }
 
