@@ -70,9 +70,10 @@ irqs_to_cpu0() {
 		done
 	done
 }
-# The accelerator class: edu_accel's factorial as a job, from submit to
-# its fence (one submitter, then ACCEL_SUBMITTERS on files of their own),
-# on the second function, beside the edu driver's ioctl path on the first.
+# The accelerator class: edu_accel's factorial and DMA as jobs, from
+# submit to fence (the factorial with one submitter, then ACCEL_SUBMITTERS
+# on files of their own), on the second function, beside the edu driver's
+# ioctl path on the first.
 accel_round() {
 	local node
 
