@@ -8,7 +8,8 @@
 
 #include <linux/types.h>
 
-#define EDU_STALE_KEEP	0	/* keep buffer 0's bus address; done */
+/* keep buffer 0's bus address, done; EPROTO if the kfunc's edges fail */
+#define EDU_STALE_KEEP	0
 #define EDU_STALE_LOAD	1	/* buffer 0's first 4 KiB into edu, by DMA */
 #define EDU_STALE_WRITE	2	/* edu's 4 KiB to the kept address, by DMA */
 #define EDU_STALE_STORE	3	/* edu's 4 KiB into buffer 0, by DMA */

@@ -814,7 +814,8 @@ static int test_stale(const char *node)
 	memset(pb, 0xa5, 4096);
 	memset(pc, 0, 4096);
 	err = stale_job(fd, &a, 1, EDU_STALE_KEEP, sync);
-	ok(!err, "a job on buffer A: the driver keeps A's bus address (%d)", err);
+	ok(!err, "a job on buffer A: bpfdrv_job_bo_dma refuses ranges past its end or empty (ERANGE) and a buffer the job lacks (ENOENT); the driver keeps A's bus address (%d)",
+	   err);
 	usleep(100000);
 	err = stale_job(fd, &b, 1, EDU_STALE_LOAD, sync);
 	ok(!err, "a job takes buffer B's bytes into the device by DMA (%d)", err);

@@ -55,6 +55,12 @@ int BPF_PROG(edu_stale_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	}
 	switch (op) {
 	case EDU_STALE_KEEP:
+		/* the kfunc's edges: past the end, no bytes, a missing buffer */
+		if (bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 0), EDU_DMA_SIZE - 2,
+				      4) != -ERANGE ||
+		    bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 0), 0, 0) != -ERANGE ||
+		    bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 1), 0, 1) != -ENOENT)
+			return -EPROTO;
 		st->kept = bus;
 		return bpfdrv_job_done(dev, ring, seqno, 0);
 	case EDU_STALE_LOAD:
