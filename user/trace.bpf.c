@@ -1316,6 +1316,61 @@ int tp_irq_handler_exit(struct bpf_raw_tracepoint_args *ctx)
 	return 0;
 }
 
+/*
+ * irq:irq_handler_entry/exit of the IRQs that user space found one device
+ * for (irq_devs: a PCI function's MSI vectors, an INTx line no other
+ * function has): per device, the handler's time, on the device's track of
+ * the timeline. The device's own: counted whichever task was interrupted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);			/* the IRQ */
+	__type(value, struct trace_irq_dev);
+} irq_devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} dev_irq_start SEC(".maps");
+
+SEC("raw_tp")
+int tp_dev_irq_entry(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0, irq = ctx->args[0];
+	__u64 *start = bpf_map_lookup_elem(&dev_irq_start, &zero);
+
+	if (!start)
+		return 0;
+	*start = 0;
+	if (!stopping && bpf_map_lookup_elem(&irq_devs, &irq))
+		*start = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("raw_tp")
+int tp_dev_irq_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 zero = 0, irq = ctx->args[0], hook = cookie_hook(ctx);
+	__u64 *start = bpf_map_lookup_elem(&dev_irq_start, &zero), delta;
+	struct trace_irq_dev *d;
+
+	if (!start || !*start)
+		return 0;
+	delta = bpf_ktime_get_ns() - *start;
+	*start = 0;
+	d = bpf_map_lookup_elem(&irq_devs, &irq);
+	if (!d)
+		return 0;
+	hist_add(hook, d->sub, delta, false, d->name);
+	proc_add(TRACE_TGID_HARDIRQ, "[hardirq]", hook, d->sub);
+	emit(TRACE_EV_SPAN, hook, d->sub, TRACE_TGID_HARDIRQ, false,
+	     bpf_ktime_get_ns() - delta, delta);
+	return 0;
+}
+
 /* --- system calls on device files: where functions cannot be probed --- */
 
 /*

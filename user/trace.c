@@ -260,7 +260,7 @@ int trace_session_run(struct trace_opts *o)
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
 	struct trace_timeline *timeline = NULL;
 	struct trace_loss loss;
-	double next, end, t0;
+	double next, end, t0, next_irq_scan;
 	int go_fd = -1, ret = 1, status = 0, i, nattached = 0;
 	pid_t child = 0;
 
@@ -356,6 +356,7 @@ int trace_session_run(struct trace_opts *o)
 	s.start_time = s.last_time = now_s();
 	next = o->interval > 0 ? s.start_time + o->interval : 0;
 	end = o->duration > 0 ? s.start_time + o->duration : 0;
+	next_irq_scan = s.start_time + 1;
 	if (child) {
 		if (write(go_fd, "g", 1) != 1)
 			err("cannot start %s", o->cmd[0]);
@@ -384,6 +385,10 @@ int trace_session_run(struct trace_opts *o)
 		}
 		if (end && t >= end)
 			break;
+		if (t >= next_irq_scan) {
+			refresh_irq_devs(s.skel);
+			next_irq_scan = t + 1;
+		}
 	}
 	quiesce(&s);
 	if (o->report)

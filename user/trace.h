@@ -103,6 +103,12 @@ struct trace_hist {
 	char drv[TRACE_DRV_LEN];	/* DRM driver of a driver ioctl */
 };
 
+/* An IRQ's device (irq_devs): its name and the name's hash, its sub-key. */
+struct trace_irq_dev {
+	__u32 sub;
+	char name[TRACE_STR_LEN];
+};
+
 /* One event of the timeline (--perfetto), from the `events` ring buffer. */
 enum trace_tl_kind {
 	TRACE_EV_SPAN,		/* a function call: ts, dur */

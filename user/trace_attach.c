@@ -95,8 +95,19 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	case TP_IOMMU_FAULT: return skel->progs.tp_iommu_fault;
 	case FN_IOPF_REPORT: return skel->progs.fn_iopf_report;
 	case FN_IOPF_RESPONSE: return skel->progs.fn_iopf_response;
+	case TP_DEV_IRQ: return skel->progs.tp_dev_irq_entry;
 	}
 	return NULL;
+}
+
+/* The irq_handler_exit program of a hook timed from irq_handler_entry. */
+static struct bpf_program *tp_exit_program(struct trace_bpf *skel, enum tp_prog p)
+{
+	switch (p) {
+	case TP_IRQ_NAMED: return skel->progs.tp_irq_handler_exit;
+	case TP_DEV_IRQ: return skel->progs.tp_dev_irq_exit;
+	default: return NULL;
+	}
 }
 
 /*
@@ -145,8 +156,8 @@ int set_autoload(struct trace_bpf *skel, bool follow)
 		} else if (h->kind == HOOK_TP) {
 			irqs = true;
 			bpf_program__set_autoload(tp_program(skel, h->prog), true);
-			if (h->prog == TP_IRQ_NAMED)
-				bpf_program__set_autoload(skel->progs.tp_irq_handler_exit, true);
+			if (tp_exit_program(skel, h->prog))
+				bpf_program__set_autoload(tp_exit_program(skel, h->prog), true);
 		}
 	}
 	bpf_program__set_autoload(skel->progs.tp_sys_enter, sys);
@@ -331,6 +342,7 @@ static void attach_hook(struct trace_bpf *skel, int i)
 	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
 	struct hook *h = &hooks[i];
 	struct bpf_program *prog = tp_program(skel, h->prog);
+	struct bpf_program *exit = tp_exit_program(skel, h->prog);
 	char why[sizeof(h->why)];
 
 	if (h->kind == HOOK_FUNC) {
@@ -342,24 +354,41 @@ static void attach_hook(struct trace_bpf *skel, int i)
 		return;
 	}
 	if (prog_unusable(prog, why, sizeof(why)) ||
-	    (h->prog == TP_IRQ_NAMED &&
-	     prog_unusable(skel->progs.tp_irq_handler_exit, why, sizeof(why)))) {
+	    (exit && prog_unusable(exit, why, sizeof(why)))) {
 		snprintf(h->why, sizeof(h->why), "%s", why);
 		return;
 	}
+	if (h->prog == TP_DEV_IRQ && trace_fill_irq_devs(bpf_map__fd(skel->maps.irq_devs)) <= 0) {
+		snprintf(h->why, sizeof(h->why), "no IRQ of a PCI function is its own");
+		return;
+	}
 	topts.cookie = TRACE_COOKIE(i, 0, h->flags);
-	h->links[0] = bpf_program__attach_raw_tracepoint_opts(prog, h->target, &topts);
-	h->links[1] = h->links[0];
-	if (h->links[0] && h->prog == TP_IRQ_NAMED)	/* the exit too */
-		h->links[1] = bpf_program__attach_raw_tracepoint_opts(
-			skel->progs.tp_irq_handler_exit, "irq_handler_exit", &topts);
+	/* the exit first: an entry is never left without its exit */
+	h->links[1] = exit ? bpf_program__attach_raw_tracepoint_opts(exit, "irq_handler_exit",
+								      &topts) : NULL;
+	if (!exit || h->links[1])
+		h->links[0] = bpf_program__attach_raw_tracepoint_opts(prog, h->target, &topts);
+	if (!exit)
+		h->links[1] = h->links[0];
 	if (h->links[0] && h->links[1]) {
 		h->attached = true;
 		return;
 	}
 	snprintf(h->why, sizeof(h->why), "attach failed: %s", strerror(errno));
+	if (h->links[1] != h->links[0])
+		bpf_link__destroy(h->links[1]);
 	bpf_link__destroy(h->links[0]);
 	h->links[0] = h->links[1] = NULL;
+}
+
+/* Once a second: IRQs allocated or freed since, for dev_irq. */
+void refresh_irq_devs(struct trace_bpf *skel)
+{
+	int i;
+
+	for (i = 0; i < NR_HOOKS; i++)
+		if (hooks[i].attached && hooks[i].kind == HOOK_TP && hooks[i].prog == TP_DEV_IRQ)
+			trace_fill_irq_devs(bpf_map__fd(skel->maps.irq_devs));
 }
 
 static struct bpf_link *sys_links[2];

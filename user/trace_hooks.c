@@ -254,7 +254,8 @@ struct hook hooks[] = {
 	 * 6.12 and later, renamed in 7.2), IOMMU page-table updates (no device
 	 * in them), I/O page faults as IOMMU drivers report them (AMD, ARM),
 	 * VT-d's fault interrupt (its faults are logged, not reported), and
-	 * recoverable faults (page requests) and their responses.
+	 * recoverable faults (page requests) and their responses, and the
+	 * device's interrupts, for its track of the timeline.
 	 */
 	TP_DMA_EV("dma_map", TP_DMA_SIZE3, PER_DEV,
 		  "DMA API: a buffer mapped for the device (bytes)",
@@ -294,6 +295,9 @@ struct hook hooks[] = {
 	LAT(TRACE_IOMMU, "iopf_report_to_response", TRACE_LAT_IOPF_REPORT_RESPONSE,
 	    H_IOPF_REPORT, H_IOPF_RESPONSE,
 	    "recoverable fault handling, first report to page response"),
+	TP_DMA_EV("dev_irq", TP_DEV_IRQ, PER_DEV,
+		  "interrupt handlers per device (PCI MSI vectors, unshared INTx lines)",
+		  "irq_handler_entry"),
 
 	/* any character device: --device PATH or MAJOR[:MINOR] */
 	SYS("open", TRACE_SYS_OPEN, TRACE_ARG_INODE_MINOR, "open() of the devices"),

@@ -39,7 +39,7 @@ enum tp_prog {
 	TP_COUNT, TP_STR_COUNT, TP_SCHED_QUEUE, TP_SCHED_RUN, TP_SCHED_DONE,
 	TP_FENCE_INIT, TP_FENCE_EMIT, TP_FENCE_SIGNALED, TP_FENCE_DESTROY,
 	TP_VPU_JOB, TP_XID, TP_IRQ_NAMED, TP_DMA, TP_DMA_SIZE2, TP_DMA_SIZE3,
-	TP_IOMMU_FAULT, FN_IOPF_REPORT, FN_IOPF_RESPONSE,
+	TP_IOMMU_FAULT, FN_IOPF_REPORT, FN_IOPF_RESPONSE, TP_DEV_IRQ,
 };
 
 #define MAX_ALT 3
@@ -94,10 +94,15 @@ bool use_syscalls(struct hook *h);
 bool fop_traced(const struct hook *h);
 void probe_hooks(unsigned int groups);
 
+/* The devices of IRQs, for dev_irq (trace_irq_devs.c). */
+__u32 trace_str_hash(const char *s);
+int trace_fill_irq_devs(int map_fd);
+
 /* Loading and attaching (trace_attach.c). */
 extern bool count_only;		/* no return probes: links[1] is links[0] */
 extern bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see open_skel() */
 extern double t_attach_func;	/* of attach time, spent on functions */
+void refresh_irq_devs(struct trace_bpf *skel);
 extern double t_copy;		/* of which copying fentry programs */
 
 /* Programs the kernel refused on their own, and why. */

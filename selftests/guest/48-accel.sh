@@ -164,25 +164,43 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	# independently, by ftrace's dma events of the same function
 	bdf=$(basename "$(readlink -f /sys/class/bpfdrv/edu_accel0/device)")
 	dmaev=
+	# and its interrupts (an MSI of its own), by ftrace's irq events
+	irqn=$(ls "/sys/bus/pci/devices/$bdf/msi_irqs" 2>/dev/null | head -1)
+	irqev=
+	[ -n "$irqn" ] && events_on irq "irq == $irqn" irq_handler_entry && irqev=1
 	dma_events_on "$bdf" dma_map_sg dma_unmap_sg && dmaev=1
 	$BPFDRV trace -g drm,iommu -j -o "$OUT/edu-iommu.json" \
 		--perfetto "$OUT/edu.trace" -- \
 		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
 	cat "$OUT/edu"
 	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
-	# one timeline: the function's own track with its mappings, beside
-	# the jobs the scheduler ran
-	check "trace --perfetto: $bdf's track has a mapping per buffer of each job run, beside the jobs" \
+	irqs=$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))
+	# one timeline: the function's own track with its mappings and its
+	# interrupts, beside the jobs the scheduler ran
+	check "trace --perfetto: $bdf's track has a mapping per buffer of each job run and its $irqs interrupts, beside the jobs" \
 		python3 -S -c 'import json, sys
 ev = json.load(open(sys.argv[1]))["traceEvents"]
 tids = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
         and e["args"]["name"] == sys.argv[2] and e["pid"] == 0x7fffffff}
-maps = sum(1 for e in ev if e["ph"] == "i" and e.get("tid") in tids
-           and e["name"] == "dma_map_sg " + sys.argv[2])
+on_track = lambda ph, name: sum(1 for e in ev if e["ph"] == ph and e.get("tid") in tids
+                                and e.get("pid") == 0x7fffffff and e["name"] == name)
+maps = on_track("i", "dma_map_sg " + sys.argv[2])
+irqs = on_track("X", "dev_irq " + sys.argv[2])
 runs = sum(1 for e in ev if e["ph"] == "i" and e["name"].split(" ")[0] == "sched_run")
-print("# tracks", tids, "mappings", maps, "jobs run", runs)
+print("# tracks", tids, "mappings", maps, "interrupts", irqs, "jobs run", runs)
 sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[3]) and
-              runs == int(sys.argv[3])))' "$OUT/edu.trace" "$bdf" "$jobs"
+              runs == int(sys.argv[3]) and irqs == int(sys.argv[4])))' \
+		"$OUT/edu.trace" "$bdf" "$jobs" "$irqs"
+	expect_eq "trace -g iommu: dev_irq of $bdf counts the interrupts edu_accel took" \
+		"$(jsum "$OUT/edu-iommu.json" count type=stat hook=dev_irq detail=$bdf)" "$irqs"
+	if [ -n "$irqev" ]; then
+		events_off irq irq_handler_entry
+		expect_eq "ftrace: irq_handler_entry of its IRQ $irqn counts the same" \
+			"$(ftrace_count irq_handler_entry)" "$irqs"
+		echo 1 >$TFS/tracing_on
+	else
+		nok "ftrace: $bdf has an MSI and irq_handler_entry exists"
+	fi
 	if [ -n "$dmaev" ]; then
 		dma_events_off dma_map_sg dma_unmap_sg
 		for e in dma_map_sg dma_unmap_sg; do
@@ -198,7 +216,7 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[3]) and
 	# 13 + 1 (3!, then 13 refused) + 50 x 13 values, each an interrupt,
 	# and two per DMA job (to the device, back), of which there are two
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
-		"$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))" 668
+		"$irqs" 668
 	# the function unbound, then hot-removed, with DMA jobs running and
 	# queued; the function comes back each time
 	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }
