@@ -1337,7 +1337,7 @@ struct {
 } dev_irq_start SEC(".maps");
 
 SEC("raw_tp")
-int tp_dev_irq_entry(struct bpf_raw_tracepoint_args *ctx)
+int tp_devirq_entry(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u32 zero = 0, irq = ctx->args[0];
 	__u64 *start = bpf_map_lookup_elem(&dev_irq_start, &zero);
@@ -1351,7 +1351,7 @@ int tp_dev_irq_entry(struct bpf_raw_tracepoint_args *ctx)
 }
 
 SEC("raw_tp")
-int tp_dev_irq_exit(struct bpf_raw_tracepoint_args *ctx)
+int tp_devirq_exit(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u32 zero = 0, irq = ctx->args[0], hook = cookie_hook(ctx);
 	__u64 *start = bpf_map_lookup_elem(&dev_irq_start, &zero), delta;

@@ -95,7 +95,7 @@ static struct bpf_program *tp_program(struct trace_bpf *skel, enum tp_prog p)
 	case TP_IOMMU_FAULT: return skel->progs.tp_iommu_fault;
 	case FN_IOPF_REPORT: return skel->progs.fn_iopf_report;
 	case FN_IOPF_RESPONSE: return skel->progs.fn_iopf_response;
-	case TP_DEV_IRQ: return skel->progs.tp_dev_irq_entry;
+	case TP_DEV_IRQ: return skel->progs.tp_devirq_entry;
 	}
 	return NULL;
 }
@@ -105,7 +105,7 @@ static struct bpf_program *tp_exit_program(struct trace_bpf *skel, enum tp_prog 
 {
 	switch (p) {
 	case TP_IRQ_NAMED: return skel->progs.tp_irq_handler_exit;
-	case TP_DEV_IRQ: return skel->progs.tp_dev_irq_exit;
+	case TP_DEV_IRQ: return skel->progs.tp_devirq_exit;
 	default: return NULL;
 	}
 }

@@ -209,7 +209,8 @@ for p in json.load(sys.stdin):
                           "func_fexit", "func_entry", "func_exit",
                           "tp_bpfdrv_fop", "tp_sys_enter", "tp_sys_exit",
                           "tp_dma", "tp_dma_size2", "tp_dma_size3",
-                          "tp_iommu_fault") and p.get("run_cnt")):
+                          "tp_iommu_fault", "tp_devirq_entry",
+                          "tp_devirq_exit") and p.get("run_cnt")):
         print(json.dumps({"bench": "trace_prog", "prog": p["name"],
                           "run_cnt": p["run_cnt"],
                           "run_time_ns": p["run_time_ns"]}))'
