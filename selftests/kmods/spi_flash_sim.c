@@ -61,14 +61,19 @@ static const u8 sim_jedec_id[] = { 0xef, 0x40, 0x14 };
 #define SIM_DEVICE_ID		0x13	/* what RES and REMS give */
 
 struct spi_flash_sim {
-	struct mutex lock;		/* everything below */
+	struct mutex lock;		/* the flash's state, last */
 	u8 *mem;
 	bool wel;			/* write enable latch */
 	u8 cmd;				/* the command of this selection */
 	u32 nbytes;			/* bytes since chip select went active */
 	u32 addr;			/* its address, as received */
-	struct spi_device *devices[SIM_NUM_CS];	/* made by new_device */
 	char last[96];			/* last_message */
+	/*
+	 * Not under lock: the core takes the controller's add_lock while
+	 * adding a device, and its io_mutex before a transfer takes lock.
+	 */
+	struct mutex devices_lock;
+	struct spi_device *devices[SIM_NUM_CS];	/* made by new_device */
 };
 
 static struct platform_device *sim_pdev;
@@ -256,7 +261,7 @@ static ssize_t new_device_store(struct device *dev,
 	if (ret)
 		return ret;
 	info.chip_select = cs;
-	mutex_lock(&sim->lock);
+	mutex_lock(&sim->devices_lock);
 	if (sim->devices[cs]) {
 		ret = -EEXIST;
 		goto out;
@@ -269,7 +274,7 @@ static ssize_t new_device_store(struct device *dev,
 	}
 	sim->devices[cs] = spi;
 out:
-	mutex_unlock(&sim->lock);
+	mutex_unlock(&sim->devices_lock);
 	return ret ?: count;
 }
 static DEVICE_ATTR_WO(new_device);
@@ -285,10 +290,10 @@ static ssize_t delete_device_store(struct device *dev,
 
 	if (ret)
 		return ret;
-	mutex_lock(&sim->lock);
+	mutex_lock(&sim->devices_lock);
 	spi = sim->devices[cs];
 	sim->devices[cs] = NULL;
-	mutex_unlock(&sim->lock);
+	mutex_unlock(&sim->devices_lock);
 	if (!spi)
 		return -ENOENT;
 	spi_unregister_device(spi);
@@ -333,6 +338,7 @@ static int sim_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	sim = spi_controller_get_devdata(ctlr);
 	mutex_init(&sim->lock);
+	mutex_init(&sim->devices_lock);
 	sim->mem = vmalloc(SIM_FLASH_SIZE);
 	if (!sim->mem)
 		return -ENOMEM;

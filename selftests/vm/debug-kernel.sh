@@ -9,14 +9,19 @@
 # small configuration for the test guests (x86_64 defconfig, kvm_guest,
 # what the lifetime parts use) and the debug options: KASAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS,
-# DEBUG_LIST. Cached with the root; BPFDRV_DEBUG_REBUILD=1 builds it again.
+# DEBUG_LIST. Cached with the root; an edit of this script, or
+# BPFDRV_DEBUG_REBUILD=1, builds it again (incrementally).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 newest=$(BPFDRV_KERNELS=newest "$(dirname "$0")/kernels.sh") || exit 1
 line=${newest%%.*}.$(cut -d. -f2 <<<"$newest")	# 7.3.4+deb13-amd64: 7.3
 rel_file=$BPFDRV_ROOT/usr/src/bpfdrv-debug-$line.release
-if [ -f "$rel_file" ] && [ -z "${BPFDRV_DEBUG_REBUILD:-}" ]; then
+# built by this script as it is now: an edit (its configuration) rebuilds
+script_sum=$(sha256sum "$0" | cut -c1-16)
+sum_file=$BPFDRV_ROOT/usr/src/bpfdrv-debug-$line.script
+if [ -f "$rel_file" ] && [ -z "${BPFDRV_DEBUG_REBUILD:-}" ] &&
+	[ "$(cat "$sum_file" 2>/dev/null)" = "$script_sum" ]; then
 	rel=$(cat "$rel_file")
 	[ -n "$(kernel_image "$rel")" ] && { echo "$rel"; exit 0; }
 fi
@@ -96,6 +101,7 @@ CONFIG_I2C_I801=m
 CONFIG_I2C_STUB=m
 CONFIG_SPI=y
 CONFIG_SPI_MASTER=y
+CONFIG_SPI_SPIDEV=m
 CONFIG_GPIOLIB=y
 CONFIG_GPIO_CDEV=y
 CONFIG_GPIO_SIM=m
@@ -103,6 +109,8 @@ CONFIG_GPIO_SIM=m
 CONFIG_GPIO_GRANITERAPIDS=m
 CONFIG_NEW_LEDS=y
 CONFIG_LEDS_CLASS=y
+CONFIG_LEDS_TRIGGERS=y
+CONFIG_LEDS_TRIGGER_TIMER=y
 CONFIG_INPUT_EVDEV=y
 CONFIG_HWMON=y
 CONFIG_WATCHDOG=y
@@ -121,6 +129,7 @@ EOF
 	depmod "$rel"
 	echo "$rel" >"/usr/src/bpfdrv-debug-$line.release"
 ' bash "$line" >&2 || die "the debug kernel did not build"
+echo "$script_sum" >"$sum_file"
 rel=$(cat "$rel_file")
 log "debug kernel $rel built in $(((SECONDS - start) / 60)) min"
 echo "$rel"
