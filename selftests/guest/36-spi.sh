@@ -95,6 +95,7 @@ check "spi: its node and its SPI device are gone" \
 
 # --- flashrom through spidev, on the same chip select ---
 spidev_on() {
+	modprobe spidev 2>/dev/null	# a module where nothing loaded it yet
 	echo 0 >$SIM/new_device &&
 		echo spidev >"/sys/bus/spi/devices/$CTL.0/driver_override" &&
 		echo "$CTL.0" >/sys/bus/spi/drivers/spidev/bind &&
