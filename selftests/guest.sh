@@ -76,7 +76,10 @@ fi
 bad="WARNING:|BUG:|Oops|Call Trace|general protection"
 bad="$bad|rcu: INFO: .* detected stalls|rcu_.* self-detected stall|blocked for more than"
 bad="$bad|soft lockup|hard LOCKUP|possible circular locking|possible recursive locking"
-bad="$bad|inconsistent lock state|suspicious RCU usage|lockdep"
+# lockdep's reports (not its banner, "RCU lockdep checking is enabled")
+bad="$bad|inconsistent lock state|suspicious RCU usage|bad unlock balance"
+bad="$bad|DEBUG_LOCKS_WARN_ON|trying to register non-static key"
+bad="$bad|turning off the locking correctness validator"
 # SLUB debug (slub_debug=FZP) reports as "BUG kmalloc-64 (...): Poison overwritten"
 bad="$bad|Poison overwritten|Redzone overwritten|Object padding overwritten"
 bad="$bad|Freepointer corrupt|KASAN|KFENCE|ODEBUG"
