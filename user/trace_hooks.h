@@ -95,7 +95,6 @@ bool fop_traced(const struct hook *h);
 void probe_hooks(unsigned int groups);
 
 /* The devices of IRQs, for dev_irq (trace_irq_devs.c). */
-__u32 trace_str_hash(const char *s);
 int trace_fill_irq_devs(int map_fd);
 
 /* Loading and attaching (trace_attach.c). */

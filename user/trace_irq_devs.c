@@ -27,7 +27,7 @@ struct irq_owner {
 };
 
 /* The hash of the BPF programs' str_key(): a device name's sub-key. */
-__u32 trace_str_hash(const char *s)
+static __u32 str_hash(const char *s)
 {
 	__u32 h = 2166136261U;
 	int i;
@@ -133,7 +133,7 @@ int trace_fill_irq_devs(int map_fd)
 			continue;
 		memset(&v, 0, sizeof(v));
 		snprintf(v.name, sizeof(v.name), "%s", o[i].name);
-		v.sub = trace_str_hash(v.name);
+		v.sub = str_hash(v.name);
 		if (!bpf_map_update_elem(map_fd, &o[i].irq, &v, BPF_ANY))
 			filled++;
 	}
