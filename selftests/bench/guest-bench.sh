@@ -51,10 +51,15 @@ $B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
 	native:echo:/dev/echo_native \
 	cuse:echo:/dev/$ECHO_CUSE \
 	floor:floor:/dev/zero:/dev/null || echo "# error: echobench failed"
-# where the 4 KiB I/O path's time goes, direct and through the kernel buffer
+# where the 4 KiB I/O path's time goes, direct and through the kernel buffer,
+# and the 1-byte and ioctl paths' (the framework's fixed cost per call)
 profile_run 4 "echo write+read 4 KiB: bpfdrv, direct I/O|rw /dev/bpfdrv/$ECHO_BPFDRV 4096" \
 	"echo write+read 4 KiB: bpfdrv, kernel buffer|rw /dev/bpfdrv/benchbuf 4096" \
-	"echo write+read 4 KiB: native|rw /dev/echo_native 4096"
+	"echo write+read 4 KiB: native|rw /dev/echo_native 4096" \
+	"echo write+read 1 B: bpfdrv|rw /dev/bpfdrv/$ECHO_BPFDRV 1" \
+	"echo write+read 1 B: native|rw /dev/echo_native 1" \
+	"echo ioctl INFO: bpfdrv|ioctl /dev/bpfdrv/$ECHO_BPFDRV" \
+	"echo ioctl INFO: native|ioctl /dev/echo_native"
 $BPFDRV unload benchbuf >/dev/null
 
 # edu: edu0 stays with the bpfdrv edu driver, the second function goes to

@@ -6,6 +6,7 @@
  *   ioloop rw PATH SIZE SECONDS    write SIZE bytes, read them back (echo)
  *   ioloop fact PATH SECONDS       write "12", read 12! once the device's
  *                                  interrupt came (edu, factorial mode)
+ *   ioloop ioctl PATH SECONDS      ECHO_IOC_INFO (echo): a 16-byte struct out
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -14,6 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "bpfdrv_echo.h"
 
 static double now(void)
 {
@@ -29,18 +33,21 @@ int main(int argc, char **argv)
 	size_t size = 3;
 	double secs, end;
 	long rounds = 0;
-	bool fact;
+	struct echo_info info;
+	bool fact, ioc;
 	int fd;
 
-	if (argc < 4 || (strcmp(argv[1], "rw") && strcmp(argv[1], "fact")) ||
+	if (argc < 4 || (strcmp(argv[1], "rw") && strcmp(argv[1], "fact") &&
+			 strcmp(argv[1], "ioctl")) ||
 	    (!strcmp(argv[1], "rw") && argc != 5)) {
-		fprintf(stderr, "usage: ioloop rw PATH SIZE SECONDS | fact PATH SECONDS\n");
+		fprintf(stderr, "usage: ioloop rw PATH SIZE SECONDS | fact PATH SECONDS | ioctl PATH SECONDS\n");
 		return 2;
 	}
 	fact = !strcmp(argv[1], "fact");
-	if (!fact)
+	ioc = !strcmp(argv[1], "ioctl");
+	if (!fact && !ioc)
 		size = strtoul(argv[3], NULL, 0);
-	secs = atof(argv[fact ? 3 : 4]);
+	secs = atof(argv[fact || ioc ? 3 : 4]);
 	if (!size || size > sizeof(buf)) {
 		fprintf(stderr, "ioloop: SIZE must be 1..%zu\n", sizeof(buf));
 		return 2;
@@ -55,6 +62,14 @@ int main(int argc, char **argv)
 		memcpy(buf, "12\n", 3);
 	end = now() + secs;
 	while (now() < end) {
+		if (ioc) {
+			if (ioctl(fd, ECHO_IOC_INFO, &info)) {
+				perror("ioloop");
+				return 1;
+			}
+			rounds++;
+			continue;
+		}
 		if (write(fd, buf, size) != (ssize_t)size ||
 		    read(fd, buf, fact ? 16 : size) <= 0) {
 			perror("ioloop");

@@ -15,11 +15,13 @@ import collections
 import json
 import sys
 
-FRAMES = ["bpfdrv_read", "bpfdrv_write", "echo_native_read",
-	  "echo_native_write", "edu_ref_read", "edu_ref_write",
-	  "bpf__chr_ext_ops_", "bpf_prog_", "bpfdrv_ring_to_io",
-	  "bpfdrv_io_to_ring", "bpfdrv_mmio_write", "_copy_to_user",
-	  "_copy_from_user", "__check_object_size", "schedule", "mutex_lock"]
+FRAMES = ["bpfdrv_read", "bpfdrv_write", "bpfdrv_ioctl", "echo_native_read",
+	  "echo_native_write", "echo_native_ioctl", "edu_ref_read",
+	  "edu_ref_write", "bpf__chr_ext_ops_", "bpf_prog_",
+	  "__bpf_prog_enter", "__bpf_prog_exit", "bpfdrv_ring_to_io",
+	  "bpfdrv_io_to_ring", "bpfdrv_io_data", "bpfdrv_mmio_write",
+	  "_copy_to_user", "_copy_from_user", "__check_object_size",
+	  "schedule", "mutex_lock", "mutex_unlock"]
 
 
 def reduce(stacks):
@@ -58,7 +60,7 @@ def main():
 		total, user, leaf, incl = reduce(maps.get(f"@p{i}", {}))
 		print(json.dumps({"bench": "profile", "label": label, "secs": secs,
 				  "rounds": rounds.get(i), "samples": total,
-				  "user": user, "leaf": leaf.most_common(10),
+				  "user": user, "leaf": leaf.most_common(20),
 				  "incl": dict(incl)}))
 		ok = ok and total > 0 and rounds.get(i)
 	return 0 if ok else 1
