@@ -366,10 +366,7 @@ lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update accel}
 # minutes for this one with 7.2 running the IOMMU, ABI and accelerator
 # parts too (the newest runs them).
 mid_parts=${BPFDRV_MID_PARTS:-core hostile pci}
-# The irq part is left out of PREEMPT_RT's until more rounds confirm the
-# fix of the crash it found there (README, "Limits worth knowing");
-# BPFDRV_RT_PARTS="irq" runs it.
-rt_parts=${BPFDRV_RT_PARTS:-stall eject isolation trace update accel}
+rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update accel}
 newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update stall}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
