@@ -197,8 +197,9 @@ struct bpfdrv_device {
 	 * update runs. Valid while !dead, under srcu.
 	 */
 	struct chr_ext_ops *ops;
+	u32 cb_mask;			/* BIT(enum bpfdrv_cb) of those in ops */
 	u32 flags;			/* ops->flags, which no update changes */
-	struct srcu_struct srcu;	/* callbacks in flight, for teardown */
+	struct srcu_struct srcu;	/* callbacks in flight: bpfdrv_pin() */
 	struct mutex lock;		/* one callback at a time */
 	bool creating;			/* reserved, not yet published */
 	bool abort;			/* its function went while creating */
@@ -244,6 +245,48 @@ struct bpfdrv_device {
 	struct inode *map_inode;	/* NULL if the driver has none */
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
+
+/*
+ * An instance pinned against teardown: its SRCU read section, which a
+ * detach drains before it frees the driver. The hot path of every call:
+ * SRCU-fast where the kernel has it (7.x), whose readers need no full
+ * barrier; classic SRCU before (6.12).
+ */
+struct bpfdrv_pin {
+#ifdef DEFINE_SRCU_FAST
+	struct srcu_ctr __percpu *scp;
+#else
+	int idx;
+#endif
+};
+
+static inline int bpfdrv_pin_init(struct bpfdrv_device *bdev)
+{
+#ifdef DEFINE_SRCU_FAST
+	return init_srcu_struct_fast(&bdev->srcu);
+#else
+	return init_srcu_struct(&bdev->srcu);
+#endif
+}
+
+static __always_inline struct bpfdrv_pin bpfdrv_pin(struct bpfdrv_device *bdev)
+{
+#ifdef DEFINE_SRCU_FAST
+	return (struct bpfdrv_pin){ .scp = srcu_read_lock_fast(&bdev->srcu) };
+#else
+	return (struct bpfdrv_pin){ .idx = srcu_read_lock(&bdev->srcu) };
+#endif
+}
+
+static __always_inline void bpfdrv_unpin(struct bpfdrv_device *bdev,
+					 struct bpfdrv_pin pin)
+{
+#ifdef DEFINE_SRCU_FAST
+	srcu_read_unlock_fast(&bdev->srcu, pin.scp);
+#else
+	srcu_read_unlock(&bdev->srcu, pin.idx);
+#endif
+}
 
 struct bpfdrv_file_kern {
 	struct bpfdrv_file pub;		/* what BPF sees */
@@ -306,6 +349,7 @@ static inline bool bpfdrv_pci_locked_down(void)
 {
 	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
 }
+
 bool bpfdrv_name_valid(const char *name);
 
 void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
@@ -366,7 +410,6 @@ static inline void bpfdrv_device_wake(struct bpfdrv_device *bdev)
 	wake_up_interruptible_all(&bdev->wq);
 }
 
-
 /* @name, or, if @pattern ends with '*', whatever starts as it does. */
 static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
 {
@@ -376,8 +419,6 @@ static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
 		return !strncmp(name, pattern, len - 1);
 	return !strcmp(name, pattern);
 }
-
-
 
 void bpfdrv_mmap_open(struct bpfdrv_device *bdev, struct file *filp);
 void bpfdrv_mmap_revoke(struct bpfdrv_device *bdev);

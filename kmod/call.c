@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The judge of a driver's return values, out of line: call.h runs it on
- * every call, and it reports rarely.
+ * What call.h keeps out of line: the mask of a driver's callbacks, made
+ * when its code is set, and the judge of its return values, which call.h
+ * runs on every call and which reports rarely.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -9,10 +10,45 @@
 
 #include "call.h"
 
+/* The callbacks @ops has, for bpfdrv_call_peek(): BIT(enum bpfdrv_cb). */
+u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops)
+{
+	const void *cbs[BPFDRV_CB_NR] = {
+		[BPFDRV_CB_INIT] = ops->init,
+		[BPFDRV_CB_EXIT] = ops->exit,
+		[BPFDRV_CB_OPEN] = ops->open,
+		[BPFDRV_CB_RELEASE] = ops->release,
+		[BPFDRV_CB_READ] = ops->read,
+		[BPFDRV_CB_WRITE] = ops->write,
+		[BPFDRV_CB_IOCTL] = ops->ioctl,
+		[BPFDRV_CB_POLL] = ops->poll,
+		[BPFDRV_CB_IRQ] = ops->irq,
+		[BPFDRV_CB_GPIO_EDGE] = ops->gpio_edge,
+		[BPFDRV_CB_TAKEOVER] = ops->takeover,
+		[BPFDRV_CB_LED_SET] = ops->led_set,
+		[BPFDRV_CB_LED_GET] = ops->led_get,
+		[BPFDRV_CB_LED_BLINK] = ops->led_blink,
+		[BPFDRV_CB_SENSOR_READ] = ops->sensor_read,
+		[BPFDRV_CB_IRQ_HARD] = ops->irq_hard,
+		[BPFDRV_CB_ACCEL_IOCTL] = ops->accel_ioctl,
+		[BPFDRV_CB_ACCEL_RUN_JOB] = ops->accel_run_job,
+		[BPFDRV_CB_ACCEL_TIMEOUT] = ops->accel_timeout,
+	};
+	u32 mask = 0;
+	int cb;
+
+	BUILD_BUG_ON(BPFDRV_CB_NR > 32);
+	for (cb = 0; cb < BPFDRV_CB_NR; cb++)
+		if (cbs[cb])
+			mask |= BIT(cb);
+	return mask;
+}
+
 /*
  * @ret is neither 0..@max nor an ordinary errno: count it, and eject the
- * driver on a burst, a broken driver rather than a slip. The caller is
- * inside the instance's SRCU section, which pins bdev->drv.
+ * driver on a burst, a broken driver rather than a slip. Exported:
+ * bpfdrv_accel.ko calls drivers through call.h too. The caller has
+ * pinned the instance, and with it bdev->drv.
  */
 noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
 				   enum bpfdrv_cb cb, int ret, u32 max)
@@ -34,5 +70,4 @@ noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
 	}
 	return -EIO;
 }
-/* bpfdrv_accel.ko calls drivers through call.h too */
 EXPORT_SYMBOL_GPL(bpfdrv_bad_ret);

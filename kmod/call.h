@@ -4,22 +4,22 @@
  * bpfdrv_call() and bpfdrv_call_void(). Every callback but irq_hard, which
  * runs in hard-IRQ context under RCU (pci.c), goes through them:
  *
- *   enter:  the instance's SRCU read section (a detach drains it before it
- *           frees the driver), the gate of the call's kind, a peek for the
- *           callback without the mutex, the callback mutex, the callbacks
- *           looked up again under it (an update swaps them under it), the
- *           count and which callback runs;
+ *   enter:  pin the instance (bpfdrv_pin(): a detach drains the pins
+ *           before it frees the driver), the gate of the call's kind, a
+ *           peek at the mask of the driver's callbacks without the mutex,
+ *           the callback mutex, the callback looked up under it (an update
+ *           swaps them under it), the count and which callback runs;
  *   call;
  *   leave:  unlock, then judge the return value while the driver is still
- *           pinned (a burst of bad returns ejects it), then leave SRCU.
+ *           pinned (a burst of bad returns ejects it), then unpin.
  *
  * Inline: this is the hot path of every system call on a node.
  */
 #ifndef __BPFDRV_CALL_H
 #define __BPFDRV_CALL_H
 
+#include <linux/bits.h>
 #include <linux/lockdep.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 
 #include "bpfdrv.h"
@@ -43,7 +43,7 @@ struct bpfdrv_call {
 	const struct chr_ext_ops *ops;	/* the code this call runs */
 	enum bpfdrv_call_kind kind;
 	enum bpfdrv_cb cb;
-	int srcu_idx;
+	struct bpfdrv_pin pin;
 };
 
 int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
@@ -61,20 +61,18 @@ static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
 	return bpfdrv_bad_ret(bdev, cb, ret, max);
 }
 
+u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops);
+
 /*
- * Does the driver have the callback at @member? Peeked without the mutex,
- * so that a call the driver does not handle never queues behind one that
- * sleeps. A map an update replaced is freed after an RCU grace period.
+ * Does the driver have callback @cb? Peeked without the mutex, so that a
+ * call the driver does not handle never queues behind one that sleeps; the
+ * mask is a word of the instance, which an update rewrites after the
+ * callbacks (the call looks again under the mutex).
  */
 static __always_inline bool bpfdrv_call_peek(struct bpfdrv_device *bdev,
-					     size_t member)
+					     enum bpfdrv_cb cb)
 {
-	bool has;
-
-	rcu_read_lock();
-	has = *(void **)((u8 *)READ_ONCE(bdev->ops) + member);
-	rcu_read_unlock();
-	return has;
+	return READ_ONCE(bdev->cb_mask) & BIT(cb);
 }
 
 /*
@@ -128,9 +126,9 @@ static __always_inline bool bpfdrv_call_gate(struct bpfdrv_device *bdev,
  * @member: its offset in struct chr_ext_ops
  * @new: for BPFDRV_CALL_UPDATE, the update's callbacks; else NULL
  *
- * Return: 0 inside the instance's SRCU section with its callback mutex
- * held; -ENODEV if the gate of @kind is shut, -ENOENT if the driver has no
- * such callback, -EINTR if the caller was killed while it waited.
+ * Return: 0 with the instance pinned and its callback mutex held;
+ * -ENODEV if the gate of @kind is shut, -ENOENT if the driver has no such
+ * callback, -EINTR if the caller was killed while it waited.
  */
 static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 					     struct bpfdrv_device *bdev,
@@ -143,7 +141,7 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 	c->bdev = bdev;
 	c->kind = kind;
 	c->cb = cb;
-	c->srcu_idx = srcu_read_lock(&bdev->srcu);
+	c->pin = bpfdrv_pin(bdev);
 	if (unlikely(!bpfdrv_call_gate(bdev, kind))) {
 		ret = -ENODEV;
 		goto out;
@@ -157,7 +155,7 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 		}
 		goto called;
 	}
-	if (!bpfdrv_call_peek(bdev, member)) {
+	if (!bpfdrv_call_peek(bdev, cb)) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -186,7 +184,7 @@ called:
 	bdev->loop_start = 0;	/* its bpfdrv_for() loops start their clock */
 	return 0;
 out:
-	srcu_read_unlock(&bdev->srcu, c->srcu_idx);
+	bpfdrv_unpin(bdev, c->pin);
 	return ret;
 }
 
@@ -199,7 +197,7 @@ static __always_inline int bpfdrv_call_leave(struct bpfdrv_call *c, int ret,
 	if (c->kind != BPFDRV_CALL_UPDATE)
 		mutex_unlock(&bdev->lock);
 	ret = bpfdrv_check_ret(bdev, c->cb, ret, max);
-	srcu_read_unlock(&bdev->srcu, c->srcu_idx);
+	bpfdrv_unpin(bdev, c->pin);
 	return ret;
 }
 

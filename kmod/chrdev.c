@@ -301,8 +301,9 @@ static __always_inline ssize_t bpfdrv_rw_direct(struct file *filp,
 	return bpfdrv_write_buffered(filp, f, ubuf, len, ppos);
 }
 
-static ssize_t __bpfdrv_read(struct file *filp, char __user *ubuf,
-			     size_t count, loff_t *ppos)
+static __always_inline ssize_t __bpfdrv_read(struct file *filp,
+					     char __user *ubuf, size_t count,
+					     loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
@@ -325,8 +326,9 @@ static ssize_t __bpfdrv_read(struct file *filp, char __user *ubuf,
 	return ret;
 }
 
-static ssize_t __bpfdrv_write(struct file *filp, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static __always_inline ssize_t __bpfdrv_write(struct file *filp,
+					      const char __user *ubuf,
+					      size_t count, loff_t *ppos)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	bool direct = f->bdev->flags & BPFDRV_F_DIRECT_IO;
@@ -349,8 +351,8 @@ static ssize_t __bpfdrv_write(struct file *filp, const char __user *ubuf,
 	return ret;
 }
 
-static long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
-			   unsigned long arg)
+static __always_inline long __bpfdrv_ioctl(struct file *filp, unsigned int cmd,
+					   unsigned long arg)
 {
 	struct bpfdrv_file_kern *f = filp->private_data;
 	struct bpfdrv_device *bdev = f->bdev;
@@ -416,7 +418,8 @@ static __poll_t __bpfdrv_poll(struct file *filp,
 /*
  * The file operations, each timed for the bpfdrv_fop tracepoint while it is
  * enabled (a static key: nothing to pay when it is not). A call that began
- * before the tracepoint was enabled is not reported.
+ * before the tracepoint was enabled is not reported. Read, write and ioctl
+ * inline their work: one call and return fewer per system call.
  */
 static __always_inline u64 bpfdrv_fop_start(void)
 {

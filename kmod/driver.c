@@ -141,7 +141,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 	if (!bdev)
 		return ERR_PTR(-ENOMEM);
 	bdev->stats = alloc_percpu(struct bpfdrv_stats);
-	if (!bdev->stats || init_srcu_struct(&bdev->srcu)) {
+	if (!bdev->stats || bpfdrv_pin_init(bdev)) {
 		free_percpu(bdev->stats);
 		kfree(bdev);
 		return ERR_PTR(-ENOMEM);
@@ -162,6 +162,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
 	bdev->drv = drv;
 	bdev->ops = ops;
+	bdev->cb_mask = bpfdrv_cb_mask(ops);
 	bdev->flags = ops->flags;
 	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
 	bdev->link = drv->link;

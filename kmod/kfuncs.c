@@ -233,7 +233,7 @@ __bpf_kfunc int bpfdrv_ring_to_io(struct bpfdrv_io *io, void *ring,
 	n = min(k->size, count);
 	first = min(n, cap - head);
 	if (bpfdrv_io_copy_out(k, 0, r->data + head, first) ||
-	    bpfdrv_io_copy_out(k, first, r->data, n - first))
+	    (n > first && bpfdrv_io_copy_out(k, first, r->data, n - first)))
 		return -EFAULT;
 	WRITE_ONCE(r->head, (head + n) % cap);
 	WRITE_ONCE(r->count, count - n);
@@ -265,7 +265,7 @@ __bpf_kfunc int bpfdrv_io_to_ring(struct bpfdrv_io *io, void *ring,
 	n = min(k->size, cap - count);
 	first = min(n, cap - tail);
 	if (bpfdrv_io_copy_in(k, 0, r->data + tail, first) ||
-	    bpfdrv_io_copy_in(k, first, r->data, n - first))
+	    (n > first && bpfdrv_io_copy_in(k, first, r->data, n - first)))
 		return -EFAULT;
 	WRITE_ONCE(r->count, count + n);
 	return n;

@@ -263,12 +263,12 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 	u64 off = (u64)vmf->pgoff << PAGE_SHIFT;
 	const struct bpfdrv_mmap_window *w;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct bpfdrv_pin pin;
 	unsigned long pfn;
 	u64 roff;
 	u64 end;
-	int idx;
 
-	idx = srcu_read_lock(&bdev->srcu);
+	pin = bpfdrv_pin(bdev);
 	w = bpfdrv_mmap_window(bdev, off, &end);
 	/* a region_offset near U64_MAX must not wrap to the region's start */
 	if (w && READ_ONCE(bdev->live) && bdev->pci &&
@@ -278,7 +278,7 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 			ret = vmf_insert_pfn(vma, vmf->address, pfn);
 		mutex_unlock(&bdev->pci->dma_lock);
 	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	bpfdrv_unpin(bdev, pin);
 	return ret;
 }
 
@@ -308,7 +308,8 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	const struct bpfdrv_mmap_window *w;
 	unsigned long pfn;
 	u64 off, end, roff;
-	int ret, idx;
+	struct bpfdrv_pin pin;
+	int ret;
 
 	if (!bdev->map_inode)
 		return -ENODEV;
@@ -335,7 +336,7 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 		return -EOPNOTSUPP;
 	}
 
-	idx = srcu_read_lock(&bdev->srcu);
+	pin = bpfdrv_pin(bdev);
 	ret = -ENODEV;
 	if (READ_ONCE(bdev->live) && bdev->pci &&
 	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
@@ -343,7 +344,7 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 		ret = bpfdrv_region_pfn(bdev, w->region, roff, len, &pfn);
 		mutex_unlock(&bdev->pci->dma_lock);
 	}
-	srcu_read_unlock(&bdev->srcu, idx);
+	bpfdrv_unpin(bdev, pin);
 	if (ret)
 		return ret;
 

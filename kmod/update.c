@@ -218,8 +218,10 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		ret = -EBUSY;
 	} else {
 		drv->ops = ops;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			WRITE_ONCE(held[i]->ops, ops);
+			WRITE_ONCE(held[i]->cb_mask, bpfdrv_cb_mask(ops));
+		}
 		ops->driver = drv;
 		old->driver = NULL;
 		count = ++drv->updates;
