@@ -14,7 +14,6 @@ if [ ${#edus[@]} -lt 2 ]; then
 fi
 load_module || { nok "insmod bpfdrv.ko for the PCI tests"; exit 0; }
 
-driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
 irqs() { cat "/sys/class/bpfdrv/$1/irq_count"; }
 # the kernel's own count for the instance's interrupt line
 proc_irqs() { awk -v n="$1" 'NR == 1 { cpus = NF } $NF == n { for (i = 2; i <= cpus + 1; i++) s += $i; print s }' /proc/interrupts; }

@@ -21,7 +21,6 @@ if [ ${#edus[@]} -lt 2 ] || [ -z "$testdev" ] || [ -z "$rng" ]; then
 fi
 load_module || { nok "insmod bpfdrv.ko for the mmap tests"; exit 0; }
 
-driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
 # node_of BDF: the node of the instance that serves BDF
 node_of() {
 	local d

@@ -5,7 +5,8 @@
 # change what a driver is, or whose code fails, are refused and the old code
 # goes on serving; a storm of 8 processes on echo and fifo sees 24 updates
 # of each with no failed call and no lost byte; edu is updated while
-# factorials and DMA run.
+# factorials and DMA run, and while its second function is unbound, bound
+# and hot-removed.
 . "$(dirname "$0")/lib.sh"
 
 U=$TOBJ/update
@@ -210,5 +211,59 @@ refused "edu: one function instead of the IDs (--device)" "the new code changes 
 	edu $U/edu_v2.bpf.o --device "${edus[0]}"
 check "edu still serves after the refusals" \
 	eval '$EDU fact /dev/bpfdrv/edu1 5 | grep -qx 120'
+
+# --- updates racing unbind, bind and hot-remove of the second function ---
+# An update of a driver whose instances come and go may be refused ("came or
+# went meanwhile": the old code serves), but the driver stays attached.
+edu_maps=$(struct_ops_maps)
+rm -f "$OUT/churn_stop"
+(	n=0
+	while [ ! -e "$OUT/churn_stop" ]; do
+		n=$((n + 1))
+		if [ $((n % 4)) = 0 ]; then
+			echo 1 >"/sys/bus/pci/devices/${edus[1]}/remove"
+			echo 1 >/sys/bus/pci/rescan
+			wait_for 5 test -e "/sys/bus/pci/devices/${edus[1]}"
+		else
+			$BPFDRV unbind "${edus[1]}" >/dev/null 2>&1
+		fi
+		$BPFDRV bind "${edus[1]}" >/dev/null 2>&1
+	done
+	echo $n >"$OUT/churn_runs") &
+churn=$!
+done_ok=0 busy=0 bad=0
+for i in $(seq 1 20); do
+	if [ $((i % 2)) = 1 ]; then obj=$U/edu_v2.bpf.o; else obj=$OBJ/edu.bpf.o; fi
+	if $BPFDRV update edu $obj >"$OUT/upd" 2>&1; then
+		done_ok=$((done_ok + 1))
+	elif grep -q "came or went meanwhile" "$OUT/upd"; then
+		busy=$((busy + 1))
+	else
+		bad=$((bad + 1))
+		sed 's/^/# /' "$OUT/upd"
+	fi
+done
+touch "$OUT/churn_stop"
+wait $churn
+[ -e "/sys/bus/pci/devices/${edus[1]}" ] || echo 1 >/sys/bus/pci/rescan
+wait_for 5 test -e "/sys/bus/pci/devices/${edus[1]}"
+[ "$(driver_of "${edus[1]}")" = bpfdrv ] || $BPFDRV bind "${edus[1]}" >/dev/null 2>&1
+check "20 updates of edu racing $(cat "$OUT/churn_runs" 2>/dev/null) unbinds and hot-removes of edu1: $done_ok done, $busy refused as busy, none failed otherwise" \
+	test $bad = 0 -a $done_ok -gt 0
+if $BPFDRV status edu >"$OUT/status" 2>&1 && ! grep -q "last exit" "$OUT/status" &&
+	$BPFDRV list | grep -q "^edu "; then
+	ok "edu is still attached after the race, with no exit recorded"
+else
+	nok "edu is still attached after the race, with no exit recorded"
+	sed 's/^/# /' "$OUT/status"
+	tail -n 5 /sys/kernel/bpfdrv/exits 2>/dev/null | sed 's/^/# exits: /'
+fi
+check "edu0 serves after the race" eval '$EDU fact /dev/bpfdrv/edu0 6 | grep -qx 720'
+check "edu1, bound again, serves after the race" \
+	eval 'wait_for 5 test -c /dev/bpfdrv/edu1 && $EDU fact /dev/bpfdrv/edu1 5 | grep -qx 120'
+check "the race left no struct_ops map behind ($edu_maps before, $(struct_ops_maps) after)" \
+	test "$(struct_ops_maps)" = "$edu_maps"
 check "unload edu" $BPFDRV unload edu
+check "unload edu leaves no struct_ops map of it" \
+	test "$(struct_ops_maps)" -lt "$edu_maps"
 echo "$hard_was" >$hard_max

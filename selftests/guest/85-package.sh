@@ -24,7 +24,6 @@ if [ ${#debs[@]} -ne 3 ]; then
 fi
 ver=$(dpkg-deb -f "${debs[0]}" Version)
 edu_bdfs() { lspci -Dn -d 1234:11e8 | awk '{ print $1 }'; }
-driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
 attached() { grep -q "^$1 " /sys/kernel/bpfdrv/drivers 2>/dev/null; }
 detached() { ! attached "$1"; }
 

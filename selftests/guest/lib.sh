@@ -59,6 +59,8 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	return 1
 }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
+# the driver a PCI function is bound to, or nothing
+driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }
 # events_on SYSTEM FILTER EVENT...: ftrace's SYSTEM:EVENTs (those FILTER
 # lets through; "" for all), in a cleared buffer (tracing stays off while
 # they are set up); fails where the kernel has no such event. events_off
