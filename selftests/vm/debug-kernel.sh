@@ -6,8 +6,10 @@
 #
 # Debian's stock kernels have no KASAN or lockdep. This one is Debian's own
 # source of the newest line (linux-source-X.Y from trixie-backports) with a
-# small configuration for the test guests (x86_64 defconfig, kvm_guest,
-# what the lifetime parts use) and the debug options: KASAN, KFENCE,
+# small configuration for the test guests (x86_64 defconfig less what the
+# guests have no use for: DRM, sound, USB, wireless and wired network
+# drivers, netfilter, NFS, ATA, MD, IPv6; kvm_guest; what the lifetime
+# parts use) and the debug options: KASAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS,
 # DEBUG_LIST. Cached with the root; an edit of this script, or
 # BPFDRV_DEBUG_REBUILD=1, builds it again (incrementally).
@@ -115,6 +117,18 @@ CONFIG_INPUT_EVDEV=y
 CONFIG_HWMON=y
 CONFIG_WATCHDOG=y
 CONFIG_I6300ESB_WDT=y
+# CONFIG_DRM is not set
+# CONFIG_SOUND is not set
+# CONFIG_USB_SUPPORT is not set
+# CONFIG_WIRELESS is not set
+# CONFIG_WLAN is not set
+# CONFIG_ETHERNET is not set
+# CONFIG_NETFILTER is not set
+# CONFIG_NFS_FS is not set
+# CONFIG_AGP is not set
+# CONFIG_ATA is not set
+# CONFIG_MD is not set
+# CONFIG_IPV6 is not set
 EOF
 	scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$obj/bpfdrv.config" >/dev/null
 	make -s O="$obj" olddefconfig

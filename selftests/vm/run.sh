@@ -18,6 +18,10 @@
 #   BPFDRV_NEWEST_SKIP="." the parts the newest generic kernel leaves to
 #                          PREEMPT_RT of the same release
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
+#   BPFDRV_DEBUG=0|1       make test: never or always end with the debug kernel
+#                          (default: when the matrix took at most
+#                          BPFDRV_DEBUG_GATE seconds, default 2100)
+#   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci i2c spi eject update)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -60,10 +64,10 @@ esac
 mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 # The debug kernel (KASAN, lockdep: selftests/vm/debug-kernel.sh), built once
-# from Debian's source and cached: make test-debug runs it alone. It is not
-# part of the matrix CI runs: its build alone takes longer than CI has.
-# It runs what exercises lifetimes (attach, detach, ejection, update,
-# unbind, bus devices going, mappings, class devices).
+# from Debian's source and cached: make test-debug runs it alone, on what
+# exercises lifetimes (attach, detach, ejection, update, unbind, bus devices
+# going, mappings, class devices); make test after the matrix, on a part of
+# that (debug_round below).
 if [ "$mode" = test ] && [ "${BPFDRV_DEBUG_KERNEL:-}" = only ]; then
 	kernels=("$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh")") || exit 1
 	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation}
@@ -420,6 +424,46 @@ fi
 for i in "${!job_pids[@]}"; do
 	report "$i"
 done
+
+# The whole matrix ends with the debug kernel, alone (beside other guests
+# its boot timed out in udev's coldplug), on the lifetime parts that fit
+# CI's 90 minutes: its build and these parts take about as long again as
+# the matrix on a two-core machine. Skipped, saying why, when the matrix
+# took longer than BPFDRV_DEBUG_GATE seconds (on so slow a machine both
+# would not fit) or the disk has too little room for its build tree (9
+# GiB). BPFDRV_DEBUG=1 runs it whatever the time, BPFDRV_DEBUG=0 never.
+debug_round() {
+	local took=$SECONDS free rel log=$BPFDRV_BUILD/vm/debug-kernel.log
+
+	free=$(df -P -BG "$BPFDRV_CACHE" | awk 'NR == 2 { print $4 + 0 }')
+	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ "$took" -gt "${BPFDRV_DEBUG_GATE:-2100}" ]; then
+		echo "# skip: the debug kernel (KASAN, lockdep): the matrix took $((took / 60)) min here, more than the $((${BPFDRV_DEBUG_GATE:-2100} / 60)) that leave room for its build and run in 90 (make test-debug runs it)"
+		return
+	fi
+	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ "$free" -lt 12 ]; then
+		echo "# skip: the debug kernel (KASAN, lockdep): $free GiB free, its build takes 9 (make test-debug runs it)"
+		return
+	fi
+	log "the debug kernel (KASAN, lockdep): building it if not cached (log: ${log#"$BPFDRV_TOP"/})"
+	n=$((n + 1))
+	if ! rel=$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh" 2>"$log") ||
+		! in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
+			>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1; then
+		failed=$((failed + 1))
+		echo "not ok $n - the debug kernel and bpfdrv.ko for it build (see ${log#"$BPFDRV_TOP"/})"
+		tail -20 "$log" | sed 's/^/# /'
+		return
+	fi
+	passed=$((passed + 1))
+	echo "ok $n - the debug kernel $rel and bpfdrv.ko for it build ($(((SECONDS - took) / 60)) min)"
+	# KASAN and lockdep under TCG: several times slower
+	BPFDRV_VM_TIMEOUT=3600 BPFDRV_PART_TIMEOUT=1200 \
+		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci i2c spi eject update}
+	report $((${#job_pids[@]} - 1))
+}
+[ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && [ -z "${BPFDRV_KERNELS:-}" ] &&
+	[ "${BPFDRV_DEBUG:-}" != 0 ] && [ "${BPFDRV_DEBUG_KERNEL:-}" != only ] && debug_round
 echo "1..$n"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
