@@ -2,10 +2,11 @@
 #
 # make            build the module (against KDIR), the BPF drivers and bpfdrv
 # make test       build everything for each kernel of the matrix and run the
-#                 selftests in VMs (sets up its own Debian root; needs root);
+#                 selftests in VMs (sets up its own Debian root; needs root),
+#                 then some lifetime parts on the debug kernel if time allows;
 #                 KERNELS=newest: the quick run, on the newest kernel only
 # make test-debug the lifetime parts on a KASAN and lockdep kernel, built
-#                 once from Debian's source (tens of minutes) and cached
+#                 once from Debian's source (about 11 minutes) and cached
 # make demo       boot a VM and show a driver attaching and data flowing
 # make bench      bpfdrv against a native module and CUSE in one VM boot;
 #                 results in build/bench/
