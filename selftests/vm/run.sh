@@ -21,7 +21,8 @@
 #   BPFDRV_DEBUG=0|1       make test: never or always end with the debug kernel
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 2400)
-#   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci i2c spi eject update)
+#   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap i2c spi
+#                          eject update)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -461,7 +462,7 @@ debug_round() {
 	# took 751 s in all, update the longest at 222 s)
 	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci i2c spi eject update}
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap i2c spi eject update}
 	report $((${#job_pids[@]} - 1))
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && [ -z "${BPFDRV_KERNELS:-}" ] &&
