@@ -63,6 +63,14 @@ static __always_inline int bpfdrv_check_ret(struct bpfdrv_device *bdev,
 
 u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops);
 
+/* An instance's callbacks, and the mask of them bpfdrv_call_peek() reads. */
+static inline void bpfdrv_set_ops(struct bpfdrv_device *bdev,
+				  struct chr_ext_ops *ops)
+{
+	WRITE_ONCE(bdev->ops, ops);
+	WRITE_ONCE(bdev->cb_mask, bpfdrv_cb_mask(ops));
+}
+
 /*
  * Does the driver have callback @cb? Peeked without the mutex, so that a
  * call the driver does not handle never queues behind one that sleeps; the

@@ -161,8 +161,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 	else
 		strscpy(bdev->pub.name, ops->name, sizeof(bdev->pub.name));
 	bdev->drv = drv;
-	bdev->ops = ops;
-	bdev->cb_mask = bpfdrv_cb_mask(ops);
+	bpfdrv_set_ops(bdev, ops);
 	bdev->flags = ops->flags;
 	bdev->mode = ops->mode ? ops->mode & 0777 : BPFDRV_DEFAULT_MODE;
 	bdev->link = drv->link;

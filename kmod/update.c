@@ -218,10 +218,8 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		ret = -EBUSY;
 	} else {
 		drv->ops = ops;
-		for (i = 0; i < n; i++) {
-			WRITE_ONCE(held[i]->ops, ops);
-			WRITE_ONCE(held[i]->cb_mask, bpfdrv_cb_mask(ops));
-		}
+		for (i = 0; i < n; i++)
+			bpfdrv_set_ops(held[i], ops);
 		ops->driver = drv;
 		old->driver = NULL;
 		count = ++drv->updates;
