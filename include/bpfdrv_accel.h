@@ -44,7 +44,10 @@ struct drm_bpfdrv_bo_info {
  * one that gets its fence, and bytes for the driver. The job's fence is
  * signalled when the driver ends it: with an error if the driver failed
  * it, it overran its time (ETIMEDOUT), or the device went (ENODEV).
+ * A file has at most BPFDRV_ACCEL_FILE_JOBS_MAX jobs submitted and not yet
+ * done with (each pins its buffers); past that, SUBMIT fails with EBUSY.
  */
+#define BPFDRV_ACCEL_FILE_JOBS_MAX	256
 #define BPFDRV_ACCEL_JOB_BOS_MAX	8
 #define BPFDRV_ACCEL_JOB_ARG_MAX	64
 struct drm_bpfdrv_submit {

@@ -11,20 +11,33 @@
  *
  * A driver with accel_dma_bits has each job's buffers mapped for its PCI
  * function's DMA while the job runs: mapped by run_job before the driver
- * starts it, unmapped when it ends, before its fence is signalled.
+ * starts it, unmapped when it ends, before its fence is signalled; the
+ * job-buffer kfuncs sync them for the CPU and back around each access.
  *
- * The DRM device's parent is the instance's device, which DRM holds until
- * its last user (a file, a mapping, an exported dma-buf) is gone; after a
- * detach the DRM device is unplugged and the driver is never called again.
+ * The fence rules (Documentation/driver-api/dma-buf.rst): from run_job to
+ * a fence's signal nothing waits for memory or for a lock that a fence
+ * waiter may hold. run_job and timedout_job call the driver through
+ * bpfdrv_call_fence() (call.h: no mutex, no sleep, a budget), inside
+ * dma_fence_begin_signalling() for lockdep to check.
+ *
+ * Lifetimes: the DRM device's parent is the instance's device, which DRM
+ * holds until its last user (a file, a mapping, an exported dma-buf) is
+ * gone; after a detach the DRM device is unplugged and the driver is never
+ * called again. The accelerator itself (its schedulers) lives on while a
+ * job or a hardware fence does: jobs killed with their file are freed by
+ * the scheduler's work items, and fences live in sync files and dma-bufs.
+ * Each holds it, and it holds this module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cred.h>
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/iosys-map.h>
-#include <linux/delay.h>
+#include <linux/kref.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -66,19 +79,23 @@ struct bpfdrv_accel_job;
 struct bpfdrv_accel_ring {
 	struct drm_gpu_scheduler sched;
 	struct drm_gpu_scheduler *sched_list[1];
-	spinlock_t lock;		/* running; the fences' lock */
+	spinlock_t lock;		/* running */
 	struct bpfdrv_accel_job *running;	/* started, not ended */
 	u64 fence_context;
-	u64 fence_seqno;		/* under lock */
+	atomic64_t fence_seqno;		/* started jobs */
 	atomic64_t submitted;		/* the jobs' seqno */
 	char name[BPFDRV_NAME_MAX + 8];
 };
 
 struct bpfdrv_accel {
 	struct drm_device *drm;
-	struct bpfdrv_device *bdev;	/* the parent: DRM holds it */
+	struct bpfdrv_device *bdev;	/* the parent: DRM holds it until del */
+	/* the DRM device's, each job's and each started fence's */
+	struct kref ref;
+	struct work_struct free_work;
 	u32 nr_rings;			/* schedulers set up */
 	bool dead;			/* del: no job reaches the driver */
+	umode_t mode;			/* the node's, as the driver declared */
 	struct bpfdrv_accel_ring rings[BPFDRV_ACCEL_RINGS_MAX];
 	struct drm_driver driver;	/* its name and ioctls, per instance */
 	struct drm_ioctl_desc ioctls[BPFDRV_ACCEL_NR_IOCTLS];
@@ -89,15 +106,23 @@ struct bpfdrv_accel {
 	/* job buffers' DMA: the PCI function (held), or why not */
 	struct device *dma_dev;
 	int dma_err;
-	struct mutex dma_lock;		/* mapping in run_job against del */
 };
 
 /* A file: the instance's, and its queue on each ring. */
 struct bpfdrv_accel_file {
 	struct bpfdrv_file_kern *f;
+	struct kref ref;		/* the file's, and each job's */
+	atomic_t jobs;			/* submitted, not freed */
 	struct mutex submit_lock;	/* arm and push in order */
 	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX];
 	u32 nr_ent;
+};
+
+/* A job's hardware fence: its own lock, and its accelerator held. */
+struct bpfdrv_accel_fence {
+	struct dma_fence base;
+	spinlock_t lock;		/* base's */
+	struct bpfdrv_accel *a;		/* from dma_fence_init() on */
 };
 
 /*
@@ -107,10 +132,11 @@ struct bpfdrv_accel_file {
  */
 struct bpfdrv_accel_job {
 	struct drm_sched_job base;
-	struct bpfdrv_accel *a;
+	struct bpfdrv_accel *a;		/* held */
+	struct bpfdrv_accel_file *af;	/* held */
 	u32 ring;
 	u64 seqno;
-	struct dma_fence *hw;
+	struct bpfdrv_accel_fence *hw;
 	bool hw_started;
 	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
 	u32 nr_bos;
@@ -134,6 +160,22 @@ static inline struct bpfdrv_accel *to_accel(struct drm_device *drm)
 	return drm->dev_private;
 }
 
+/* The last holder went: bpfdrv_accel_free() in process context, ours. */
+static struct workqueue_struct *bpfdrv_accel_wq;
+
+static void bpfdrv_accel_last_put(struct kref *ref)
+{
+	struct bpfdrv_accel *a = container_of(ref, struct bpfdrv_accel, ref);
+
+	queue_work(bpfdrv_accel_wq, &a->free_work);
+}
+
+/* Any context: a fence goes in its last holder's. */
+static void bpfdrv_accel_put(struct bpfdrv_accel *a)
+{
+	kref_put(&a->ref, bpfdrv_accel_last_put);
+}
+
 static void bpfdrv_accel_bo_free(struct drm_gem_object *obj)
 {
 	struct bpfdrv_accel_bo *bo =
@@ -155,10 +197,11 @@ static const struct drm_gem_object_funcs bpfdrv_accel_bo_funcs = {
 	.vm_ops = &drm_gem_shmem_vm_ops,
 };
 
+/* Charged to the caller's memory cgroup, as its pages are. */
 static struct drm_gem_object *bpfdrv_accel_bo_alloc(struct drm_device *drm,
 						    size_t size)
 {
-	struct bpfdrv_accel_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	struct bpfdrv_accel_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
@@ -227,9 +270,21 @@ static const char *bpfdrv_accel_fence_timeline(struct dma_fence *fence)
 	return "ring";
 }
 
+/* Its last reference: in any context, after the signal. */
+static void bpfdrv_accel_fence_release(struct dma_fence *fence)
+{
+	struct bpfdrv_accel_fence *f =
+		container_of(fence, struct bpfdrv_accel_fence, base);
+	struct bpfdrv_accel *a = f->a;
+
+	dma_fence_free(fence);		/* after RCU: base is f's start */
+	bpfdrv_accel_put(a);
+}
+
 static const struct dma_fence_ops bpfdrv_accel_fence_ops = {
 	.get_driver_name = bpfdrv_accel_fence_driver,
 	.get_timeline_name = bpfdrv_accel_fence_timeline,
+	.release = bpfdrv_accel_fence_release,
 };
 
 static inline struct bpfdrv_accel_job *to_job(struct drm_sched_job *sj)
@@ -285,6 +340,7 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 	struct bpfdrv_accel_job *job;
 	struct dma_fence *hw;
 	unsigned long flags;
+	bool cookie;
 
 	spin_lock_irqsave(&r->lock, flags);
 	job = r->running;
@@ -297,10 +353,12 @@ static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
 	/* ended, not signalled: the job stays until its fence is */
 	bpfdrv_accel_job_unmap(job);
 	/* signalled, the job may be freed at once: only its fence is ours */
-	hw = job->hw;
+	hw = &job->hw->base;
+	cookie = dma_fence_begin_signalling();
 	if (err)
 		dma_fence_set_error(hw, err);
 	dma_fence_signal(hw);
+	dma_fence_end_signalling(cookie);
 	dma_fence_put(hw);		/* running's */
 	return 0;
 }
@@ -312,6 +370,28 @@ static int bpfdrv_accel_job_done(void *accel, u32 ring, u64 seqno, int err)
 	if (ring >= a->nr_rings)
 		return -ENOENT;
 	return bpfdrv_accel_ring_end(&a->rings[ring], seqno, false, err);
+}
+
+/*
+ * The CPU's copy from or into buffer @bo of a running @job. Mapped for the
+ * device, the buffer is the device's: synced for the CPU, then back, so
+ * that a bounce buffer (swiotlb, confidential VMs) neither hides what the
+ * device wrote nor, at the unmap, overwrites what the CPU did.
+ */
+static void bpfdrv_accel_job_bo_access(struct bpfdrv_accel_job *job, u32 bo,
+				       u32 off, void *buf, u32 len, bool store)
+{
+	struct sg_table *sgt = job->dma_mapped ? job->sgts[bo] : NULL;
+
+	if (sgt)
+		dma_sync_sgtable_for_cpu(job->a->dma_dev, sgt, DMA_BIDIRECTIONAL);
+	if (store)
+		memcpy(job->maps[bo].vaddr + off, buf, len);
+	else
+		memcpy(buf, job->maps[bo].vaddr + off, len);
+	if (sgt)
+		dma_sync_sgtable_for_device(job->a->dma_dev, sgt,
+					    DMA_BIDIRECTIONAL);
 }
 
 static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
@@ -332,10 +412,8 @@ static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
 		ret = -ENOENT;
 	else if (!bpfdrv_range_ok(off, len, job->bos[bo]->size))
 		ret = -ERANGE;
-	else if (store)
-		memcpy(job->maps[bo].vaddr + off, buf, len);
 	else
-		memcpy(buf, job->maps[bo].vaddr + off, len);
+		bpfdrv_accel_job_bo_access(job, bo, off, buf, len, store);
 	spin_unlock_irqrestore(&r->lock, flags);
 	return ret;
 }
@@ -381,17 +459,47 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
 	return ret;
 }
 
+/*
+ * Start @job on @r: map its buffers for the device, make it the running
+ * one, then hand it to the driver on the fence path. Under RCU: del waits
+ * for it (the instance lives), and a job started after del fails itself.
+ * Return: 0, or why the job ends at once.
+ */
+static int bpfdrv_accel_job_start(struct bpfdrv_accel *a,
+				  struct bpfdrv_accel_ring *r,
+				  struct bpfdrv_accel_job *job)
+{
+	struct bpfdrv_io_kern io = {
+		.pub.len = job->arg_len,
+		.data = job->arg,
+		.size = job->arg_len,
+	};
+	int ret;
+
+	if (READ_ONCE(a->dead))
+		return -ENODEV;
+	/* atomic context: the DMA API maps without sleeping */
+	ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
+	spin_lock_irq(&r->lock);
+	r->running = job;
+	dma_fence_get(&job->hw->base);		/* running's */
+	spin_unlock_irq(&r->lock);
+	if (ret)
+		return ret;
+	/* one slot per ring and callback: the ring runs one job at a time */
+	return bpfdrv_call_fence(a->bdev, 2 * job->ring,
+				 BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
+				 -ENODEV, job->ring, job->seqno, &io.pub);
+}
+
 /* The scheduler's pick: start it on the device, through the driver. */
 static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 {
 	struct bpfdrv_accel_job *job = to_job(sj);
 	struct bpfdrv_accel *a = job->a;
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
-	struct bpfdrv_io_kern io = {
-		.pub.len = job->arg_len,
-		.data = job->arg,
-		.size = job->arg_len,
-	};
+	struct bpfdrv_accel_fence *hw = job->hw;
+	bool cookie;
 	int ret;
 
 	/*
@@ -403,29 +511,23 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	if (job->in_fence && job->in_fence->error)
 		return ERR_PTR(job->in_fence->error);
 
-	/* no mapping once del passed its dma_lock: it ends what runs */
-	mutex_lock(&a->dma_lock);
-	if (READ_ONCE(a->dead))
-		ret = -ENODEV;
-	else
-		ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
-	spin_lock_irq(&r->lock);
-	dma_fence_init(job->hw, &bpfdrv_accel_fence_ops, &r->lock,
-		       r->fence_context, ++r->fence_seqno);
+	/* the fence, allocated at submit, holds the accelerator */
+	kref_get(&a->ref);
+	hw->a = a;
+	spin_lock_init(&hw->lock);
+	dma_fence_init(&hw->base, &bpfdrv_accel_fence_ops, &hw->lock,
+		       r->fence_context, atomic64_inc_return(&r->fence_seqno));
 	job->hw_started = true;
-	r->running = job;
-	dma_fence_get(job->hw);		/* running's */
-	spin_unlock_irq(&r->lock);
-	mutex_unlock(&a->dma_lock);
-	dma_fence_get(job->hw);		/* the scheduler's */
+	dma_fence_get(&hw->base);		/* the scheduler's */
 
-	if (!ret)
-		ret = bpfdrv_call(a->bdev, BPFDRV_CALL_LIVE,
-				  BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
-				  -ENODEV, job->ring, job->seqno, &io.pub);
+	cookie = dma_fence_begin_signalling();
+	rcu_read_lock();
+	ret = bpfdrv_accel_job_start(a, r, job);
+	rcu_read_unlock();
 	if (ret)
 		bpfdrv_accel_ring_end(r, job->seqno, false, ret);
-	return job->hw;
+	dma_fence_end_signalling(cookie);
+	return &hw->base;
 }
 
 /*
@@ -439,15 +541,26 @@ static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *s
 	struct bpfdrv_accel_job *job = to_job(sj);
 	struct bpfdrv_accel *a = job->a;
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
+	bool cookie;
 
+	cookie = dma_fence_begin_signalling();
+	rcu_read_lock();
 	if (!READ_ONCE(a->dead))
-		bpfdrv_call_void(a->bdev, BPFDRV_CALL_LIVE,
-				 BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
-				 job->ring, job->seqno);
+		bpfdrv_call_fence_void(a->bdev, 2 * job->ring + 1,
+				       BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
+				       job->ring, job->seqno);
+	rcu_read_unlock();
 	bpfdrv_accel_ring_end(r, job->seqno, false, -ETIMEDOUT);
+	dma_fence_end_signalling(cookie);
 	drm_sched_stop(&r->sched, sj);
 	bpfdrv_sched_start(&r->sched);
 	return BPFDRV_SCHED_STAT_ENDED;
+}
+
+/* A file's last job or the file itself went. */
+static void bpfdrv_accel_file_last_put(struct kref *ref)
+{
+	kfree(container_of(ref, struct bpfdrv_accel_file, ref));
 }
 
 static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
@@ -464,10 +577,15 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 		drm_gem_object_put(job->bos[i]);
 	}
 	if (job->hw_started)
-		dma_fence_put(job->hw);
+		dma_fence_put(&job->hw->base);
 	else
 		kfree(job->hw);
 	dma_fence_put(job->in_fence);
+	if (job->af) {
+		atomic_dec(&job->af->jobs);
+		kref_put(&job->af->ref, bpfdrv_accel_file_last_put);
+	}
+	bpfdrv_accel_put(job->a);
 	kfree(job);
 }
 
@@ -496,20 +614,6 @@ static const struct drm_sched_backend_ops bpfdrv_accel_sched_ops = {
 	.cancel_job = bpfdrv_accel_cancel_job,
 #endif
 };
-
-/*
- * Every job has ended (the device went before); the scheduler frees them
- * in its worker. 6.12's drm_sched_fini() would leak those it has not
- * freed yet, with their buffers: wait for them, for a while.
- */
-static void bpfdrv_accel_ring_drain(struct bpfdrv_accel_ring *r)
-{
-	unsigned long deadline = jiffies + 5 * HZ;
-
-	while (!list_empty_careful(&r->sched.pending_list) &&
-	       time_before(jiffies, deadline))
-		usleep_range(1000, 2000);
-}
 
 /* A list of @obj's pages, pinned by its vmap, for the device's DMA. */
 static int bpfdrv_accel_job_sgt(struct bpfdrv_accel_job *job, u32 i)
@@ -570,15 +674,24 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
 	    args->arg_len > BPFDRV_ACCEL_JOB_ARG_MAX || args->flags)
 		return -EINVAL;
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
-	if (!job)
-		return -ENOMEM;
-	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
-	if (!job->hw) {
+	/* each queued job pins its buffers: a file has so many at most */
+	if (atomic_inc_return(&af->jobs) > BPFDRV_ACCEL_FILE_JOBS_MAX) {
+		atomic_dec(&af->jobs);
+		return -EBUSY;
+	}
+	/* charged to the caller; run_job must not allocate its fence */
+	job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	if (job)
+		job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
+	if (!job || !job->hw) {
 		kfree(job);
+		atomic_dec(&af->jobs);
 		return -ENOMEM;
 	}
+	kref_get(&a->ref);
 	job->a = a;
+	kref_get(&af->ref);
+	job->af = af;
 	job->ring = args->ring;
 	job->arg_len = args->arg_len;
 	memcpy(job->arg, args->arg, args->arg_len);
@@ -642,8 +755,12 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a, u32 nr,
 		.dev = a->drm->dev,
 	};
 	struct bpfdrv_accel_ring *r;
-	u64 context = dma_fence_context_alloc(nr);
+	u64 context;
 	int ret;
+
+	if (!nr)
+		return 0;	/* no jobs: no fence context (a WARN for 0) */
+	context = dma_fence_context_alloc(nr);
 
 	for (; a->nr_rings < nr; a->nr_rings++) {
 		r = &a->rings[a->nr_rings];
@@ -722,17 +839,42 @@ static void bpfdrv_accel_file_free(struct bpfdrv_accel_file *af)
 		drm_sched_entity_destroy(&af->ent[--af->nr_ent]);
 	if (af->f)
 		bpfdrv_file_close(af->f);
-	kfree(af);
+	/* jobs killed with its queues are freed later, by the scheduler */
+	kref_put(&af->ref, bpfdrv_accel_file_last_put);
+}
+
+/*
+ * The node's permissions are the driver's declared mode on a node of
+ * root's, as its /dev/bpfdrv node has: udev gives accel nodes to the
+ * render group (Debian: 0660), which must not widen what the driver
+ * allows. DRM's ioctls ignore how a file was opened, so a caller needs
+ * both read and write; CAP_DAC_OVERRIDE passes, as it does on any node.
+ */
+static int bpfdrv_accel_may_open(struct bpfdrv_accel *a)
+{
+	umode_t mode = a->mode;
+
+	if (uid_eq(current_fsuid(), GLOBAL_ROOT_UID))
+		mode >>= 6;
+	else if (in_group_p(GLOBAL_ROOT_GID))
+		mode >>= 3;
+	if ((mode & 6) == 6 || capable(CAP_DAC_OVERRIDE))
+		return 0;
+	return -EACCES;
 }
 
 static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct bpfdrv_accel *a = to_accel(drm);
-	struct bpfdrv_accel_file *af = kzalloc(sizeof(*af), GFP_KERNEL);
-	int ret;
+	struct bpfdrv_accel_file *af;
+	int ret = bpfdrv_accel_may_open(a);
 
+	if (ret)
+		return ret;
+	af = kzalloc(sizeof(*af), GFP_KERNEL_ACCOUNT);
 	if (!af)
 		return -ENOMEM;
+	kref_init(&af->ref);
 	mutex_init(&af->submit_lock);
 	for (; af->nr_ent < a->nr_rings; af->nr_ent++) {
 		ret = drm_sched_entity_init(&af->ent[af->nr_ent],
@@ -831,6 +973,8 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 				sizeof(struct drm_bpfdrv_submit),
 				bpfdrv_accel_submit, "BPFDRV_SUBMIT");
 	a->driver = bpfdrv_accel_driver_template;
+	/* no dumb buffers: they would bypass the limits of BPFDRV_BO_CREATE */
+	a->driver.dumb_create = NULL;
 	a->driver.name = a->name;
 	a->driver.ioctls = a->ioctls;
 	a->driver.num_ioctls = DRM_BPFDRV_DRIVER_BASE;
@@ -846,18 +990,26 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 	}
 }
 
-/* The DRM device's last user went: no file, so no queue, is left. */
-static void bpfdrv_accel_release(struct drm_device *drm, void *data)
+/*
+ * Its last holder went: no file, job or started fence is left, so the
+ * schedulers are idle. In bpfdrv_accel_wq, which the module's exit drains.
+ */
+static void bpfdrv_accel_free(struct work_struct *work)
 {
-	struct bpfdrv_accel *a = data;
+	struct bpfdrv_accel *a = container_of(work, struct bpfdrv_accel,
+					      free_work);
 
-	while (a->nr_rings) {
-		a->nr_rings--;
-		bpfdrv_accel_ring_drain(&a->rings[a->nr_rings]);
-		drm_sched_fini(&a->rings[a->nr_rings].sched);
-	}
+	while (a->nr_rings)
+		drm_sched_fini(&a->rings[--a->nr_rings].sched);
 	put_device(a->dma_dev);
 	kfree(a);
+	module_put(THIS_MODULE);
+}
+
+/* The DRM device's last user went: its hold on the accelerator goes. */
+static void bpfdrv_accel_release(struct drm_device *drm, void *data)
+{
+	bpfdrv_accel_put(data);
 }
 
 static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
@@ -870,7 +1022,10 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 		return -ENOMEM;
 	bpfdrv_accel_fill(a, bdev->ops);
 	a->bdev = bdev;
-	mutex_init(&a->dma_lock);
+	a->mode = bdev->mode;
+	kref_init(&a->ref);
+	INIT_WORK(&a->free_work, bpfdrv_accel_free);
+	__module_get(THIS_MODULE);	/* put by bpfdrv_accel_free() */
 	a->dma_err = bdev->accel_dma_err;
 	/*
 	 * PRIME imports map a dma-buf for the importing device (6.12 does it
@@ -879,15 +1034,15 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	 */
 	ret = dma_coerce_mask_and_coherent(&bdev->dev, DMA_BIT_MASK(64));
 	if (ret) {
-		kfree(a);
+		bpfdrv_accel_put(a);
 		return ret;
 	}
 	drm = drm_dev_alloc(&a->driver, &bdev->dev);
 	if (IS_ERR(drm)) {
-		kfree(a);
+		bpfdrv_accel_put(a);
 		return PTR_ERR(drm);
 	}
-	/* @a holds @drm's driver: freed with it, last */
+	/* @a holds @drm's driver: freed after it */
 	ret = drmm_add_action_or_reset(drm, bpfdrv_accel_release, a);
 	if (ret) {
 		drm_dev_put(drm);
@@ -895,7 +1050,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	}
 	drm->dev_private = a;
 	a->drm = drm;
-	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by release */
+	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by free */
 	ret = bpfdrv_accel_rings_init(a, bdev->ops->accel_rings,
 				      bdev->ops->accel_timeout_ms, a->name);
 	if (ret) {
@@ -917,7 +1072,8 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 /*
  * Before the instance's node goes: ioctls fail with ENODEV from now on,
  * the running jobs and those still queued too; buffers live on while
- * handles, mappings or dma-bufs hold them.
+ * handles, mappings or dma-bufs hold them, the accelerator while jobs
+ * and fences do.
  */
 static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 {
@@ -927,10 +1083,8 @@ static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 	/* the kfuncs let go of it; a job started later fails itself */
 	WRITE_ONCE(a->dead, true);
 	WRITE_ONCE(bdev->accel, NULL);
+	/* a run_job that saw it alive has made its job the running one */
 	synchronize_rcu();
-	/* a run_job mapping buffers has made its job the running one */
-	mutex_lock(&a->dma_lock);
-	mutex_unlock(&a->dma_lock);
 	for (i = 0; i < a->nr_rings; i++)
 		bpfdrv_accel_ring_end(&a->rings[i], 0, true, -ENODEV);
 	drm_dev_unplug(a->drm);
@@ -948,12 +1102,22 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 
 static int __init bpfdrv_accel_init(void)
 {
-	return bpfdrv_accel_register(&bpfdrv_accel_class);
+	int ret;
+
+	bpfdrv_accel_wq = alloc_workqueue("bpfdrv_accel", WQ_UNBOUND, 0);
+	if (!bpfdrv_accel_wq)
+		return -ENOMEM;
+	ret = bpfdrv_accel_register(&bpfdrv_accel_class);
+	if (ret)
+		destroy_workqueue(bpfdrv_accel_wq);
+	return ret;
 }
 
+/* No accelerator holds the module: the last one's free may still return. */
 static void __exit bpfdrv_accel_exit(void)
 {
 	bpfdrv_accel_unregister(&bpfdrv_accel_class);
+	destroy_workqueue(bpfdrv_accel_wq);
 }
 
 module_init(bpfdrv_accel_init);

@@ -278,8 +278,48 @@ static bool bpfdrv_insn_probes(const struct bpf_insn *insn)
 	return false;
 }
 
-/* Program @prog, for callback @cb, calls and reads only what is allowed. */
-static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb)
+/*
+ * What a callback on the dma-fence signalling path (call.h) may call: the
+ * kfuncs that neither sleep, allocate, take a lock a waiter for a fence
+ * may hold, nor touch what the instance's mutex guards (its DMA buffers,
+ * rings, files). Others are refused at attach, on the verified program.
+ */
+static const char * const bpfdrv_fence_kfuncs[] = {
+	"bpfdrv_io_data", "bpfdrv_io_load", "bpfdrv_io_store",
+	"bpfdrv_io_load_at", "bpfdrv_io_store_at",
+	"bpfdrv_dev_priv", "bpfdrv_dev_wake", "bpfdrv_eject",
+	"bpf_iter_bpfdrv_new", "bpf_iter_bpfdrv_next",
+	"bpf_iter_bpfdrv_destroy",
+	"bpfdrv_pci_bar_len", "bpfdrv_mmio_read", "bpfdrv_mmio_write",
+	"bpfdrv_job_done", "bpfdrv_job_bo_load", "bpfdrv_job_bo_store",
+	"bpfdrv_job_bo_dma",
+};
+
+/* @sym, as sprint_symbol() wrote a function of this module, is granted? */
+static bool bpfdrv_fence_kfunc(const char *sym)
+{
+	size_t len = strcspn(sym, "+");
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_fence_kfuncs); i++)
+		if (strlen(bpfdrv_fence_kfuncs[i]) == len &&
+		    !strncmp(sym, bpfdrv_fence_kfuncs[i], len))
+			return true;
+	return false;
+}
+
+static bool bpfdrv_fence_member(u32 moff)
+{
+	return moff == offsetof(struct chr_ext_ops, accel_run_job) ||
+	       moff == offsetof(struct chr_ext_ops, accel_timeout);
+}
+
+/*
+ * Program @prog, for callback @cb (on the dma-fence path if @fence), calls
+ * and reads only what is allowed.
+ */
+static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb,
+			     bool fence)
 {
 	char sym[KSYM_SYMBOL_LEN];
 	u32 i;
@@ -300,6 +340,9 @@ static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb)
 		if (!bpfdrv_kfunc_allowed((unsigned long)__bpf_call_base +
 					  insn->imm, sym))
 			return bpfdrv_refuse("%s: %s: kfunc %s is not one bpfdrv grants",
+					     prog->aux->name, cb, sym);
+		if (fence && !bpfdrv_fence_kfunc(sym))
+			return bpfdrv_refuse("%s: %s: kfunc %s may sleep, allocate or take the instance's lock: not on the dma-fence signalling path",
 					     prog->aux->name, cb, sym);
 	}
 	return 0;
@@ -488,7 +531,7 @@ int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
 		prog = bpf_prog_get_type_dev(fd, BPF_PROG_TYPE_STRUCT_OPS, false);
 		if (IS_ERR(prog))
 			return 0;	/* the core refuses it with its own error */
-		ret = bpfdrv_prog_check(prog, cb);
+		ret = bpfdrv_prog_check(prog, cb, bpfdrv_fence_member(moff));
 		id = prog->aux->id;
 		bpf_prog_put(prog);
 		if (ret)

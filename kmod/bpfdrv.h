@@ -180,6 +180,19 @@ struct bpfdrv_hold {
  * embedded device's refcount (held by the cdev, by each open file and by the
  * attachment) governs it.
  */
+/*
+ * A call on the dma-fence signalling path (bpfdrv_call_fence()): which
+ * task runs it, and when its bpfdrv_for() loops must end. One slot per
+ * caller that never runs twice at once (a ring's run_job, its timeout).
+ */
+struct bpfdrv_fence_call {
+	struct task_struct *task;	/* current while it runs, or NULL */
+	u64 deadline;			/* local_clock() */
+	u8 cb;				/* enum bpfdrv_cb */
+};
+
+#define BPFDRV_FENCE_SLOTS	(2 * BPFDRV_ACCEL_RINGS_MAX)
+
 struct bpfdrv_device {
 	struct bpfdrv_dev pub;		/* what BPF sees */
 	struct device dev;
@@ -211,6 +224,8 @@ struct bpfdrv_device {
 	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
 	struct task_struct *hard_task;	/* current while irq_hard runs */
 	u64 hard_deadline;		/* local_clock() irq_hard must end by */
+	/* calls on the dma-fence path, without the mutex (call.h) */
+	struct bpfdrv_fence_call fence_calls[BPFDRV_FENCE_SLOTS];
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */

@@ -7,6 +7,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/clock.h>
 
 #include "call.h"
 
@@ -71,3 +73,58 @@ noinline __cold int bpfdrv_bad_ret(struct bpfdrv_device *bdev,
 	return -EIO;
 }
 EXPORT_SYMBOL_GPL(bpfdrv_bad_ret);
+
+/*
+ * A fence-path call's budget: a native driver starts a job in
+ * microseconds; under TCG ten times more. Its loops end at it, and the
+ * driver is ejected (loop.c).
+ */
+static unsigned int fence_max_us = 10000;
+module_param(fence_max_us, uint, 0644);
+MODULE_PARM_DESC(fence_max_us,
+		 "Longest the bpfdrv_for() loops of accel_run_job or accel_timeout may run before they end and the driver is ejected, in microseconds (default: 10000)");
+
+/* bpfdrv_call_fence()'s start: 0 with the slot taken, pinned, under RCU. */
+int bpfdrv_fence_enter(struct bpfdrv_call *c, struct bpfdrv_device *bdev,
+		       u32 slot, enum bpfdrv_cb cb, size_t member)
+{
+	struct bpfdrv_fence_call *fc = &bdev->fence_calls[slot];
+
+	c->bdev = bdev;
+	c->kind = BPFDRV_CALL_FENCE;
+	c->cb = cb;
+	c->fence = fc;
+	c->pin = bpfdrv_pin(bdev);
+	if (!bpfdrv_call_gate(bdev, BPFDRV_CALL_LIVE)) {
+		bpfdrv_unpin(bdev, c->pin);
+		return -ENODEV;
+	}
+	/* an update swaps the callbacks, then waits for RCU (update.c) */
+	rcu_read_lock();
+	c->ops = READ_ONCE(bdev->ops);
+	if (!*(void **)((u8 *)c->ops + member)) {
+		rcu_read_unlock();
+		bpfdrv_unpin(bdev, c->pin);
+		return -ENOENT;
+	}
+	fc->cb = cb;
+	fc->deadline = local_clock() +
+		       (u64)READ_ONCE(fence_max_us) * NSEC_PER_USEC;
+	WRITE_ONCE(fc->task, current);
+	this_cpu_inc(bdev->stats->calls[cb]);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(bpfdrv_fence_enter);
+
+/* Its end: @ret judged (at most @max) while the driver is pinned. */
+int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max)
+{
+	struct bpfdrv_device *bdev = c->bdev;
+
+	WRITE_ONCE(c->fence->task, NULL);
+	rcu_read_unlock();
+	ret = bpfdrv_check_ret(bdev, c->cb, ret, max);
+	bpfdrv_unpin(bdev, c->pin);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(bpfdrv_fence_leave);

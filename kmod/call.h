@@ -13,6 +13,9 @@
  *   leave:  unlock, then judge the return value while the driver is still
  *           pinned (a burst of bad returns ejects it), then unpin.
  *
+ * bpfdrv_call_fence() is the same call for the dma-fence signalling path
+ * (accel_run_job, accel_timeout), without the mutex: see there.
+ *
  * Inline: this is the hot path of every system call on a node.
  */
 #ifndef __BPFDRV_CALL_H
@@ -36,6 +39,8 @@ enum bpfdrv_call_kind {
 	BPFDRV_CALL_OWNER,
 	/* takeover: a live update, holding the mutex, calls its new code */
 	BPFDRV_CALL_UPDATE,
+	/* on the dma-fence path: while live, no mutex, budgeted */
+	BPFDRV_CALL_FENCE,
 };
 
 struct bpfdrv_call {
@@ -44,6 +49,7 @@ struct bpfdrv_call {
 	enum bpfdrv_call_kind kind;
 	enum bpfdrv_cb cb;
 	struct bpfdrv_pin pin;
+	struct bpfdrv_fence_call *fence;	/* BPFDRV_CALL_FENCE's slot */
 };
 
 int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
@@ -277,5 +283,86 @@ static __always_inline int bpfdrv_call_leave(struct bpfdrv_call *c, int ret,
 	}								\
 	__ret;								\
 })
+
+int bpfdrv_fence_enter(struct bpfdrv_call *c, struct bpfdrv_device *bdev,
+		       u32 slot, enum bpfdrv_cb cb, size_t member);
+int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max);
+
+/**
+ * bpfdrv_call_fence - call a driver's callback on the dma-fence path
+ * @bdev: the instance
+ * @slot: the caller's slot, < BPFDRV_FENCE_SLOTS: no two calls with the
+ *	  same slot run at once (a ring's scheduler calls run_job, or its
+ *	  timeout, one job at a time)
+ * @cb: which callback (enum bpfdrv_cb)
+ * @member: its member of struct chr_ext_ops
+ * @max: the largest value it may return
+ * @absent: the result when the driver has no such callback
+ * @...: its arguments after the device
+ *
+ * A fence is a promise to other devices and to memory reclaim: whatever
+ * waits for it may hold any lock, or be reclaim itself. So the call takes
+ * no mutex (callbacks hold it while they allocate, fault or sleep), its
+ * program cannot sleep (struct_ops.c refuses a sleepable one), calls only
+ * the kfuncs that neither sleep nor allocate (allow.c), and its
+ * bpfdrv_for() loops end after fence_max_us, ejecting the driver
+ * (loop.c). It runs as irq_hard does: beside the other callbacks, pinned
+ * (a teardown drains it) and under RCU (an update waits for it). The
+ * caller marks its signalling section (dma_fence_begin_signalling()).
+ *
+ * Return: its judged return value, @absent, or -ENODEV once not live.
+ */
+#define bpfdrv_call_fence(bdev, slot, cb, member, max, absent, ...)	\
+({									\
+	struct bpfdrv_call __c;						\
+	int __ret = bpfdrv_fence_enter(&__c, bdev, slot, cb,		\
+				       BPFDRV_OPS(member));		\
+	if (likely(!__ret)) {						\
+		__ret = __c.ops->member(&(bdev)->pub, ##__VA_ARGS__);	\
+		__ret = bpfdrv_fence_leave(&__c, __ret, max);		\
+	} else if (__ret == -ENOENT) {					\
+		__ret = (absent);					\
+	}								\
+	__ret;								\
+})
+
+/* bpfdrv_call_fence() for a callback that returns nothing: 0 if called */
+#define bpfdrv_call_fence_void(bdev, slot, cb, member, ...)		\
+({									\
+	struct bpfdrv_call __c;						\
+	int __ret = bpfdrv_fence_enter(&__c, bdev, slot, cb,		\
+				       BPFDRV_OPS(member));		\
+	if (likely(!__ret)) {						\
+		__c.ops->member(&(bdev)->pub, ##__VA_ARGS__);		\
+		bpfdrv_fence_leave(&__c, 0, 0);				\
+	}								\
+	__ret;								\
+})
+
+/*
+ * The callback that @bdev runs in the current task: irq_hard's (which
+ * interrupts the others), a call's on the fence path, or the one holding
+ * the mutex. For the loops' budget and the reports that name it.
+ */
+static inline struct bpfdrv_fence_call *
+bpfdrv_fence_call_current(struct bpfdrv_device *bdev)
+{
+	int i;
+
+	for (i = 0; i < BPFDRV_FENCE_SLOTS; i++)
+		if (READ_ONCE(bdev->fence_calls[i].task) == current)
+			return &bdev->fence_calls[i];
+	return NULL;
+}
+
+static inline enum bpfdrv_cb bpfdrv_cb_current(struct bpfdrv_device *bdev)
+{
+	struct bpfdrv_fence_call *fc;
+
+	if (READ_ONCE(bdev->hard_task) == current)
+		return BPFDRV_CB_IRQ_HARD;
+	fc = bpfdrv_fence_call_current(bdev);
+	return fc ? fc->cb : bdev->cb;
+}
 
 #endif /* __BPFDRV_CALL_H */

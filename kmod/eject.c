@@ -22,7 +22,7 @@
 #include <linux/sysfs.h>
 #include <linux/timekeeping.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* Records kept: the newest per driver name, the oldest names dropped. */
 #define BPFDRV_MAX_EXITS	16
@@ -204,13 +204,11 @@ __bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
 	char buf[BPFDRV_EXIT_MSG_MAX];
 	u32 n = min_t(u32, msg__sz, sizeof(buf) - 1);
-	enum bpfdrv_cb cb = bdev->cb;
+	/* irq_hard and the fence path run beside the mutex's callback */
+	enum bpfdrv_cb cb = bpfdrv_cb_current(bdev);
 
-	/* irq_hard runs beside the callback that bdev->cb names */
-	if (READ_ONCE(bdev->hard_task) == current)
-		cb = BPFDRV_CB_IRQ_HARD;
 	/* exit is a teardown already (an unload, an unbind): nothing to eject */
-	else if (cb == BPFDRV_CB_EXIT)
+	if (cb == BPFDRV_CB_EXIT)
 		return;
 	memcpy(buf, msg, n);
 	buf[n] = '\0';

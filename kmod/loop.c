@@ -10,8 +10,9 @@
  * round checks the call's budget:
  *
  * - in a callback that cannot sleep, the loops of one call end after
- *   loop_max_ms (irq_hard: irq_hard_max_us), and the driver is ejected
- *   (irq_hard: by its overrun check);
+ *   loop_max_ms (irq_hard: irq_hard_max_us; accel_run_job and
+ *   accel_timeout, on the dma-fence path: fence_max_us), and the driver
+ *   is ejected (irq_hard: by its overrun check);
  * - in a sleepable one, each round may reschedule, and the loops end when
  *   the calling process is killed or the instance is torn down, so they
  *   hold up neither. The exit callback, run by the teardown, gets the
@@ -28,7 +29,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 static unsigned int loop_max_ms = 1000;
 module_param(loop_max_ms, uint, 0644);
@@ -55,9 +56,15 @@ static bool bpfdrv_loop_may_sleep(void)
 /* The deadline of the call that loops on @bdev, or 0 if it may yield instead. */
 static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 {
+	struct bpfdrv_fence_call *fc;
+
 	/* irq_hard runs beside the mutex's callback, in this task's stead */
 	if (READ_ONCE(bdev->hard_task) == current)
 		return bdev->hard_deadline;
+	/* so do the calls on the dma-fence path, each in its own task */
+	fc = bpfdrv_fence_call_current(bdev);
+	if (fc)
+		return fc->deadline;
 	if (bpfdrv_loop_may_sleep() && bdev->cb != BPFDRV_CB_EXIT)
 		return 0;
 	/* under the device mutex: this call's first loop starts the clock */
@@ -70,14 +77,20 @@ static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 static void bpfdrv_loop_overrun(struct bpfdrv_loop *loop)
 {
 	struct bpfdrv_device *bdev = loop->bdev;
+	enum bpfdrv_cb cb = bpfdrv_cb_current(bdev);
 	char msg[BPFDRV_EXIT_MSG_MAX];
 
-	if (READ_ONCE(bdev->hard_task) == current)
+	if (cb == BPFDRV_CB_IRQ_HARD)
 		return;		/* irq_hard's overrun check ejects */
-	snprintf(msg, sizeof(msg), "%s looped for more than %u ms",
-		 bpfdrv_cb_names[bdev->cb], READ_ONCE(loop_max_ms));
+	if (bpfdrv_fence_call_current(bdev))
+		snprintf(msg, sizeof(msg),
+			 "%s looped past its budget on the dma-fence path (fence_max_us)",
+			 bpfdrv_cb_names[cb]);
+	else
+		snprintf(msg, sizeof(msg), "%s looped for more than %u ms",
+			 bpfdrv_cb_names[cb], READ_ONCE(loop_max_ms));
 	dev_warn_ratelimited(&bdev->dev, "%s; its loops were ended\n", msg);
-	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_PROTOCOL, bdev->cb, msg);
+	bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_PROTOCOL, cb, msg);
 }
 
 __bpf_kfunc_start_defs();

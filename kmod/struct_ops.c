@@ -76,7 +76,8 @@ static const char *bpfdrv_cb_member_name(u32 moff)
 
 /*
  * Every callback runs in process context, so all may be sleepable, except
- * irq_hard: it runs in hard-IRQ context.
+ * irq_hard, which runs in hard-IRQ context, and the two on the dma-fence
+ * signalling path, which may not wait for anything (call.h).
  */
 static int bpfdrv_ops_check_member(const struct btf_type *t,
 				   const struct btf_member *member,
@@ -87,6 +88,13 @@ static int bpfdrv_ops_check_member(const struct btf_type *t,
 
 	if (moff == offsetof(struct chr_ext_ops, irq_hard) && prog->sleepable) {
 		pr_info("irq_hard runs in hard-IRQ context: it cannot be sleepable (SEC(\"struct_ops/...\"))\n");
+		return -EINVAL;
+	}
+	if ((moff == offsetof(struct chr_ext_ops, accel_run_job) ||
+	     moff == offsetof(struct chr_ext_ops, accel_timeout)) &&
+	    prog->sleepable) {
+		pr_info("%s runs on the dma-fence signalling path: it cannot be sleepable (SEC(\"struct_ops/...\"))\n",
+			cb);
 		return -EINVAL;
 	}
 	return cb ? bpfdrv_allow_unverified(prog, cb) : 0;

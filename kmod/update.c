@@ -12,7 +12,8 @@
  * take over each instance, then swaps under bpfdrv_lock. A call thus runs
  * wholly on the old code or wholly on the new, and once update returns no
  * old code runs, so the kernel may free the old map at once: irq_hard,
- * which takes no mutex, runs under RCU, and the update waits for it.
+ * which takes no mutex, runs under RCU, and the update waits for it; so
+ * do the callbacks on the dma-fence path (accel_run_job, accel_timeout).
  *
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
  * and lines, I2C adapter and addresses, SPI device, class devices, mmap
@@ -238,8 +239,8 @@ out:
 		WRITE_ONCE(held[i]->update_waiting, false);
 		wake_up_var(&held[i]->update_waiting);
 	}
-	/* irq_hard calls on the old code, which no mutex held off */
-	if (!ret && ops->irq_hard)
+	/* irq_hard and the fence path call the old code, no mutex held off */
+	if (!ret && (old->irq_hard || old->accel_run_job || old->accel_timeout))
 		synchronize_rcu();
 	for (i = 0; i < n; i++)
 		put_device(&held[i]->dev);

@@ -7,9 +7,10 @@
 # Debian's stock kernels have no KASAN or lockdep. This one is Debian's own
 # source of the newest line (linux-source-X.Y from trixie-backports) with a
 # small configuration for the test guests (x86_64 defconfig less what the
-# guests have no use for: DRM, sound, USB, wireless and wired network
-# drivers, netfilter, NFS, ATA, MD, IPv6; kvm_guest; what the lifetime
-# parts use) and the debug options: KASAN, KFENCE,
+# guests have no use for: display DRM, sound, USB, wireless and wired
+# network drivers, netfilter, NFS, ATA, MD, IPv6; kvm_guest; what the
+# lifetime parts use, the accelerator's DRM core, scheduler, shmem
+# helpers and vgem among them) and the debug options: KASAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS,
 # DEBUG_LIST. Cached with the root; an edit of this script, or
 # BPFDRV_DEBUG_REBUILD=1, builds it again (incrementally).
@@ -117,7 +118,15 @@ CONFIG_INPUT_EVDEV=y
 CONFIG_HWMON=y
 CONFIG_WATCHDOG=y
 CONFIG_I6300ESB_WDT=y
-# CONFIG_DRM is not set
+# the accelerator class: the DRM core, accel nodes, vgem (PRIME), and
+# gpu_sched with the shmem helpers, which only drivers select: amdxdna
+# is the smallest x86 driver that does
+CONFIG_DRM=m
+CONFIG_DRM_ACCEL=y
+CONFIG_DRM_VGEM=m
+CONFIG_AMD_IOMMU=y
+CONFIG_DRM_ACCEL_AMDXDNA=m
+CONFIG_MEMCG=y
 # CONFIG_SOUND is not set
 # CONFIG_USB_SUPPORT is not set
 # CONFIG_WIRELESS is not set
@@ -132,8 +141,11 @@ CONFIG_I6300ESB_WDT=y
 EOF
 	scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$obj/bpfdrv.config" >/dev/null
 	make -s O="$obj" olddefconfig
-	for opt in KASAN PROVE_LOCKING DEBUG_INFO_BTF_MODULES DEBUG_OBJECTS; do
+	for opt in KASAN PROVE_LOCKING DEBUG_INFO_BTF_MODULES DEBUG_OBJECTS MEMCG; do
 		grep -q "^CONFIG_$opt=y" "$obj/.config" || { echo "CONFIG_$opt did not stay on" >&2; exit 1; }
+	done
+	for opt in DRM_SCHED DRM_GEM_SHMEM_HELPER DRM_VGEM; do
+		grep -q "^CONFIG_$opt=m" "$obj/.config" || { echo "CONFIG_$opt did not stay on" >&2; exit 1; }
 	done
 	make -s O="$obj" -j"$(nproc)" bzImage modules
 	rel=$(make -s O="$obj" kernelrelease)
