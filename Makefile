@@ -53,10 +53,11 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # accelerator declarations refused at load (bad_accel.bpf.c)
 ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings \
-		   dmanopci dmabits
+		   dmanopci dmabits sleepjob sleeptimeout fencekfunc
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
 		  $(BUILD)/selftests/accel_probe_long.bpf.o \
-		  $(BUILD)/selftests/accel_probe_v2.bpf.o
+		  $(BUILD)/selftests/accel_probe_v2.bpf.o \
+		  $(BUILD)/selftests/accel_probe_norings.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -120,6 +121,11 @@ $(BUILD)/selftests/accel_probe_long.bpf.o: selftests/progs/accel_probe.bpf.c $(H
 $(BUILD)/selftests/accel_probe_v2.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_TIMEOUT_MS=60000 -DACCEL_PROBE_V2 -c $< -o $@
+
+# an accelerator with the driver's ioctls and no rings
+$(BUILD)/selftests/accel_probe_norings.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_NO_RINGS -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)

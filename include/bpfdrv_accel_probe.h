@@ -31,6 +31,8 @@
  * results into buffer 0 as struct accel_probe_edges; done
  */
 #define PROBE_JOB_EDGES		5
+/* run_job loops without end: its budget on the fence path ends it */
+#define PROBE_JOB_LOOP		6
 struct accel_probe_job {
 	__u32 mode;
 	__u32 value;
@@ -71,6 +73,7 @@ struct accel_probe_state {
 	__u64 jobs;		/* run_job calls */
 	__u64 timeouts;		/* accel_timeout calls */
 	__u64 last_timeout;	/* the seqno it got last */
+	__u64 loops;		/* rounds of LOOP jobs */
 };
 
 #endif /* __BPFDRV_ACCEL_PROBE_H */

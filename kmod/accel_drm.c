@@ -23,10 +23,11 @@
  * Lifetimes: the DRM device's parent is the instance's device, which DRM
  * holds until its last user (a file, a mapping, an exported dma-buf) is
  * gone; after a detach the DRM device is unplugged and the driver is never
- * called again. The accelerator itself (its schedulers) lives on while a
- * job or a hardware fence does: jobs killed with their file are freed by
- * the scheduler's work items, and fences live in sync files and dma-bufs.
- * Each holds it, and it holds this module.
+ * called again. Each job holds the DRM device (its buffers need it): jobs
+ * killed with their file are freed by the scheduler's work items, later.
+ * The accelerator itself (its schedulers) lives on while the DRM device
+ * or a job's hardware fence does (fences live in sync files and
+ * dma-bufs), and holds this module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -89,8 +90,8 @@ struct bpfdrv_accel_ring {
 
 struct bpfdrv_accel {
 	struct drm_device *drm;
-	struct bpfdrv_device *bdev;	/* the parent: DRM holds it until del */
-	/* the DRM device's, each job's and each started fence's */
+	struct bpfdrv_device *bdev;	/* the parent: DRM holds it */
+	/* the DRM device's (which each job holds) and each started fence's */
 	struct kref ref;
 	struct work_struct free_work;
 	u32 nr_rings;			/* schedulers set up */
@@ -132,7 +133,7 @@ struct bpfdrv_accel_fence {
  */
 struct bpfdrv_accel_job {
 	struct drm_sched_job base;
-	struct bpfdrv_accel *a;		/* held */
+	struct bpfdrv_accel *a;		/* its DRM device held */
 	struct bpfdrv_accel_file *af;	/* held */
 	u32 ring;
 	u64 seqno;
@@ -460,8 +461,8 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
 }
 
 /*
- * Start @job on @r: map its buffers for the device, make it the running
- * one, then hand it to the driver on the fence path. Under RCU: del waits
+ * Start @job on @r: make it the running one, map its buffers for the
+ * device, then hand it to the driver on the fence path. Under RCU: del waits
  * for it (the instance lives), and a job started after del fails itself.
  * Return: 0, or why the job ends at once.
  */
@@ -476,14 +477,14 @@ static int bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 	};
 	int ret;
 
-	if (READ_ONCE(a->dead))
-		return -ENODEV;
-	/* atomic context: the DMA API maps without sleeping */
-	ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
 	spin_lock_irq(&r->lock);
 	r->running = job;
 	dma_fence_get(&job->hw->base);		/* running's */
 	spin_unlock_irq(&r->lock);
+	if (READ_ONCE(a->dead))
+		return -ENODEV;
+	/* atomic context: the DMA API maps without sleeping */
+	ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
 	if (ret)
 		return ret;
 	/* one slot per ring and callback: the ring runs one job at a time */
@@ -585,7 +586,8 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 		atomic_dec(&job->af->jobs);
 		kref_put(&job->af->ref, bpfdrv_accel_file_last_put);
 	}
-	bpfdrv_accel_put(job->a);
+	/* its buffers went first: the DRM device may go now, @a after it */
+	drm_dev_put(job->a->drm);
 	kfree(job);
 }
 
@@ -688,7 +690,7 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 		atomic_dec(&af->jobs);
 		return -ENOMEM;
 	}
-	kref_get(&a->ref);
+	drm_dev_get(drm);
 	job->a = a;
 	kref_get(&af->ref);
 	job->af = af;

@@ -28,6 +28,14 @@
  *   test_accel hold NODE         keeps a file, a mapping and a dma-buf across
  *                                a detach (told by a line on stdin), then
  *                                checks what each gives
+ *   test_accel flood NODE N      N files of queued jobs behind a held one, each
+ *                                to its cap (EBUSY past it); waits to be killed
+ *   test_accel dumb NODE         no dumb buffers
+ *   test_accel nonroot NODE ERRNO  as uid 65534, open fails with ERRNO (0: opens)
+ *   test_accel budget NODE       a run_job that loops: its fence still signals
+ *   test_accel pin NODE MIB      pins MIB of buffers with jobs: fails in a
+ *                                small memory cgroup
+ *   test_accel fences NODE       sync files kept across a detach (stdin)
  *
  * Prints TAP lines; exits 1 if any failed.
  */
@@ -1017,6 +1025,173 @@ static int test_edu(const char *node, int jobs, bool dma)
 	return 0;
 }
 
+/* Wait for the go line on stdin, after "# ready". */
+static void wait_go(void)
+{
+	char line[16];
+
+	printf("# ready\n");
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		tap_diag("stdin closed");
+}
+
+/*
+ * A flood behind a job that never ends (accel_probe_long's HOLD), over
+ * @files files: each takes BPFDRV_ACCEL_FILE_JOBS_MAX jobs, then EBUSY.
+ * Then the client is killed (told by a line on stdin, the shell sends
+ * SIGKILL): its queued jobs are killed behind the held one, and the
+ * driver is unloaded with them waiting (48-accel.sh).
+ */
+static int test_flood(const char *node, int files)
+{
+	int fd[16], i, n, err = 0, full = 0, queued = 0;
+	uint32_t h[16];
+
+	if (files > 16)
+		files = 16;
+	for (i = 0; i < files; i++) {
+		fd[i] = open_node(node);
+		h[i] = 0;
+		bo_create(fd[i], 4096, &h[i], NULL);
+	}
+	ok(!submit(fd[0], 0, &h[0], 1, 0, 0, PROBE_JOB_HOLD, 0, NULL),
+	   "a job held on ring 0");
+	for (i = 0; i < files; i++) {
+		for (n = i == 0; n <= BPFDRV_ACCEL_FILE_JOBS_MAX; n++) {
+			err = submit(fd[i], 0, &h[i], 1, 0, 0, PROBE_JOB_STORE, n, NULL);
+			if (err)
+				break;
+			queued++;
+		}
+		full += n == BPFDRV_ACCEL_FILE_JOBS_MAX && err == EBUSY;
+	}
+	ok(full == files, "each of %d files took %d jobs, then EBUSY (%d did; %d queued)",
+	   files, BPFDRV_ACCEL_FILE_JOBS_MAX, full, queued);
+	printf("# queued %d\n", queued);
+	wait_go();
+	/* killed here: its files go with the jobs queued */
+	pause();
+	return 0;
+}
+
+/* No dumb buffers on an accel node: they would bypass the limits. */
+static int test_dumb(const char *node)
+{
+	int fd = open_node(node), err;
+	struct drm_mode_create_dumb c = { .width = 4096, .height = 4096, .bpp = 32 };
+
+	err = ioctl_err(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c);
+	ok(err && !c.handle, "MODE_CREATE_DUMB is refused: no buffer (%s)", strerror(err));
+	close(fd);
+	return 0;
+}
+
+/*
+ * Whoever may open the node: the driver's declared mode decides, not the
+ * node's (the shell makes it 0666, as a permissive udev rule would).
+ */
+static int test_nonroot(const char *node, int expect)
+{
+	int fd, err;
+
+	if (setgid(65534) || setuid(65534)) {
+		ok(0, "become uid 65534 (%s)", strerror(errno));
+		return 0;
+	}
+	fd = open(node, O_RDWR | O_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	ok(err == expect, "uid 65534 opens %s: %s (want %s)", node,
+	   err ? strerror(err) : "ok", expect ? strerror(expect) : "ok");
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+/*
+ * A run_job that loops without end: its loops end at the fence path's
+ * budget, the driver is ejected, and the job's fence signals with an
+ * error well within the job timeout.
+ */
+static int test_budget(const char *node)
+{
+	int fd = open_node(node), err, st;
+	uint32_t h = 0, s = 0;
+	int64_t t0;
+
+	ok(!bo_create(fd, 4096, &h, NULL) && !drmSyncobjCreate(fd, 0, &s),
+	   "a buffer and a syncobj");
+	t0 = now_ns();
+	err = submit(fd, 0, &h, 1, 0, s, PROBE_JOB_LOOP, 0, NULL);
+	ok(!err, "a job whose run_job loops without end is queued (%s)", strerror(err));
+	err = sync_wait(fd, s, 5000);
+	st = fence_status(fd, s);
+	ok(!err && st < 0, "its fence signals, with an error (%d), after %lld ms",
+	   st, (long long)((now_ns() - t0) / 1000000));
+	close(fd);
+	return 0;
+}
+
+/*
+ * Buffers pinned by jobs are charged to the caller's memory cgroup: in a
+ * small one (the shell's), the pins fail, or the cgroup's OOM killer ends
+ * this client; either way nothing outside it.
+ */
+static int test_pin(const char *node, int mib)
+{
+	int fd = open_node(node), n = 0, err = 0;
+	uint32_t h;
+	__u64 size = 0;
+
+	while (n * 64 < mib) {
+		err = bo_create(fd, 64 << 20, &h, &size);
+		if (!err)
+			err = submit(fd, 0, &h, 1, 0, 0, PROBE_JOB_STORE, n, NULL);
+		if (err)
+			break;
+		n++;
+		/* each job pins its buffer's pages, allocated by this task */
+	}
+	printf("# %d buffers of 64 MiB pinned by jobs, then %s\n", n,
+	       err ? strerror(err) : "the end");
+	ok(err == ENOMEM || err == ENOSPC, "pinning %d MiB in a small cgroup fails: %s",
+	   mib, strerror(err));
+	close(fd);
+	return 0;
+}
+
+/*
+ * Fences that outlive their driver: a job that ended and one held, as
+ * sync files, kept across a detach (told by a line on stdin) while the
+ * shell tries to unload bpfdrv_accel.ko; then read back.
+ */
+static int test_fences(const char *node)
+{
+	int fd = open_node(node), sf1 = -1, sf2 = -1, st1, st2;
+	struct sync_file_info i1 = {}, i2 = {};
+	uint32_t h = 0, s1 = 0, s2 = 0;
+
+	ok(!bo_create(fd, 4096, &h, NULL) && !drmSyncobjCreate(fd, 0, &s1) &&
+	   !drmSyncobjCreate(fd, 0, &s2) &&
+	   !submit(fd, 1, &h, 1, 0, s1, PROBE_JOB_STORE, 7, NULL) &&
+	   !sync_wait(fd, s1, 5000) &&
+	   !submit(fd, 0, &h, 1, 0, s2, PROBE_JOB_HOLD, 0, NULL),
+	   "a job done on ring 1, one held on ring 0");
+	ok(!drmSyncobjExportSyncFile(fd, s1, &sf1) &&
+	   !drmSyncobjExportSyncFile(fd, s2, &sf2), "their fences as sync files");
+	close(fd);
+	wait_go();
+	ok(sync_file_wait(sf2, 5000), "the held job's fence signalled at the detach");
+	st1 = ioctl(sf1, SYNC_IOC_FILE_INFO, &i1) ? -errno : i1.status;
+	st2 = ioctl(sf2, SYNC_IOC_FILE_INFO, &i2) ? -errno : i2.status;
+	ok(st1 == 1 && st2 == -ENODEV,
+	   "after it both read back: done (%d, \"%s\"), ENODEV (%d, \"%s\")",
+	   st1, i1.name, st2, i2.name);
+	close(sf1);
+	close(sf2);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -1071,8 +1246,20 @@ int main(int argc, char **argv)
 		test_update(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "flood"))
+		test_flood(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "dumb"))
+		test_dumb(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "nonroot"))
+		test_nonroot(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "budget"))
+		test_budget(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "pin"))
+		test_pin(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "fences"))
+		test_fences(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads NODE N | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

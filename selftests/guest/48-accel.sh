@@ -6,7 +6,10 @@
 # ioctls, limits, threads, jobs and their fences, PRIME with vgem); its
 # ioctls and jobs counted by the driver's stats and by bpfdrv trace against
 # the client's tally; a detach with a file, a mapping, a dma-buf and jobs
-# held; bpfdrv_accel.ko unloadable after.
+# held; bpfdrv_accel.ko unloadable after. The dma-fence rules (no sleeping
+# or unbudgeted run_job), the limits (dumb buffers, the declared mode, the
+# per-file job cap, the memory cgroup), a flood of jobs killed behind a held
+# one at unload, fences that outlive the driver.
 . "$(dirname "$0")/lib.sh"
 
 T=$B/selftests
@@ -37,7 +40,10 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "norun:accel rings need an accel_run_job callback, and it rings" \
 	 "runnorings:accel rings need an accel_run_job callback, and it rings" \
 	 "dmanopci:accel_dma_bits 32 (want 0, or 24..64 in a PCI driver" \
-	 "dmabits:accel_dma_bits 23 (want 0, or 24..64 in a PCI driver"; do
+	 "dmabits:accel_dma_bits 23 (want 0, or 24..64 in a PCI driver" \
+	 "sleepjob:accel_run_job runs on the dma-fence signalling path: it cannot be sleepable" \
+	 "sleeptimeout:accel_timeout runs on the dma-fence signalling path: it cannot be sleepable" \
+	 "fencekfunc:kfunc bpfdrv_pci_cfg_read.* not on the dma-fence signalling path"; do
 	expect_refused refused "$TOBJ/bad_accel_${c%%:*}.bpf.o" "${c#*:}"
 done
 check "no refused declaration left an accel node" \
@@ -63,6 +69,17 @@ across() {
 	cat "$OUT/$mode"
 }
 
+# ---------------- an accelerator without rings ----------------
+# its driver's ioctls only: no fence context (7.3 warned for 0 of them)
+check "accel_probe_norings loads (ioctls, no rings)" \
+	$BPFDRV load --pin "$TOBJ/accel_probe_norings.bpf.o"
+node=$($T/test_accel find accel_probe)
+check "its accel node exists ($node)" test -c "$node"
+$T/test_accel threads "$node" 1
+# it declares 0666: anyone may use it
+$T/test_accel nonroot "$node" 0
+check "accel_probe_norings unloads" $BPFDRV unload accel_probe
+
 # ---------------- accel_probe through libdrm ----------------
 check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
 node=$($T/test_accel find accel_probe)
@@ -75,6 +92,32 @@ stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/class/bpfdrv/accel_probe/stat
 
 $T/test_accel basic "$node"
 $T/test_accel limits "$node"
+$T/test_accel dumb "$node"
+# it declares no mode (0600): a node widened by udev (render, 0660) or by
+# hand does not let others in
+chmod 0666 "$node"
+$T/test_accel nonroot "$node" 13
+chmod 0600 "$node"
+# pinned buffers are charged: a client in a 48 MiB memory cgroup pinning
+# 256 MiB fails, and the cgroup's charge goes with it
+cg=/sys/fs/cgroup
+mountpoint -q $cg || mount -t cgroup2 none $cg 2>/dev/null
+if echo +memory >$cg/cgroup.subtree_control 2>/dev/null && mkdir -p $cg/accelpin &&
+	echo 48M >$cg/accelpin/memory.max; then
+	echo 0 >$cg/accelpin/memory.swap.max 2>/dev/null
+	sh -c 'echo $$ >'$cg'/accelpin/cgroup.procs && exec "$@"' sh \
+		$T/test_accel pin "$node" 256 >"$OUT/pin" 2>&1
+	rc=$?
+	cat "$OUT/pin"
+	check "the pinning client exits cleanly (rc $rc) or its cgroup killed it" \
+		eval "[ $rc -eq 0 ] || grep -q '^oom_kill [1-9]' $cg/accelpin/memory.events"
+	check "nothing stays charged to its cgroup ($(cat $cg/accelpin/memory.current) bytes)" \
+		wait_for 10 eval "[ \$(cat $cg/accelpin/memory.current) -lt 4194304 ]"
+	check "the machine still answers (a buffer and a job)" $T/test_accel submitters "$node" 1 5 1
+	rmdir $cg/accelpin
+else
+	echo "# skip: the memory cgroup test (no cgroup2 memory controller)"
+fi
 before=$(stat accel_ioctl)
 $T/test_accel threads "$node" 4
 expect_eq "stats count each of the 8000 ADDs once" \
@@ -303,5 +346,41 @@ across hold unload_it
 check "its accel node is gone" eval "[ ! -e $node ]"
 check "bpfdrv_accel.ko unloads once nothing holds it" \
 	wait_for 10 rmmod bpfdrv_accel
+
+# ---------------- the dma-fence path's budget ----------------
+check "bpfdrv_accel.ko loads again" insmod "$ACCEL_KO"
+check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
+node=$($T/test_accel find accel_probe)
+$T/test_accel budget "$node"
+check "the looping driver is ejected" wait_gone accel_probe
+check "its exit names the budget it overran" \
+	grep -q "^accel_probe protocol .*accel_run_job looped past its budget" /sys/kernel/bpfdrv/exits
+
+# ---------------- a flood killed behind a held job, then unload ----------------
+# (7.3.4: a use-after-free in the scheduler's kill work once the
+# accelerator was freed under it)
+check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
+node=$($T/test_accel find accel_probe)
+$T/test_accel flood "$node" 8 </dev/null >"$OUT/flood" 2>&1 &
+client=$!
+wait_for 120 grep -q "^# ready" "$OUT/flood"
+kill -9 $client
+wait $client 2>/dev/null
+grep -v "stdin closed" "$OUT/flood"
+check "accel_probe unloads with the killed jobs waiting behind the held one" \
+	$BPFDRV unload accel_probe
+check "every job is freed: bpfdrv_accel.ko unloads" wait_for 60 rmmod bpfdrv_accel
+
+# ---------------- fences that outlive the driver ----------------
+check "bpfdrv_accel.ko loads again" insmod "$ACCEL_KO"
+check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
+node=$($T/test_accel find accel_probe)
+unload_held() {
+	check "accel_probe unloads with its fences held in sync files" \
+		$BPFDRV unload accel_probe
+	check "bpfdrv_accel.ko stays while they live" eval '! rmmod bpfdrv_accel 2>/dev/null'
+}
+across fences unload_held
+check "then it unloads" wait_for 10 rmmod bpfdrv_accel
 # a warning's whole report (the log check quotes its first line)
 dmesg | grep -A40 "WARNING" | sed 's/^/# dmesg: /'

@@ -7,7 +7,8 @@
  * opens, releases and pings the instance saw), DONE (ends a job) and
  * EJECT (the driver ejects itself), and jobs on two rings whose argument
  * says what run_job does (store, copy, hold until DONE or the timeout,
- * fail, try the job kfuncs at their edges).
+ * fail, try the job kfuncs at their edges, loop without end). Built with
+ * ACCEL_PROBE_NO_RINGS: the ioctls only.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_accel_probe.h"
@@ -92,6 +93,7 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	return -ENOTTY;
 }
 
+#ifndef ACCEL_PROBE_NO_RINGS
 /* Each job kfunc refused at its edge, with the answer it documents. */
 static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
 				    __u64 seqno, __u32 size)
@@ -150,6 +152,13 @@ int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 		return bpfdrv_job_done(dev, ring, seqno, -(int)job.value) ? -EINVAL : 0;
 	case PROBE_JOB_EDGES:
 		return ap_edges(dev, ring, seqno, job.value);
+	case PROBE_JOB_LOOP: {
+		int i;
+
+		bpfdrv_for(i, dev, 0, 1 << 30)
+			st->loops++;
+		return 0;
+	}
 	default:
 		return -EINVAL;
 	}
@@ -167,15 +176,22 @@ void BPF_PROG(ap_timeout, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno)
 	}
 }
 
+#endif /* ACCEL_PROBE_NO_RINGS */
+
 SEC(".struct_ops.link")
 struct chr_ext_ops accel_probe_ops = {
 	.open = (void *)ap_open,
 	.release = (void *)ap_release,
 	.accel_ioctl = (void *)ap_accel_ioctl,
+#ifndef ACCEL_PROBE_NO_RINGS
 	.accel_run_job = (void *)ap_run_job,
 	.accel_timeout = (void *)ap_timeout,
+#endif
 	.name = "accel_probe",
 	.abi_version = BPFDRV_ABI_VERSION,
+#ifdef ACCEL_PROBE_NO_RINGS
+	.mode = 0666,		/* anyone may use it */
+#endif
 	.accel = 1,
 	.accel_ioctls = {
 		[ACCEL_PROBE_ADD] = { "ADD", sizeof(struct accel_probe_add),
@@ -188,6 +204,8 @@ struct chr_ext_ops accel_probe_ops = {
 				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 		[ACCEL_PROBE_EJECT] = { "EJECT" },
 	},
+#ifndef ACCEL_PROBE_NO_RINGS
 	.accel_rings = ACCEL_PROBE_RINGS,
 	.accel_timeout_ms = ACCEL_PROBE_TIMEOUT_MS,
+#endif
 };

@@ -13,16 +13,36 @@ char _license[] SEC("license") = "GPL";
 
 #define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
 
-#if defined(BAD_runnorings) || defined(BAD_dmanopci) || defined(BAD_dmabits)
+#if defined(BAD_runnorings) || defined(BAD_dmanopci) || defined(BAD_dmabits) || \
+	defined(BAD_sleepjob) || defined(BAD_fencekfunc) || defined(BAD_sleeptimeout)
 #define RUN_JOB
 #endif
 
 #ifdef RUN_JOB
+#if defined(BAD_sleepjob)
+/* on the dma-fence path a callback may not sleep */
+SEC("struct_ops.s/bad_accel_run_job")
+#else
 SEC("struct_ops/bad_accel_run_job")
+#endif
 int BPF_PROG(bad_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	     struct bpfdrv_io *arg)
 {
+#if defined(BAD_fencekfunc)
+	/* it sleeps while the function's config space is blocked (a reset) */
+	__u32 v;
+
+	return bpfdrv_pci_cfg_read(dev, 0, 4, &v);
+#else
 	return 0;
+#endif
+}
+#endif
+
+#if defined(BAD_sleeptimeout)
+SEC("struct_ops.s/bad_accel_timeout")
+void BPF_PROG(bad_accel_timeout, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno)
+{
 }
 #endif
 
@@ -52,6 +72,13 @@ struct chr_ext_ops bad_accel = {
 	.accel_run_job = (void *)bad_accel_run_job,
 	.accel_rings = 1,
 	.accel_dma_bits = 32,
+#elif defined(BAD_sleepjob) || defined(BAD_fencekfunc)
+	.accel_run_job = (void *)bad_accel_run_job,
+	.accel_rings = 1,
+#elif defined(BAD_sleeptimeout)
+	.accel_run_job = (void *)bad_accel_run_job,
+	.accel_timeout = (void *)bad_accel_timeout,
+	.accel_rings = 1,
 #elif defined(BAD_dmabits)
 	/* fewer address bits than the DMA API can serve */
 	.accel_run_job = (void *)bad_accel_run_job,

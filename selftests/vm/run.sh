@@ -22,7 +22,7 @@
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 2400)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap i2c spi
-#                          eject update)
+#                          eject update accel)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -71,7 +71,7 @@ mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 # that (debug_round below).
 if [ "$mode" = test ] && [ "${BPFDRV_DEBUG_KERNEL:-}" = only ]; then
 	kernels=("$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh")") || exit 1
-	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation}
+	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation accel}
 	# KASAN and lockdep under TCG: several times slower
 	export BPFDRV_VM_TIMEOUT=${BPFDRV_VM_TIMEOUT:-5400}
 	export BPFDRV_PART_TIMEOUT=${BPFDRV_PART_TIMEOUT:-1800}
@@ -280,7 +280,8 @@ boot_suite() {
 	# at the default level): a panic or a hang says why and where
 	vm "$rel" "selftests/guest.sh $*" --verbose --append loglevel=5 \
 		--append "slub_debug=FZP,kmalloc-4k,kmalloc-512" \
-		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}"
+		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}" \
+		${BPFDRV_GUEST_APPEND:+--append "$BPFDRV_GUEST_APPEND"}
 }
 
 # report I: wait for the I-th run and tally it
@@ -334,7 +335,7 @@ log "up to $max_jobs runs at once"
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
 main_parts=$(echo " ${BPFDRV_PARTS:-} " |
-	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/^ *//; s/ *$//')
+	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/^ *//; s/ *$//')
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")
@@ -375,7 +376,7 @@ rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update accel}
 newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update stall}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
-		args=(-x package)
+		args=(-x package -x swiotlb)
 		parts=$main_parts
 		if [ -z "${BPFDRV_PARTS:-}" ]; then
 			case $rel in
@@ -393,6 +394,17 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 		[ "$rel" = "${kernels[-1]}" ] || args+=(-e BPFDRV_TRACE_SHORT=1)
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
 			boot_suite "$rel" "${args[@]}" $parts
+	done
+fi
+# The accelerator's DMA where every DMA is bounced: a guest booted with
+# swiotlb=force, on trixie's 6.12 and the newest kernel (the swiotlb part)
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" swiotlb "* ]]; then
+	for rel in "${kernels[@]}"; do
+		case $rel in *-rt-*) continue;; esac
+		[ "$(kernel_root "$rel")" = "$BPFDRV_ROOT12" ] && continue
+		[ "$rel" = "${kernels[-1]}" ] || [[ $rel == 6.12.* ]] || continue
+		BPFDRV_GUEST_APPEND=swiotlb=force launch boot "$rel swiotlb" \
+			"$BPFDRV_BUILD/vm/test-$rel-swiotlb.log" boot_suite "$rel" swiotlb
 	done
 fi
 # the packages outside the guests: DKMS for every kernel (in an overlay of
@@ -462,7 +474,7 @@ debug_round() {
 	# took 850 s in all, update the longest at 222 s)
 	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap i2c spi eject update}
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap i2c spi eject update accel}
 	report $((${#job_pids[@]} - 1))
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && [ -z "${BPFDRV_KERNELS:-}" ] &&

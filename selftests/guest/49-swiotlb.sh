@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The accelerator's DMA by the book, where every DMA is bounced: in a guest
+# booted with swiotlb=force (run.sh boots one for this part), an edu
+# function whose IOMMU group is in passthrough (so the DMA API bounces its
+# DMA through swiotlb; allow_unsafe_dma=1, which taints) runs edu_accel's
+# jobs: the factorials its irq_hard stores into a DMA-mapped buffer and
+# the bytes its DMA jobs move must all arrive.
+. "$(dirname "$0")/lib.sh"
+
+T=$B/selftests
+ACCEL_KO=$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko
+
+if ! grep -qw "swiotlb=force" /proc/cmdline; then
+	echo "# skip: swiotlb (the guest was not booted with swiotlb=force)"
+	exit 0
+fi
+bdf=$(lspci -Dn -d 1234:11e8 | awk 'NR == 1 { print $1 }')
+if [ -z "$bdf" ] || ! modprobe -a drm drm_shmem_helper gpu_sched; then
+	echo "# skip: swiotlb (no edu device, or no DRM scheduler)"
+	exit 0
+fi
+load_module
+check "bpfdrv_accel.ko loads" insmod "$ACCEL_KO"
+group=$(basename "$(readlink "/sys/bus/pci/devices/$bdf/iommu_group")")
+old=$(cat "/sys/kernel/iommu_groups/$group/type" 2>/dev/null)
+[ -e "/sys/bus/pci/devices/$bdf/driver" ] &&
+	echo "$bdf" >"/sys/bus/pci/devices/$bdf/driver/unbind"
+check "IOMMU group $group of $bdf in passthrough: the DMA API bounces its DMA" \
+	eval "echo identity >/sys/kernel/iommu_groups/$group/type"
+echo 1 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+used() { cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater 2>/dev/null || echo 0; }
+check "edu_accel loads on $bdf" $BPFDRV load --pin --device "$bdf" "$OBJ/edu_accel.bpf.o"
+node=$($T/test_accel find edu_accel)
+check "its accel node exists ($node)" test -c "$node"
+$T/test_accel edu "$node" 20
+check "swiotlb bounced them: $(used) slots at most in use" test "$(used)" -gt 0
+check "unload edu_accel" $BPFDRV unload edu_accel
+echo 0 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
+$BPFDRV unbind "$bdf" >/dev/null 2>&1
+[ -n "$old" ] && echo "$old" >"/sys/kernel/iommu_groups/$group/type" 2>/dev/null
+check "bpfdrv_accel.ko unloads" wait_for 10 rmmod bpfdrv_accel
