@@ -1008,6 +1008,27 @@ static void bpfdrv_accel_free(struct work_struct *work)
 	module_put(THIS_MODULE);
 }
 
+/*
+ * The node as the driver declared it (devtmpfs; the accel class names
+ * it), as its /dev/bpfdrv node is. A udev rule may change it (Debian's
+ * gives accel nodes to render, 0660): bpfdrv_accel_may_open() still
+ * holds to the declaration.
+ */
+static char *bpfdrv_accel_devnode(const struct device *kdev, umode_t *mode,
+				  kuid_t *uid, kgid_t *gid)
+{
+	const struct drm_minor *minor = dev_get_drvdata(kdev);
+
+	if (mode)
+		*mode = to_accel(minor->dev)->mode;
+	return NULL;
+}
+
+static const struct device_type bpfdrv_accel_minor_type = {
+	.name = "accel_minor",
+	.devnode = bpfdrv_accel_devnode,
+};
+
 /* The DRM device's last user went: its hold on the accelerator goes. */
 static void bpfdrv_accel_release(struct drm_device *drm, void *data)
 {
@@ -1060,6 +1081,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 		drm_dev_put(drm);
 		return ret;
 	}
+	drm->accel->kdev->type = &bpfdrv_accel_minor_type;
 	ret = drm_dev_register(drm, 0);
 	if (ret) {
 		dev_info(&bdev->dev, "cannot register its DRM accel device: %d\n",

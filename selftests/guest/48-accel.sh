@@ -76,7 +76,10 @@ check "accel_probe_norings loads (ioctls, no rings)" \
 node=$($T/test_accel find accel_probe)
 check "its accel node exists ($node)" test -c "$node"
 $T/test_accel threads "$node" 1
-# it declares 0666: anyone may use it
+# it declares 0666: anyone may use it (devtmpfs made the node so; udev
+# may have given it to render, as Debian's rule does)
+echo "# its node: $(stat -c '%a %U:%G' "$node")"
+chmod 0666 "$node"
 $T/test_accel nonroot "$node" 0
 check "accel_probe_norings unloads" $BPFDRV unload accel_probe
 
@@ -348,8 +351,9 @@ check "bpfdrv_accel.ko unloads once nothing holds it" \
 	wait_for 10 rmmod bpfdrv_accel
 
 # ---------------- the dma-fence path's budget ----------------
+# (accel_probe_long: a 60 s timeout, which the ejection comes well before)
 check "bpfdrv_accel.ko loads again" insmod "$ACCEL_KO"
-check "accel_probe loads" $BPFDRV load --pin "$TOBJ/accel_probe.bpf.o"
+check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
 node=$($T/test_accel find accel_probe)
 $T/test_accel budget "$node"
 check "the looping driver is ejected" wait_gone accel_probe
