@@ -36,6 +36,8 @@
  *   test_accel pin NODE MIB      pins MIB of buffers with jobs: fails in a
  *                                small memory cgroup
  *   test_accel fences NODE       sync files kept across a detach (stdin)
+ *   test_accel resv NODE VGEM    a held job as a vgem buffer's fence, ended
+ *                                once the shell says (stdin)
  *
  * Prints TAP lines; exits 1 if any failed.
  */
@@ -1203,6 +1205,54 @@ static int test_fences(const char *node)
 	return 0;
 }
 
+/*
+ * The other way round: a job of this ring is the fence another device's
+ * buffer waits for (a vgem buffer's reservation object, as implicit sync
+ * sets it), held by the driver while the shell puts the guest's memory
+ * under pressure, then ended: waiters on the vgem buffer wake, and
+ * lockdep (the debug kernel) sees every wait and signal on the way.
+ */
+static int test_resv(const char *node, const char *vgem_node)
+{
+	int fd = open_node(node), vg = open_node(vgem_node), vbuf = -1, c, st;
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 1, .bpp = 32 };
+	struct dma_buf_import_sync_file isf = { .flags = DMA_BUF_SYNC_WRITE };
+	struct dma_buf_export_sync_file esf = { .flags = DMA_BUF_SYNC_READ };
+	struct pollfd pfd;
+	uint32_t h = 0, out = 0;
+	__u64 seqno = 0;
+	int64_t t0;
+
+	c = !bo_create(fd, 4096, &h, NULL) && !drmSyncobjCreate(fd, 0, &out) &&
+	    !drmIoctl(vg, DRM_IOCTL_MODE_CREATE_DUMB, &dumb) &&
+	    !drmPrimeHandleToFD(vg, dumb.handle, DRM_CLOEXEC | DRM_RDWR, &vbuf) &&
+	    !submit(fd, 0, &h, 1, 0, out, PROBE_JOB_HOLD, 0, &seqno) &&
+	    !drmSyncobjExportSyncFile(fd, out, &isf.fd) &&
+	    !ioctl(vbuf, DMA_BUF_IOCTL_IMPORT_SYNC_FILE, &isf);
+	ok(c, "a job held on ring 0 is the write fence of a vgem buffer");
+	if (!c)
+		goto out;
+	close(isf.fd);
+	pfd = (struct pollfd){ .fd = vbuf, .events = POLLIN };
+	ok(poll(&pfd, 1, 100) == 0, "a reader of the vgem buffer waits for it");
+	wait_go();
+	t0 = now_ns();
+	ok(!probe_done(fd, 0, seqno, 0), "DONE ends the job");
+	ok(poll(&pfd, 1, 5000) == 1, "the vgem buffer's reader wakes (%lld ms)",
+	   (long long)((now_ns() - t0) / 1000000));
+	c = !ioctl(vbuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &esf);
+	st = c ? sync_file_status(esf.fd) : -1;
+	ok(c && st == 1, "and its implicit fences are all signalled (%d)", st);
+	if (c)
+		close(esf.fd);
+out:
+	if (vbuf >= 0)
+		close(vbuf);
+	close(vg);
+	close(fd);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -1269,8 +1319,10 @@ int main(int argc, char **argv)
 		test_pin(argv[2], atoi(argv[3]));
 	else if (argc >= 3 && !strcmp(argv[1], "fences"))
 		test_fences(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "resv"))
+		test_resv(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

@@ -49,14 +49,15 @@ done
 check "no refused declaration left an accel node" \
 	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
 
-# across MODE ACTION: test_accel MODE on the node until it is ready, then
-# ACTION (a function), then the client goes on; its TAP lines follow
+# across MODE ACTION [ARG...]: test_accel MODE on the node (and ARGs)
+# until it is ready, then ACTION (a function), then the client goes on;
+# its TAP lines follow
 across() {
 	local mode=$1 action=$2 client rc
 
 	rm -f "$OUT/go-$mode"
 	mkfifo "$OUT/go-$mode"
-	$T/test_accel "$mode" "$node" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
+	$T/test_accel "$mode" "$node" "${@:3}" <"$OUT/go-$mode" >"$OUT/$mode" 2>&1 &
 	client=$!
 	exec 9>"$OUT/go-$mode"
 	wait_for 30 grep -q "^# ready" "$OUT/$mode"
@@ -144,6 +145,25 @@ modprobe vgem 2>/dev/null
 vgem=$($T/test_trace_drm find vgem)
 if [ -n "$vgem" ]; then
 	$T/test_accel prime "$node" "$vgem"
+	# a held job is a vgem buffer's fence while memory is short: the
+	# kernel's caches dropped (its shrinkers run) and its modules read
+	# through a 16 MiB cgroup (reclaim), then the job ends
+	pressure() {
+		local cg=/sys/fs/cgroup
+
+		echo 3 >/proc/sys/vm/drop_caches
+		if mkdir -p $cg/pressure 2>/dev/null && echo 16M >$cg/pressure/memory.max; then
+			timeout 10 sh -c 'echo $$ >'$cg'/pressure/cgroup.procs &&
+				find /usr/lib/modules/$(uname -r) -name "*.ko*" | head -400 |
+				xargs cat >/dev/null'
+			check "memory was reclaimed in the 16 MiB cgroup while the job was held" \
+				eval "[ \$(awk '\$1 == \"pgscan\" { print \$2 }' $cg/pressure/memory.stat) -gt 0 ]"
+			rmdir $cg/pressure
+		else
+			echo "# skip: reclaim in a small cgroup (no cgroup2 memory controller)"
+		fi
+	}
+	across resv pressure "$vgem"
 else
 	echo "# skip: PRIME with vgem (no vgem card)"
 fi
