@@ -57,7 +57,8 @@ ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
 		  $(BUILD)/selftests/accel_probe_long.bpf.o \
 		  $(BUILD)/selftests/accel_probe_v2.bpf.o \
-		  $(BUILD)/selftests/accel_probe_norings.bpf.o
+		  $(BUILD)/selftests/accel_probe_norings.bpf.o \
+		  $(BUILD)/selftests/edu_accel32.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -126,6 +127,11 @@ $(BUILD)/selftests/accel_probe_v2.bpf.o: selftests/progs/accel_probe.bpf.c $(HEA
 $(BUILD)/selftests/accel_probe_norings.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_NO_RINGS -c $< -o $@
+
+# edu_accel for an edu whose DMA engine drives 32 address bits (swiotlb part)
+$(BUILD)/selftests/edu_accel32.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_ACCEL_DMA_BITS=32 -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)

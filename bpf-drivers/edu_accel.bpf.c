@@ -23,6 +23,10 @@
 char _license[] SEC("license") = "GPL";
 
 #define BAR0		0
+/* the address bits its DMA engine drives (QEMU's dma_mask property) */
+#ifndef EDU_ACCEL_DMA_BITS
+#define EDU_ACCEL_DMA_BITS	EDU_DMA_MASK_BITS
+#endif
 #define IN(ring)	BPFDRV_JOB_BO(ring, EDU_ACCEL_BO_IN)
 #define OUT(ring)	BPFDRV_JOB_BO(ring, EDU_ACCEL_BO_OUT)
 
@@ -229,5 +233,5 @@ struct chr_ext_ops edu_accel_ops = {
 	.accel = 1,
 	.accel_rings = 1,
 	.accel_timeout_ms = 1000,
-	.accel_dma_bits = EDU_DMA_MASK_BITS,
+	.accel_dma_bits = EDU_ACCEL_DMA_BITS,
 };

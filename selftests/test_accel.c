@@ -1151,10 +1151,12 @@ static int test_pin(const char *node, int mib)
 	__u64 size = 0;
 
 	/*
-	 * Its own pages charged and locked first: reclaiming them for the
-	 * buffers would leave the cgroup's OOM killer a fault to answer.
+	 * Its own pages charged and locked first, its output buffer too:
+	 * at the limit, any page it faulted in would be the cgroup's OOM
+	 * killer's to find.
 	 */
-	if (mlockall(MCL_CURRENT))
+	tap_diag("pinning %d MiB in buffers of 64 MiB", mib);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		tap_diag("mlockall: %s", strerror(errno));
 	while (n * 64 < mib) {
 		err = bo_create(fd, 64 << 20, &h, &size);
@@ -1165,11 +1167,12 @@ static int test_pin(const char *node, int mib)
 		n++;
 		/* each job pins its buffer's pages, allocated by this task */
 	}
-	printf("# %d buffers of 64 MiB pinned by jobs, then %s\n", n,
-	       err ? strerror(err) : "the end");
+	/* the buffers' pages go with the file, and the cgroup's charge */
+	close(fd);
+	tap_diag("%d buffers of 64 MiB pinned by jobs, then %s", n,
+		 err ? strerror(err) : "the end");
 	ok(err == ENOMEM || err == ENOSPC, "pinning %d MiB in a small cgroup fails: %s",
 	   mib, strerror(err));
-	close(fd);
 	return 0;
 }
 

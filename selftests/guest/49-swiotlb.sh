@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The accelerator's DMA by the book, where every DMA is bounced: in a guest
-# booted with swiotlb=force (run.sh boots one for this part), an edu
-# function whose IOMMU group is in passthrough (so the DMA API bounces its
+# booted with swiotlb=force (run.sh boots one for this part, its edu's
+# DMA engine driving 32 address bits), an edu function whose IOMMU group
+# is in passthrough (so the DMA API bounces its
 # DMA through swiotlb; allow_unsafe_dma=1, which taints) runs edu_accel's
 # jobs: the factorials its irq_hard stores into a DMA-mapped buffer and
 # the bytes its DMA jobs move must all arrive.
@@ -31,7 +32,8 @@ check "IOMMU group $group of $bdf in passthrough: the DMA API bounces its DMA" \
 echo 1 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
 mount -t debugfs none /sys/kernel/debug 2>/dev/null
 used() { cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater 2>/dev/null || echo 0; }
-check "edu_accel loads on $bdf" $BPFDRV load --pin --device "$bdf" "$OBJ/edu_accel.bpf.o"
+check "edu_accel (32-bit DMA) loads on $bdf" \
+	$BPFDRV load --pin --device "$bdf" "$TOBJ/edu_accel32.bpf.o"
 node=$($T/test_accel find edu_accel)
 check "its accel node exists ($node)" test -c "$node"
 $T/test_accel edu "$node" 20
