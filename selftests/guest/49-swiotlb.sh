@@ -30,14 +30,25 @@ old=$(cat "/sys/kernel/iommu_groups/$group/type" 2>/dev/null)
 check "IOMMU group $group of $bdf in passthrough: the DMA API bounces its DMA" \
 	eval "echo identity >/sys/kernel/iommu_groups/$group/type"
 echo 1 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
-mount -t debugfs none /sys/kernel/debug 2>/dev/null
-used() { cat /sys/kernel/debug/swiotlb/io_tlb_used_hiwater 2>/dev/null || echo 0; }
 check "edu_accel (32-bit DMA) loads on $bdf" \
 	$BPFDRV load --pin --device "$bdf" "$TOBJ/edu_accel32.bpf.o"
 node=$($T/test_accel find edu_accel)
 check "its accel node exists ($node)" test -c "$node"
+inst=$(ls "/sys/bus/pci/devices/$bdf/bpfdrv" | head -1)
+jobs() { awk '$1 == "accel_run_job" { print $2 }' "/sys/class/bpfdrv/$inst/stats"; }
+before=$(jobs)
+bounced=
+events_on swiotlb "dev_name == \"$bdf\"" swiotlb_bounced && bounced=1
 $T/test_accel edu "$node" 20
-check "swiotlb bounced them: $(used) slots at most in use" test "$(used)" -gt 0
+if [ -n "$bounced" ]; then
+	events_off swiotlb swiotlb_bounced
+	# each job's two buffers, a page each, mapped once: two bounces
+	expect_eq "ftrace: swiotlb bounced both buffers of each of the $(($(jobs) - before)) jobs run" \
+		"$(ftrace_count swiotlb_bounced)" $((2 * ($(jobs) - before)))
+	echo 1 >$TFS/tracing_on
+else
+	nok "ftrace: the swiotlb_bounced event exists"
+fi
 check "unload edu_accel" $BPFDRV unload edu_accel
 echo 0 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
 $BPFDRV unbind "$bdf" >/dev/null 2>&1
