@@ -35,7 +35,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /*
  * Modules whose kfuncs drivers may call too, comma-separated, set by the
@@ -306,12 +306,6 @@ static bool bpfdrv_fence_kfunc(const char *sym)
 		    !strncmp(sym, bpfdrv_fence_kfuncs[i], len))
 			return true;
 	return false;
-}
-
-static bool bpfdrv_fence_member(u32 moff)
-{
-	return moff == offsetof(struct chr_ext_ops, accel_run_job) ||
-	       moff == offsetof(struct chr_ext_ops, accel_timeout);
 }
 
 /*

@@ -326,6 +326,13 @@ int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max);
 	__ret;								\
 })
 
+/* Is the callback at byte @moff of struct chr_ext_ops on the fence path? */
+static inline bool bpfdrv_fence_member(u32 moff)
+{
+	return moff == BPFDRV_OPS(accel_run_job) ||
+	       moff == BPFDRV_OPS(accel_timeout);
+}
+
 /* bpfdrv_call_fence() for a callback that returns nothing: 0 if called */
 #define bpfdrv_call_fence_void(bdev, slot, cb, member, ...)		\
 ({									\

@@ -12,7 +12,7 @@
 #include <linux/module.h>
 #include <linux/sysfs.h>
 
-#include "bpfdrv.h"
+#include "call.h"
 
 /* The module's BTF, as the verifier sees it. */
 struct btf *bpfdrv_btf;
@@ -90,9 +90,7 @@ static int bpfdrv_ops_check_member(const struct btf_type *t,
 		pr_info("irq_hard runs in hard-IRQ context: it cannot be sleepable (SEC(\"struct_ops/...\"))\n");
 		return -EINVAL;
 	}
-	if ((moff == offsetof(struct chr_ext_ops, accel_run_job) ||
-	     moff == offsetof(struct chr_ext_ops, accel_timeout)) &&
-	    prog->sleepable) {
+	if (bpfdrv_fence_member(moff) && prog->sleepable) {
 		pr_info("%s runs on the dma-fence signalling path: it cannot be sleepable (SEC(\"struct_ops/...\"))\n",
 			cb);
 		return -EINVAL;
