@@ -22,7 +22,7 @@
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 2100)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap eject
-#                          update accel)
+#                          update; make test-debug adds accel)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -481,7 +481,7 @@ debug_round() {
 	# spi, 376 s more, did not fit the guest's 30 minutes: test-debug)
 	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update accel}
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
 	report $((${#job_pids[@]} - 1))
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && [ -z "${BPFDRV_KERNELS:-}" ] &&
