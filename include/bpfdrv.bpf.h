@@ -133,6 +133,9 @@ extern int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, __u32 ring_bo,
 /* ABI 8: the bus address of a range of a job's buffer, for the device */
 extern __s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
 			       __u32 len) __ksym __weak;
+/* ABI 9: the slot of a job on a ring's device (BPFDRV_JOB_SLOT_BO) */
+extern int bpfdrv_job_slot(struct bpfdrv_dev *dev, __u32 ring,
+			   __u64 seqno) __ksym __weak;
 
 /*
  * I2C (ABI 2; docs/i2c.md): client is an index into chr_ext_ops.i2c_addrs;

@@ -22,9 +22,10 @@
  * (LEDs, input keys, sensors), I2C and SPI; version 3 mmap windows and
  * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
  * version 6 the bpfdrv_for() loop; version 7 the accelerator class;
- * version 8 its jobs' buffers for the device's DMA.
+ * version 8 its jobs' buffers for the device's DMA; version 9 several
+ * jobs on a ring's device at once.
  */
-#define BPFDRV_ABI_VERSION	8
+#define BPFDRV_ABI_VERSION	9
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -231,16 +232,30 @@ struct bpfdrv_accel_ioctl {
 };
 
 /*
- * Jobs (DRM_IOCTL_BPFDRV_SUBMIT) run one at a time per ring, in the order
- * the kernel's DRM scheduler picks: accel_run_job starts one on the
- * device, and the driver ends it with bpfdrv_job_done(), from any
- * callback, irq_hard included. Until then the bpfdrv_job_bo_* kfuncs reach
- * the job's buffers, named BPFDRV_JOB_BO(ring, index in its list).
+ * Jobs (DRM_IOCTL_BPFDRV_SUBMIT) run on a ring in the order the kernel's
+ * DRM scheduler picks: accel_run_job starts one on the device, and the
+ * driver ends it with bpfdrv_job_done(), from any callback, irq_hard
+ * included. Until then the bpfdrv_job_bo_* kfuncs reach the job's
+ * buffers, named BPFDRV_JOB_BO(ring, index in its list): the oldest job
+ * on the ring's device that has not ended.
  */
 #define BPFDRV_ACCEL_RINGS_MAX		4
 #define BPFDRV_ACCEL_TIMEOUT_MS		2000	/* accel_timeout_ms 0 */
 #define BPFDRV_ACCEL_TIMEOUT_MS_MAX	60000
-#define BPFDRV_JOB_BO(ring, bo)		(((__u32)(ring) << 16) | (__u16)(bo))
+#define BPFDRV_JOB_BO(ring, bo)		(((__u32)(ring) << 16) | (__u8)(bo))
+
+/*
+ * ABI 9: a ring may have chr_ext_ops.accel_ring_jobs jobs on the device
+ * at once (0: 1), each in a slot, 0 to accel_ring_jobs - 1, from its
+ * start to its end; bpfdrv_job_slot() tells a job's. A job's buffers are
+ * then BPFDRV_JOB_SLOT_BO(ring, slot, index in its list). Jobs are
+ * started in the scheduler's order into the next slot, round the ring,
+ * and their fences signalled in that order: a job the driver ends early
+ * waits for those started before it.
+ */
+#define BPFDRV_ACCEL_RING_JOBS_MAX	16
+#define BPFDRV_JOB_SLOT_BO(ring, slot, bo) \
+	(BPFDRV_JOB_BO(ring, bo) | ((((__u32)(slot) + 1) & 0xff) << 8))
 
 /*
  * ABI 8: with chr_ext_ops.accel_dma_bits set (24..64, a PCI driver's),
@@ -428,6 +443,8 @@ struct chr_ext_ops {
 	void (*accel_timeout)(struct bpfdrv_dev *dev, __u32 ring, __u64 seqno);
 	/* ABI 8: the address bits the device drives for job buffers; 0: none */
 	__u32 accel_dma_bits;
+	/* ABI 9: jobs a ring may have on the device at once; 0 => 1 */
+	__u32 accel_ring_jobs;
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

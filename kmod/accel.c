@@ -128,14 +128,21 @@ static int bpfdrv_accel_ioctls_valid(const struct chr_ext_ops *ops)
 static int bpfdrv_accel_jobs_valid(const struct chr_ext_ops *ops)
 {
 	if (ops->accel_rings > BPFDRV_ACCEL_RINGS_MAX ||
-	    ops->accel_timeout_ms > BPFDRV_ACCEL_TIMEOUT_MS_MAX) {
-		pr_info("driver %s: %u accel rings, a %u ms job timeout (at most %u and %u)\n",
-			ops->name, ops->accel_rings, ops->accel_timeout_ms,
-			BPFDRV_ACCEL_RINGS_MAX, BPFDRV_ACCEL_TIMEOUT_MS_MAX);
+	    ops->accel_timeout_ms > BPFDRV_ACCEL_TIMEOUT_MS_MAX ||
+	    ops->accel_ring_jobs > BPFDRV_ACCEL_RING_JOBS_MAX) {
+		pr_info("driver %s: %u accel rings of %u jobs, a %u ms job timeout (at most %u, %u and %u)\n",
+			ops->name, ops->accel_rings, ops->accel_ring_jobs,
+			ops->accel_timeout_ms, BPFDRV_ACCEL_RINGS_MAX,
+			BPFDRV_ACCEL_RING_JOBS_MAX, BPFDRV_ACCEL_TIMEOUT_MS_MAX);
 		return -EINVAL;
 	}
 	if (!ops->accel_rings != !ops->accel_run_job) {
 		pr_info("driver %s: accel rings need an accel_run_job callback, and it rings\n",
+			ops->name);
+		return -EINVAL;
+	}
+	if (ops->accel_ring_jobs && !ops->accel_rings) {
+		pr_info("driver %s has accel_ring_jobs but no accel rings\n",
 			ops->name);
 		return -EINVAL;
 	}
@@ -171,7 +178,8 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 		return ret;
 	if (!ops->accel) {
 		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl ||
-		    ops->accel_rings || ops->accel_dma_bits) {
+		    ops->accel_rings || ops->accel_dma_bits ||
+		    ops->accel_ring_jobs) {
 			pr_info("driver %s has accel ioctls or rings but is no accelerator (accel = 0)\n",
 				ops->name);
 			return -EINVAL;
@@ -267,22 +275,25 @@ do {									\
 	rcu_read_unlock();						\
 } while (0)
 
-/* BPFDRV_JOB_BO(ring, bo), taken apart */
+/* BPFDRV_JOB_SLOT_BO(ring, slot, bo), taken apart: slot -1 is the oldest */
 #define BPFDRV_JOB_RING_OF(ring_bo)	((ring_bo) >> 16)
-#define BPFDRV_JOB_BO_OF(ring_bo)	((ring_bo) & 0xffff)
+#define BPFDRV_JOB_SLOT_OF(ring_bo)	((int)(((ring_bo) >> 8) & 0xff) - 1)
+#define BPFDRV_JOB_BO_OF(ring_bo)	((ring_bo) & 0xff)
 
 __bpf_kfunc_start_defs();
 
 /**
- * bpfdrv_job_done - end the job running on a ring of an accelerator
+ * bpfdrv_job_done - end a job on a ring of an accelerator
  * @dev: the instance
  * @ring: the ring
  * @seqno: the job's number, as accel_run_job got it
  * @err: 0, or the -errno its fence is signalled with
  *
- * Callable from every callback, irq_hard included.
+ * Callable from every callback, irq_hard included. The job's fence is
+ * signalled once the jobs started before it on the ring have ended too.
  *
- * Return: 0; -ENOENT if that job is not the one running on @ring;
+ * Return: 0; -ENOENT if that job is not on @ring's device (not started,
+ * or ended);
  * -EINVAL for an errno out of range; -ENODEV if the instance has no
  * accelerator (any longer).
  */
@@ -298,16 +309,38 @@ __bpf_kfunc int bpfdrv_job_done(struct bpfdrv_dev *dev, u32 ring, u64 seqno,
 }
 
 /**
- * bpfdrv_job_bo_load - copy from a buffer of the job running on a ring
+ * bpfdrv_job_slot - the slot of a job on a ring's device (ABI 9)
  * @dev: the instance
- * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @ring: the ring
+ * @seqno: the job's number, as accel_run_job got it
+ *
+ * A job keeps its slot from its start to its end: its buffers are
+ * BPFDRV_JOB_SLOT_BO(@ring, slot, index) for the job-buffer kfuncs.
+ * Callable from every callback, irq_hard included.
+ *
+ * Return: the slot, 0 to chr_ext_ops.accel_ring_jobs - 1; -ENOENT if that
+ * job is not on @ring's device; -ENODEV as bpfdrv_job_done().
+ */
+__bpf_kfunc int bpfdrv_job_slot(struct bpfdrv_dev *dev, u32 ring, u64 seqno)
+{
+	int ret;
+
+	bpfdrv_accel_call(dev, ret, job_slot, ring, seqno);
+	return ret;
+}
+
+/**
+ * bpfdrv_job_bo_load - copy from a buffer of a job on a ring's device
+ * @dev: the instance
+ * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list), or
+ *	     BPFDRV_JOB_SLOT_BO(ring, slot, index)
  * @off: the offset in the buffer
  * @dst: where to
  * @dst__sz: bytes
  *
- * Return: 0; -ERANGE past the buffer's end; -ENOENT if no job runs on the
- * ring or it has no such buffer; -ENODEV if the instance has no
- * accelerator.
+ * Return: 0; -ERANGE past the buffer's end; -ENOENT if no such job is on
+ * the ring's device or it has no such buffer; -ENODEV if the instance has
+ * no accelerator.
  */
 __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				   void *dst, u32 dst__sz)
@@ -315,14 +348,15 @@ __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 	int ret;
 
 	bpfdrv_accel_call(dev, ret, job_bo_copy, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_SLOT_OF(ring_bo),
 			  BPFDRV_JOB_BO_OF(ring_bo), off, dst, dst__sz, false);
 	return ret;
 }
 
 /**
- * bpfdrv_job_bo_store - copy into a buffer of the job running on a ring
+ * bpfdrv_job_bo_store - copy into a buffer of a job on a ring's device
  * @dev: the instance
- * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @ring_bo: as bpfdrv_job_bo_load()
  * @off: the offset in the buffer
  * @src: where from
  * @src__sz: bytes
@@ -335,6 +369,7 @@ __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
 	int ret;
 
 	bpfdrv_accel_call(dev, ret, job_bo_copy, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_SLOT_OF(ring_bo),
 			  BPFDRV_JOB_BO_OF(ring_bo), off, src, src__sz, true);
 	return ret;
 }
@@ -342,17 +377,17 @@ __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
 /**
  * bpfdrv_job_bo_dma - where the device reaches a job's buffer (ABI 8)
  * @dev: the instance
- * @ring_bo: BPFDRV_JOB_BO(ring, index of the buffer in the job's list)
+ * @ring_bo: as bpfdrv_job_bo_load()
  * @off: the offset in the buffer
  * @len: bytes from there, 1 or more, that the device will access
  *
- * The buffers of the job running on the ring are mapped for the PCI
+ * The buffers of a job on the ring's device are mapped for the PCI
  * function's DMA (chr_ext_ops.accel_dma_bits) until the job ends; the
  * device must be done with them by then. Any context, irq_hard included.
  *
  * Return: the bus address of @off; -ERANGE past the buffer's end; -E2BIG
  * if the range is not contiguous on the bus (no IOMMU merged its pages);
- * -ENOENT if no job runs on the ring or it has no such buffer;
+ * -ENOENT if no such job is on the ring's device or it has no such buffer;
  * -EOPNOTSUPP if the driver maps no job buffers, or the buffer is
  * imported from another device; -EPERM or -EIO if the function may not
  * master the bus (no IOMMU) or drive that many address bits; -ENODEV.
@@ -363,6 +398,7 @@ __bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 	s64 ret;
 
 	bpfdrv_accel_call(dev, ret, job_bo_dma, BPFDRV_JOB_RING_OF(ring_bo),
+			  BPFDRV_JOB_SLOT_OF(ring_bo),
 			  BPFDRV_JOB_BO_OF(ring_bo), off, len);
 	return ret;
 }

@@ -76,12 +76,19 @@
 
 struct bpfdrv_accel_job;
 
-/* A ring: one job at a time on the device, the scheduler's pick. */
+/*
+ * A ring: up to max_jobs jobs on the device (the scheduler's credits), in
+ * slots taken round the ring in the order they started, which is the
+ * order their fences signal in.
+ */
 struct bpfdrv_accel_ring {
 	struct drm_gpu_scheduler sched;
 	struct drm_gpu_scheduler *sched_list[1];
-	spinlock_t lock;		/* running */
-	struct bpfdrv_accel_job *running;	/* started, not ended */
+	spinlock_t lock;		/* the window below */
+	u32 max_jobs;			/* the driver's accel_ring_jobs */
+	u32 head;			/* the slot of the oldest job */
+	u32 count;			/* jobs started, fence not signalled */
+	struct bpfdrv_accel_job *slots[BPFDRV_ACCEL_RING_JOBS_MAX];
 	u64 fence_context;
 	atomic64_t fence_seqno;		/* started jobs */
 	atomic64_t submitted;		/* the jobs' seqno */
@@ -139,6 +146,10 @@ struct bpfdrv_accel_job {
 	u64 seqno;
 	struct bpfdrv_accel_fence *hw;
 	bool hw_started;
+	/* on the device: its slot; ended by the driver, signalled in order */
+	u32 slot;
+	bool ended;
+	int end_err;
 	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
@@ -300,6 +311,8 @@ static int bpfdrv_accel_job_map(struct bpfdrv_accel_job *job)
 	u32 i;
 	int ret;
 
+	if (!dev)
+		return 0;
 	for (i = 0; i < job->nr_bos; i++) {
 		if (!job->sgts[i])
 			continue;	/* imported */
@@ -330,38 +343,109 @@ static void bpfdrv_accel_job_unmap(struct bpfdrv_accel_job *job)
 					  DMA_BIDIRECTIONAL, 0);
 }
 
-/*
- * End the job running on @r (the one numbered @seqno, or whichever with
- * @any): its buffers are unmapped for the device, then its fence is
- * signalled, with @err if non-zero. Any context.
- */
-static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
-				 bool any, int err)
+/* Signal a job's hardware fence, with @err if non-zero, and let it go. */
+static void bpfdrv_accel_fence_end(struct bpfdrv_accel_fence *hw, int err)
+{
+	bool cookie = dma_fence_begin_signalling();
+
+	if (err)
+		dma_fence_set_error(&hw->base, err);
+	dma_fence_signal(&hw->base);
+	dma_fence_end_signalling(cookie);
+	dma_fence_put(&hw->base);	/* the ring's */
+}
+
+/* Under r->lock: the job in @slot, or the oldest not ended (-1), or NULL. */
+static struct bpfdrv_accel_job *bpfdrv_accel_ring_job(struct bpfdrv_accel_ring *r,
+						      int slot)
 {
 	struct bpfdrv_accel_job *job;
-	struct dma_fence *hw;
+	u32 i;
+
+	if (slot >= 0) {
+		if (slot >= r->max_jobs ||
+		    (slot + r->max_jobs - r->head) % r->max_jobs >= r->count)
+			return NULL;
+		job = r->slots[slot];
+		return job->ended ? NULL : job;
+	}
+	for (i = 0; i < r->count; i++) {
+		job = r->slots[(r->head + i) % r->max_jobs];
+		if (!job->ended)
+			return job;
+	}
+	return NULL;
+}
+
+/* Under r->lock: the job numbered @seqno on the device, not ended. */
+static struct bpfdrv_accel_job *bpfdrv_accel_ring_find(struct bpfdrv_accel_ring *r,
+						       u64 seqno)
+{
+	struct bpfdrv_accel_job *job;
+	u32 i;
+
+	for (i = 0; i < r->count; i++) {
+		job = r->slots[(r->head + i) % r->max_jobs];
+		if (job->seqno == seqno && !job->ended)
+			return job;
+	}
+	return NULL;
+}
+
+/*
+ * Under r->lock: @job ends with @err: the device is done with its buffers.
+ * Then the ended jobs at the window's head leave it, oldest first, their
+ * fences signalled in the order they started (a fence context's rule).
+ * A signalled job may be freed at once: only its fence is the ring's.
+ */
+static void bpfdrv_accel_ring_end_job(struct bpfdrv_accel_ring *r,
+				      struct bpfdrv_accel_job *job, int err)
+{
+	job->ended = true;
+	job->end_err = err;
+	bpfdrv_accel_job_unmap(job);
+	while (r->count && r->slots[r->head]->ended) {
+		job = r->slots[r->head];
+		r->slots[r->head] = NULL;
+		r->head = (r->head + 1) % r->max_jobs;
+		r->count--;
+		bpfdrv_accel_fence_end(job->hw, job->end_err);
+	}
+}
+
+/* End the job numbered @seqno on @r with @err. Any context. */
+static int bpfdrv_accel_ring_end(struct bpfdrv_accel_ring *r, u64 seqno,
+				 int err)
+{
+	struct bpfdrv_accel_job *job;
 	unsigned long flags;
-	bool cookie;
+	int ret = -ENOENT;
 
 	spin_lock_irqsave(&r->lock, flags);
-	job = r->running;
-	if (!job || (!any && job->seqno != seqno)) {
-		spin_unlock_irqrestore(&r->lock, flags);
-		return -ENOENT;
+	job = bpfdrv_accel_ring_find(r, seqno);
+	if (job) {
+		bpfdrv_accel_ring_end_job(r, job, err);
+		ret = 0;
 	}
-	r->running = NULL;
 	spin_unlock_irqrestore(&r->lock, flags);
-	/* ended, not signalled: the job stays until its fence is */
-	bpfdrv_accel_job_unmap(job);
-	/* signalled, the job may be freed at once: only its fence is ours */
-	hw = &job->hw->base;
-	cookie = dma_fence_begin_signalling();
-	if (err)
-		dma_fence_set_error(hw, err);
-	dma_fence_signal(hw);
-	dma_fence_end_signalling(cookie);
-	dma_fence_put(hw);		/* running's */
-	return 0;
+	return ret;
+}
+
+/*
+ * End every job on @r's device: the one numbered @seqno with @err, the
+ * others with @err_rest (a timeout's reset, or the device gone).
+ */
+static void bpfdrv_accel_ring_end_all(struct bpfdrv_accel_ring *r, u64 seqno,
+				      int err, int err_rest)
+{
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+
+	spin_lock_irqsave(&r->lock, flags);
+	while ((job = bpfdrv_accel_ring_job(r, -1)))
+		bpfdrv_accel_ring_end_job(r, job,
+					  job->seqno == seqno ? err : err_rest);
+	spin_unlock_irqrestore(&r->lock, flags);
 }
 
 static int bpfdrv_accel_job_done(void *accel, u32 ring, u64 seqno, int err)
@@ -370,7 +454,25 @@ static int bpfdrv_accel_job_done(void *accel, u32 ring, u64 seqno, int err)
 
 	if (ring >= a->nr_rings)
 		return -ENOENT;
-	return bpfdrv_accel_ring_end(&a->rings[ring], seqno, false, err);
+	return bpfdrv_accel_ring_end(&a->rings[ring], seqno, err);
+}
+
+static int bpfdrv_accel_job_slot(void *accel, u32 ring, u64 seqno)
+{
+	struct bpfdrv_accel *a = accel;
+	struct bpfdrv_accel_ring *r;
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+	int ret;
+
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	r = &a->rings[ring];
+	spin_lock_irqsave(&r->lock, flags);
+	job = bpfdrv_accel_ring_find(r, seqno);
+	ret = job ? job->slot : -ENOENT;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
 }
 
 /*
@@ -395,8 +497,8 @@ static void bpfdrv_accel_job_bo_access(struct bpfdrv_accel_job *job, u32 bo,
 					    DMA_BIDIRECTIONAL);
 }
 
-static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
-				    void *buf, u32 len, bool store)
+static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, int slot, u32 bo,
+				    u32 off, void *buf, u32 len, bool store)
 {
 	struct bpfdrv_accel *a = accel;
 	struct bpfdrv_accel_ring *r;
@@ -408,7 +510,7 @@ static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
 		return -ENOENT;
 	r = &a->rings[ring];
 	spin_lock_irqsave(&r->lock, flags);
-	job = r->running;
+	job = bpfdrv_accel_ring_job(r, slot);
 	if (!job || bo >= job->nr_bos)
 		ret = -ENOENT;
 	else if (!bpfdrv_range_ok(off, len, job->bos[bo]->size))
@@ -419,8 +521,8 @@ static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, u32 bo, u32 off,
 	return ret;
 }
 
-static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
-				   u32 len)
+static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, int slot, u32 bo,
+				   u32 off, u32 len)
 {
 	struct bpfdrv_accel *a = accel;
 	struct bpfdrv_accel_ring *r;
@@ -437,7 +539,7 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
 		return -ENOENT;
 	r = &a->rings[ring];
 	spin_lock_irqsave(&r->lock, flags);
-	job = r->running;
+	job = bpfdrv_accel_ring_job(r, slot);
 	if (!job || bo >= job->nr_bos) {
 		ret = -ENOENT;
 	} else if (!len || !bpfdrv_range_ok(off, len, job->bos[bo]->size)) {
@@ -460,37 +562,57 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, u32 bo, u32 off,
 	return ret;
 }
 
+/* @job takes @r's next slot, or -EBUSY: more jobs than credits. */
+static int bpfdrv_accel_ring_add(struct bpfdrv_accel_ring *r,
+				 struct bpfdrv_accel_job *job)
+{
+	int ret = 0;
+
+	spin_lock_irq(&r->lock);
+	if (WARN_ON_ONCE(r->count >= r->max_jobs)) {
+		ret = -EBUSY;
+	} else {
+		job->slot = (r->head + r->count++) % r->max_jobs;
+		r->slots[job->slot] = job;
+		dma_fence_get(&job->hw->base);	/* the ring's */
+	}
+	spin_unlock_irq(&r->lock);
+	return ret;
+}
+
 /*
- * Start @job on @r: make it the running one, map its buffers for the
- * device, then hand it to the driver on the fence path. Under RCU: del waits
- * for it (the instance lives), and a job started after del fails itself.
- * Return: 0, or why the job ends at once.
+ * Put @job on @r's device: its buffers mapped for the device, then in the
+ * next slot (the scheduler's credits keep one free), then handed to the
+ * driver on the fence path. Under RCU: del waits for it (the instance
+ * lives), and a job started after del fails before it is on the device.
  */
-static int bpfdrv_accel_job_start(struct bpfdrv_accel *a,
-				  struct bpfdrv_accel_ring *r,
-				  struct bpfdrv_accel_job *job)
+static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
+				   struct bpfdrv_accel_ring *r,
+				   struct bpfdrv_accel_job *job)
 {
 	struct bpfdrv_io_kern io = {
 		.pub.len = job->arg_len,
 		.data = job->arg,
 		.size = job->arg_len,
 	};
+	u64 seqno = job->seqno;
 	int ret;
 
-	spin_lock_irq(&r->lock);
-	r->running = job;
-	dma_fence_get(&job->hw->base);		/* running's */
-	spin_unlock_irq(&r->lock);
-	if (READ_ONCE(a->dead))
-		return -ENODEV;
 	/* atomic context: the DMA API maps without sleeping */
-	ret = a->dma_dev ? bpfdrv_accel_job_map(job) : 0;
+	ret = READ_ONCE(a->dead) ? -ENODEV : bpfdrv_accel_job_map(job);
+	ret = ret ?: bpfdrv_accel_ring_add(r, job);
+	if (ret) {
+		bpfdrv_accel_job_unmap(job);
+		dma_fence_get(&job->hw->base);	/* as the ring's */
+		bpfdrv_accel_fence_end(job->hw, ret);
+		return;
+	}
+	/* one slot per ring and callback: run_job is one work item a ring */
+	ret = bpfdrv_call_fence(a->bdev, 2 * job->ring,
+				BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
+				-ENODEV, job->ring, seqno, &io.pub);
 	if (ret)
-		return ret;
-	/* one slot per ring and callback: the ring runs one job at a time */
-	return bpfdrv_call_fence(a->bdev, 2 * job->ring,
-				 BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
-				 -ENODEV, job->ring, job->seqno, &io.pub);
+		bpfdrv_accel_ring_end(r, seqno, ret);
 }
 
 /* The scheduler's pick: start it on the device, through the driver. */
@@ -501,7 +623,6 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
 	struct bpfdrv_accel_fence *hw = job->hw;
 	bool cookie;
-	int ret;
 
 	/*
 	 * Its file went, or its in-fence failed (not every kernel's scheduler
@@ -523,19 +644,18 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 
 	cookie = dma_fence_begin_signalling();
 	rcu_read_lock();
-	ret = bpfdrv_accel_job_start(a, r, job);
+	bpfdrv_accel_job_start(a, r, job);
 	rcu_read_unlock();
-	if (ret)
-		bpfdrv_accel_ring_end(r, job->seqno, false, ret);
 	dma_fence_end_signalling(cookie);
 	return &hw->base;
 }
 
 /*
- * The driver resets the device, the job ends with ETIMEDOUT; the
- * scheduler took the job off its list to call this: its stop hands it
- * back and, the job having ended, has it freed (free_guilty); its start
- * resumes the ring.
+ * The driver resets the device, with no run_job of the ring beside it:
+ * the job ends with ETIMEDOUT, the others on the device with ECANCELED
+ * (their slots empty as the driver's queue did). The scheduler took the
+ * job off its list to call this: its stop hands it back and, the job
+ * having ended, has it freed (free_guilty); its start resumes the ring.
  */
 static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
 {
@@ -544,6 +664,8 @@ static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *s
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
 	bool cookie;
 
+	/* no run_job on the ring while the driver resets the device */
+	drm_sched_wqueue_stop(&r->sched);
 	cookie = dma_fence_begin_signalling();
 	rcu_read_lock();
 	if (!READ_ONCE(a->dead))
@@ -551,7 +673,7 @@ static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *s
 				       BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
 				       job->ring, job->seqno);
 	rcu_read_unlock();
-	bpfdrv_accel_ring_end(r, job->seqno, false, -ETIMEDOUT);
+	bpfdrv_accel_ring_end_all(r, job->seqno, -ETIMEDOUT, -ECANCELED);
 	dma_fence_end_signalling(cookie);
 	drm_sched_stop(&r->sched, sj);
 	bpfdrv_sched_start(&r->sched);
@@ -603,7 +725,7 @@ static void bpfdrv_accel_cancel_job(struct drm_sched_job *sj)
 {
 	struct bpfdrv_accel_job *job = to_job(sj);
 
-	bpfdrv_accel_ring_end(&job->a->rings[job->ring], job->seqno, false,
+	bpfdrv_accel_ring_end(&job->a->rings[job->ring], job->seqno,
 			      -ECANCELED);
 }
 #endif
@@ -746,16 +868,19 @@ err_free:
 	return ret;
 }
 
-static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a, u32 nr,
-				   u32 timeout_ms, const char *name)
+static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
+				   const struct chr_ext_ops *ops)
 {
+	u32 timeout_ms = ops->accel_timeout_ms ?: BPFDRV_ACCEL_TIMEOUT_MS;
 	struct drm_sched_init_args args = {
 		.ops = &bpfdrv_accel_sched_ops,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-		.credit_limit = 1,
-		.timeout = msecs_to_jiffies(timeout_ms ?: BPFDRV_ACCEL_TIMEOUT_MS),
+		/* a job takes one */
+		.credit_limit = ops->accel_ring_jobs ?: 1,
+		.timeout = msecs_to_jiffies(timeout_ms),
 		.dev = a->drm->dev,
 	};
+	u32 nr = ops->accel_rings;
 	struct bpfdrv_accel_ring *r;
 	u64 context;
 	int ret;
@@ -767,8 +892,9 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a, u32 nr,
 	for (; a->nr_rings < nr; a->nr_rings++) {
 		r = &a->rings[a->nr_rings];
 		spin_lock_init(&r->lock);
+		r->max_jobs = args.credit_limit;
 		r->fence_context = context + a->nr_rings;
-		snprintf(r->name, sizeof(r->name), "%s.%u", name, a->nr_rings);
+		snprintf(r->name, sizeof(r->name), "%s.%u", a->name, a->nr_rings);
 		args.name = r->name;
 		ret = drm_sched_init(&r->sched, &args);
 		if (ret)
@@ -1074,8 +1200,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	drm->dev_private = a;
 	a->drm = drm;
 	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by free */
-	ret = bpfdrv_accel_rings_init(a, bdev->ops->accel_rings,
-				      bdev->ops->accel_timeout_ms, a->name);
+	ret = bpfdrv_accel_rings_init(a, bdev->ops);
 	if (ret) {
 		dev_info(&bdev->dev, "cannot set up its job rings: %d\n", ret);
 		drm_dev_put(drm);
@@ -1107,10 +1232,10 @@ static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 	/* the kfuncs let go of it; a job started later fails itself */
 	WRITE_ONCE(a->dead, true);
 	WRITE_ONCE(bdev->accel, NULL);
-	/* a run_job that saw it alive has made its job the running one */
+	/* a run_job that saw it alive has put its job on the device */
 	synchronize_rcu();
 	for (i = 0; i < a->nr_rings; i++)
-		bpfdrv_accel_ring_end(&a->rings[i], 0, true, -ENODEV);
+		bpfdrv_accel_ring_end_all(&a->rings[i], 0, -ENODEV, -ENODEV);
 	drm_dev_unplug(a->drm);
 	drm_dev_put(a->drm);
 }
@@ -1120,6 +1245,7 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 	.add = bpfdrv_accel_add,
 	.del = bpfdrv_accel_del,
 	.job_done = bpfdrv_accel_job_done,
+	.job_slot = bpfdrv_accel_job_slot,
 	.job_bo_copy = bpfdrv_accel_job_bo_copy,
 	.job_bo_dma = bpfdrv_accel_job_bo_dma,
 };

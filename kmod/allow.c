@@ -292,7 +292,7 @@ static const char * const bpfdrv_fence_kfuncs[] = {
 	"bpf_iter_bpfdrv_destroy",
 	"bpfdrv_pci_bar_len", "bpfdrv_mmio_read", "bpfdrv_mmio_write",
 	"bpfdrv_job_done", "bpfdrv_job_bo_load", "bpfdrv_job_bo_store",
-	"bpfdrv_job_bo_dma",
+	"bpfdrv_job_bo_dma", "bpfdrv_job_slot",
 };
 
 /* @sym, as sprint_symbol() wrote a function of this module, is granted? */

@@ -480,9 +480,11 @@ struct bpfdrv_accel_class {
 	void (*del)(struct bpfdrv_device *bdev);	/* and clears it */
 	/* the kfuncs' work, on bdev->accel, in any context (no sleep) */
 	int (*job_done)(void *accel, u32 ring, u64 seqno, int err);
-	int (*job_bo_copy)(void *accel, u32 ring, u32 bo, u32 off, void *buf,
-			   u32 len, bool store);
-	s64 (*job_bo_dma)(void *accel, u32 ring, u32 bo, u32 off, u32 len);
+	int (*job_slot)(void *accel, u32 ring, u64 seqno);
+	int (*job_bo_copy)(void *accel, u32 ring, int slot, u32 bo, u32 off,
+			   void *buf, u32 len, bool store);
+	s64 (*job_bo_dma)(void *accel, u32 ring, int slot, u32 bo, u32 off,
+			  u32 len);
 };
 
 int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);

@@ -394,6 +394,7 @@ BTF_ID_FLAGS(func, bpfdrv_job_done, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_load, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_slot, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*

@@ -256,6 +256,9 @@ static int bpfdrv_ops_init_member(const struct btf_type *t,
 	case offsetof(struct chr_ext_ops, accel_dma_bits):
 		kops->accel_dma_bits = uops->accel_dma_bits;
 		return 1;
+	case offsetof(struct chr_ext_ops, accel_ring_jobs):
+		kops->accel_ring_jobs = uops->accel_ring_jobs;
+		return 1;
 	}
 	cb = bpfdrv_cb_member_name(moff);
 	return cb ? bpfdrv_allow_member(moff, cb, kdata, udata) : 0;

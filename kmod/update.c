@@ -119,7 +119,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		   sizeof(new->accel_ioctls)))
 		return "its accelerator ioctls";
 	if (new->accel_rings != old->accel_rings ||
-	    new->accel_timeout_ms != old->accel_timeout_ms)
+	    new->accel_timeout_ms != old->accel_timeout_ms ||
+	    new->accel_ring_jobs != old->accel_ring_jobs)
 		return "its accelerator rings";
 	if (new->accel_dma_bits != old->accel_dma_bits)
 		return "its accelerator's DMA";
