@@ -53,12 +53,15 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
 # accelerator declarations refused at load (bad_accel.bpf.c)
 ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings \
-		   dmanopci dmabits sleepjob sleeptimeout fencekfunc
+		   dmanopci dmabits sleepjob sleeptimeout fencekfunc ringjobs \
+		   ringjobsnorings
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
 		  $(BUILD)/selftests/accel_probe_long.bpf.o \
 		  $(BUILD)/selftests/accel_probe_v2.bpf.o \
 		  $(BUILD)/selftests/accel_probe_norings.bpf.o \
-		  $(BUILD)/selftests/edu_accel32.bpf.o
+		  $(BUILD)/selftests/accel_probe_multi.bpf.o \
+		  $(BUILD)/selftests/edu_accel32.bpf.o \
+		  $(BUILD)/selftests/edu_accel1.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -123,15 +126,29 @@ $(BUILD)/selftests/accel_probe_v2.bpf.o: selftests/progs/accel_probe.bpf.c $(HEA
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_TIMEOUT_MS=60000 -DACCEL_PROBE_V2 -c $< -o $@
 
+# four jobs on a ring's device at once, each held up to 3 seconds
+$(BUILD)/selftests/accel_probe_multi.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_RING_JOBS=4 -DACCEL_PROBE_TIMEOUT_MS=3000 \
+		-c $< -o $@
+
 # an accelerator with the driver's ioctls and no rings
 $(BUILD)/selftests/accel_probe_norings.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_NO_RINGS -c $< -o $@
 
+# edu_accel's queue hands the device over with atomics that return values
+$(BUILD)/bpf/edu_accel.bpf.o $(BUILD)/selftests/edu_accel32.bpf.o \
+$(BUILD)/selftests/edu_accel1.bpf.o: BPF_CFLAGS += -mcpu=v3
+
 # edu_accel for an edu whose DMA engine drives 32 address bits (swiotlb part)
 $(BUILD)/selftests/edu_accel32.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_ACCEL_DMA_BITS=32 -c $< -o $@
+# edu_accel with one job on the device at a time (make bench, the accel part)
+$(BUILD)/selftests/edu_accel1.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_ACCEL_RING_JOBS=1 -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)
@@ -228,7 +245,8 @@ $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
 	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) $< -o $@ \
 		-lpthread $(shell pkg-config --libs libdrm)
 
-$(BUILD)/selftests/bench/echobench $(BUILD)/selftests/bench/ioctlbench: \
+$(BUILD)/selftests/bench/echobench $(BUILD)/selftests/bench/ioctlbench \
+$(BUILD)/selftests/bench/ioloop: \
 	selftests/bench/accel_job.h
 
 $(BUILD)/selftests/bench/cuse_echo: selftests/bench/cuse_echo.c $(HEADERS)

@@ -12,10 +12,14 @@
 #define ACCEL_PROBE_STATE	3
 #define ACCEL_PROBE_DONE	4
 #define ACCEL_PROBE_EJECT	5	/* no argument: bpfdrv_eject() */
-#define ACCEL_PROBE_IOCTLS	6	/* how many */
+#define ACCEL_PROBE_SLOT	6	/* a job's slot, and a store through it */
+#define ACCEL_PROBE_IOCTLS	7	/* how many */
 
-/* its rings, and its jobs' limit */
+/* its rings, the jobs each has on the device at once, and their limit */
 #define ACCEL_PROBE_RINGS	2
+#ifndef ACCEL_PROBE_RING_JOBS		/* accel_probe_multi: 4 */
+#define ACCEL_PROBE_RING_JOBS	1
+#endif
 #ifndef ACCEL_PROBE_TIMEOUT_MS		/* accel_probe_long: 60000 */
 #define ACCEL_PROBE_TIMEOUT_MS	300
 #endif
@@ -56,6 +60,21 @@ struct accel_probe_done {
 	__u64 seqno;
 	__s32 ret;	/* out */
 	__u32 pad;
+};
+
+/*
+ * SLOT: slot = bpfdrv_job_slot(ring, seqno); with a slot, value stored
+ * at 0 of buffer 0 of the job in it; and the kfuncs on a slot past the
+ * ring's (ACCEL_PROBE_RING_JOBS).
+ */
+struct accel_probe_slot {
+	__u32 ring;
+	__u32 value;
+	__u64 seqno;
+	__s32 slot;		/* out */
+	__s32 store;		/* out */
+	__s32 past_load;	/* out: bpfdrv_job_bo_load, slot RING_JOBS */
+	__s32 past_slot;	/* out: bpfdrv_job_slot(ring, 0) */
 };
 
 struct accel_probe_add {

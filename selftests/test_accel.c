@@ -79,6 +79,8 @@
 				    struct accel_probe_done)
 #define IOCTL_EJECT	_IO(DRM_IOCTL_BASE, DRM_COMMAND_BASE + \
 			    DRM_BPFDRV_DRIVER_BASE + ACCEL_PROBE_EJECT)
+#define IOCTL_SLOT	PROBE_IOCTL(ACCEL_PROBE_SLOT, _IOC_READ | _IOC_WRITE, \
+				    struct accel_probe_slot)
 
 static int open_node(const char *path)
 {
@@ -702,6 +704,202 @@ static int test_hold(const char *node)
 	return 0;
 }
 
+/* accel_probe_multi's jobs on a ring's device at once */
+#define MULTI_JOBS	4
+#define MULTI_SUBMIT	(MULTI_JOBS + 2)
+
+static uint64_t probe_jobs(int fd)
+{
+	struct accel_probe_state st = {};
+
+	ioctl_err(fd, IOCTL_STATE, &st);
+	return st.jobs;
+}
+
+/* Wait up to 5 s for run_job to have run @n times in all. */
+static int probe_jobs_reach(int fd, uint64_t n)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (probe_jobs(fd) >= n)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static struct accel_probe_slot probe_slot(int fd, __u64 seqno, __u32 value)
+{
+	struct accel_probe_slot sl = { .seqno = seqno, .value = value };
+
+	if (ioctl_err(fd, IOCTL_SLOT, &sl))
+		sl.slot = sl.store = -1000;
+	return sl;
+}
+
+/* When @syncobj's fence signalled (CLOCK_MONOTONIC ns), 0 if not. */
+static __u64 fence_time(int fd, uint32_t syncobj)
+{
+	struct sync_fence_info fi = {};
+	struct sync_file_info info = {
+		.num_fences = 1, .sync_fence_info = (uintptr_t)&fi,
+	};
+	int sf = -1;
+
+	if (drmSyncobjExportSyncFile(fd, syncobj, &sf))
+		return 0;
+	if (ioctl(sf, SYNC_IOC_FILE_INFO, &info) || !fi.status)
+		fi.timestamp_ns = 0;
+	close(sf);
+	return fi.timestamp_ns;
+}
+
+/* Every order of ending MULTI_JOBS jobs: fences signal oldest first. */
+static int multi_orders(int fd, const __u32 *bo, const __u32 *sync)
+{
+	int perm[MULTI_JOBS], ended[MULTI_JOBS], i, k, j, bad = 0, rounds = 0;
+	__u64 seq[MULTI_JOBS];
+
+	for (i = 0; i < MULTI_JOBS; i++)
+		perm[i] = i;
+	for (;;) {
+		uint64_t base = probe_jobs(fd);
+
+		for (i = 0; i < MULTI_JOBS; i++) {
+			ended[i] = 0;
+			if (submit(fd, 0, &bo[i], 1, 0, sync[i], PROBE_JOB_HOLD, 0,
+				   &seq[i]))
+				return -1;
+		}
+		if (!probe_jobs_reach(fd, base + MULTI_JOBS))
+			return -1;
+		for (k = 0; k < MULTI_JOBS; k++) {
+			int older_ended = 1;
+
+			if (probe_done(fd, 0, seq[perm[k]], 0))
+				bad++;
+			ended[perm[k]] = 1;
+			for (j = 0; j < MULTI_JOBS; j++) {
+				older_ended &= ended[j];
+				if ((fence_status(fd, sync[j]) == 1) != older_ended)
+					bad++;
+			}
+		}
+		rounds++;
+		/* the next permutation, in lexicographic order */
+		for (i = MULTI_JOBS - 2; i >= 0 && perm[i] > perm[i + 1]; i--)
+			;
+		if (i < 0)
+			break;
+		for (k = MULTI_JOBS - 1; perm[k] < perm[i]; k--)
+			;
+		j = perm[i], perm[i] = perm[k], perm[k] = j;
+		for (j = i + 1, k = MULTI_JOBS - 1; j < k; j++, k--) {
+			int t = perm[j];
+
+			perm[j] = perm[k];
+			perm[k] = t;
+		}
+	}
+	ok(!bad, "all %d orders of ending %d jobs on the device: after each end, exactly the jobs whose older ones all ended are signalled (%d of %d checks wrong)",
+	   rounds, MULTI_JOBS, bad, rounds * MULTI_JOBS * (MULTI_JOBS + 1));
+	return 0;
+}
+
+/* accel_probe_multi: a ring with MULTI_JOBS jobs on the device at once. */
+static int test_multi(const char *node)
+{
+	int fd = open_node(node), i, c, st[MULTI_SUBMIT], slots_ok = 1;
+	__u32 bo[MULTI_SUBMIT], sync[MULTI_SUBMIT], *p[MULTI_SUBMIT];
+	struct accel_probe_state s0 = {}, s1 = {};
+	struct accel_probe_slot sl[MULTI_SUBMIT];
+	__u64 seq[MULTI_SUBMIT], t[3], mapped;
+	uint64_t base, n;
+	unsigned int seen = 0;
+
+	for (i = 0; i < MULTI_SUBMIT; i++) {
+		p[i] = NULL;
+		if (bo_create(fd, 4096, &bo[i], NULL) || drmSyncobjCreate(fd, 0, &sync[i]))
+			break;
+		p[i] = bo_map(fd, bo[i], &mapped);
+		if (!p[i])
+			break;
+	}
+	if (i < MULTI_SUBMIT) {
+		ok(0, "%d buffers and syncobjs", MULTI_SUBMIT);
+		return 1;
+	}
+	ioctl_err(fd, IOCTL_STATE, &s0);
+	base = s0.jobs;
+	for (i = 0; i < MULTI_SUBMIT; i++)
+		if (submit(fd, 0, &bo[i], 1, 0, sync[i], PROBE_JOB_HOLD, 0, &seq[i]))
+			break;
+	c = i == MULTI_SUBMIT && probe_jobs_reach(fd, base + MULTI_JOBS);
+	usleep(200000);
+	n = probe_jobs(fd) - base;
+	ok(c && n == MULTI_JOBS,
+	   "%d jobs held on a ring of %d: %llu reach the device, the others wait for a slot",
+	   MULTI_SUBMIT, MULTI_JOBS, (unsigned long long)n);
+
+	for (i = 0; i < MULTI_SUBMIT; i++)
+		sl[i] = probe_slot(fd, seq[i], 0x100 + i);
+	for (i = 0; i < MULTI_JOBS; i++) {
+		if (sl[i].slot < 0 || sl[i].slot >= MULTI_JOBS || sl[i].store ||
+		    (seen & (1u << sl[i].slot)) || p[i][0] != 0x100u + i)
+			slots_ok = 0;
+		else
+			seen |= 1u << sl[i].slot;
+	}
+	ok(slots_ok, "bpfdrv_job_slot gives each job on the device a slot of its own (%d %d %d %d), and a store through it lands in that job's buffer",
+	   sl[0].slot, sl[1].slot, sl[2].slot, sl[3].slot);
+	ok(sl[MULTI_JOBS].slot == -ENOENT && p[MULTI_JOBS][0] == 0,
+	   "a job still queued has no slot: ENOENT (%d)", sl[MULTI_JOBS].slot);
+	ok(sl[0].past_load == -ENOENT && sl[0].past_slot == -ENOENT,
+	   "a slot past the ring's, and a seqno not on it: ENOENT (%d, %d)",
+	   sl[0].past_load, sl[0].past_slot);
+
+	c = !probe_done(fd, 0, seq[2], 0);
+	st[2] = fence_status(fd, sync[2]);
+	ok(c && st[2] == 0, "the third job ended before the first two: its fence waits for theirs (%d)",
+	   st[2]);
+	ok(probe_done(fd, 0, seq[2], 0) == -ENOENT && probe_slot(fd, seq[2], 0).slot == -ENOENT,
+	   "ended, it is off the device: DONE again and its slot, ENOENT");
+	c = !probe_done(fd, 0, seq[1], -ENOSPC);
+	st[1] = fence_status(fd, sync[1]);
+	ok(c && st[1] == 0, "the second ended with ENOSPC: its fence waits too (%d)", st[1]);
+	c = !probe_done(fd, 0, seq[0], 0);
+	for (i = 0; i < 4; i++)
+		st[i] = fence_status(fd, sync[i]);
+	for (i = 0; i < 3; i++)
+		t[i] = fence_time(fd, sync[i]);
+	ok(c && st[0] == 1 && st[1] == -ENOSPC && st[2] == 1 && st[3] == 0 &&
+	   t[0] && t[0] <= t[1] && t[1] <= t[2],
+	   "ending the first signals the first three at once, in order, the second with ENOSPC; the fourth runs on (%d %d %d %d)",
+	   st[0], st[1], st[2], st[3]);
+	ok(probe_jobs_reach(fd, base + MULTI_SUBMIT),
+	   "their slots free, the two queued jobs start");
+
+	/* jobs 4 to 6 on the device, held: the fourth times out first */
+	for (i = 3; i < MULTI_SUBMIT; i++) {
+		sync_wait(fd, sync[i], 20000);
+		st[i] = fence_status(fd, sync[i]);
+	}
+	ioctl_err(fd, IOCTL_STATE, &s1);
+	ok(st[3] == -ETIMEDOUT && st[4] == -ECANCELED && st[5] == -ECANCELED &&
+	   s1.timeouts == s0.timeouts + 1 && s1.last_timeout == seq[3],
+	   "the oldest times out (%d), the others on the device end with it, ECANCELED (%d %d); accel_timeout ran once, for it",
+	   st[3], st[4], st[5]);
+	c = !submit(fd, 0, &bo[0], 1, 0, sync[0], PROBE_JOB_STORE, 77, NULL) &&
+	    !sync_wait(fd, sync[0], 5000);
+	ok(c && fence_status(fd, sync[0]) == 1 && p[0][0] == 77,
+	   "after the reset, a job runs on the ring (%u)", p[0][0]);
+	if (multi_orders(fd, bo, sync))
+		ok(0, "every order of ending %d jobs: the jobs ran", MULTI_JOBS);
+	close(fd);
+	return 0;
+}
+
 static int test_update(const char *node)
 {
 	int fd = open_node(node), c, st;
@@ -1045,6 +1243,124 @@ static void wait_go(void)
  * SIGKILL): its queued jobs are killed behind the held one, and the
  * driver is unloaded with them waiting (48-accel.sh).
  */
+/* Jobs each edu_accel submitter keeps in flight, on buffers of their own */
+#define EDU_DEPTH	4
+
+struct edu_submitter {
+	const char *node;
+	int id, jobs, bad, done;
+};
+
+/* Submit job @k: a DMA of marked bytes every eighth (edu takes 200 ms), else 13 factorials. */
+static int edu_submit(int fd, uint32_t *bos, uint32_t sync, uint32_t *in,
+		      uint32_t *out, int id, int k)
+{
+	struct drm_bpfdrv_submit sub = {
+		.nr_bos = 2, .bos = { bos[0], bos[1] }, .out_syncobj = sync,
+		.arg_len = sizeof(struct edu_accel_job),
+	};
+	struct edu_accel_job job = { .count = EDU_ACCEL_VALUE_MAX + 1 };
+	int i;
+
+	if (k % 8 == 7) {
+		job.op = EDU_ACCEL_OP_DMA;
+		job.count = EDU_ACCEL_DMA_MAX;
+		fill(in, EDU_ACCEL_DMA_MAX, id * 100000 + k);
+		memset(out, 0, EDU_ACCEL_DMA_MAX);
+	} else {
+		for (i = 0; i <= EDU_ACCEL_VALUE_MAX; i++)
+			in[i] = (i + id + k) % (EDU_ACCEL_VALUE_MAX + 1);
+		memset(out, 0, 4 * (EDU_ACCEL_VALUE_MAX + 1));
+	}
+	memcpy(sub.arg, &job, sizeof(job));
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+}
+
+/* Job @k's result in @out: right? */
+static int edu_right(const uint32_t *in, const uint32_t *out, int id, int k)
+{
+	uint32_t f;
+	int i, v;
+
+	if (k % 8 == 7)
+		return filled(out, EDU_ACCEL_DMA_MAX, id * 100000 + k);
+	for (i = 0; i <= EDU_ACCEL_VALUE_MAX; i++) {
+		for (f = 1, v = 2; v <= (int)in[i]; v++)
+			f *= v;
+		if (out[i] != f)
+			return 0;
+	}
+	return 1;
+}
+
+static void *edu_submitter_run(void *arg)
+{
+	struct edu_submitter *es = arg;
+	uint32_t bos[EDU_DEPTH][2], sync[EDU_DEPTH], *in[EDU_DEPTH], *out[EDU_DEPTH];
+	int fd = open_node(es->node), j, k, next = 0;
+	__u64 mapped;
+
+	for (j = 0; j < EDU_DEPTH; j++)
+		if (bo_create(fd, 4096, &bos[j][0], NULL) ||
+		    bo_create(fd, 4096, &bos[j][1], NULL) ||
+		    drmSyncobjCreate(fd, 0, &sync[j]) ||
+		    !(in[j] = bo_map(fd, bos[j][0], &mapped)) ||
+		    !(out[j] = bo_map(fd, bos[j][1], &mapped))) {
+			es->bad = es->jobs;
+			close(fd);
+			return NULL;
+		}
+	/* job k on pair k % EDU_DEPTH: EDU_DEPTH of them in flight */
+	for (k = 0; k < es->jobs + EDU_DEPTH; k++) {
+		j = k % EDU_DEPTH;
+		if (k >= EDU_DEPTH) {
+			int d = k - EDU_DEPTH;
+
+			if (sync_wait(fd, sync[j], 10000) || fence_status(fd, sync[j]) != 1 ||
+			    !edu_right(in[j], out[j], es->id, d))
+				es->bad++;
+			es->done++;
+		}
+		if (next < es->jobs && !edu_submit(fd, bos[j], sync[j], in[j], out[j],
+						  es->id, next) && ++next)
+			continue;
+		if (next < es->jobs) {
+			es->bad += es->jobs - next;
+			break;
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+/*
+ * edu_accel: @n submitters, each with EDU_DEPTH jobs in flight (factorials
+ * and DMA), every result checked.
+ */
+static int test_edu_threads(const char *node, int n, int jobs)
+{
+	struct edu_submitter es[16];
+	pthread_t t[16];
+	int i, bad = 0, done = 0;
+	int64_t t0 = now_ns();
+
+	if (n < 1 || n > 16)
+		n = 4;
+	for (i = 0; i < n; i++) {
+		es[i] = (struct edu_submitter){ .node = node, .id = i, .jobs = jobs };
+		pthread_create(&t[i], NULL, edu_submitter_run, &es[i]);
+	}
+	for (i = 0; i < n; i++) {
+		pthread_join(t[i], NULL);
+		bad += es[i].bad;
+		done += es[i].done;
+	}
+	ok(!bad && done == n * jobs,
+	   "%d submitters, %d jobs each with %d in flight (factorials, and DMA every eighth): every result right (%d wrong, %d of %d checked, %.0f jobs/s)",
+	   n, jobs, EDU_DEPTH, bad, done, n * jobs, n * jobs / ((now_ns() - t0) / 1e9));
+	return 0;
+}
+
 static int test_flood(const char *node, int files)
 {
 	int fd[16], i, n, err = 0, full = 0, queued = 0;
@@ -1308,6 +1624,10 @@ int main(int argc, char **argv)
 		test_edu(argv[2], atoi(argv[3]), argc < 5 || strcmp(argv[4], "nodma"));
 	else if (argc >= 3 && !strcmp(argv[1], "update"))
 		test_update(argv[2]);
+	else if (argc >= 5 && !strcmp(argv[1], "eduthreads"))
+		test_edu_threads(argv[2], atoi(argv[3]), atoi(argv[4]));
+	else if (argc >= 3 && !strcmp(argv[1], "multi"))
+		test_multi(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "flood"))
@@ -1325,7 +1645,7 @@ int main(int argc, char **argv)
 	else if (argc >= 4 && !strcmp(argv[1], "resv"))
 		test_resv(argv[2], argv[3]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

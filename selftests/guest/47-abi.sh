@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/, v8/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -114,23 +114,30 @@ edu_v6_checks() {
 }
 edu_round 6 irq_hard edu_v6_checks
 
-# --- version 7: edu_accel as it was, factorial jobs only (no DMA) ---
+# --- version 7: edu_accel as it was, factorial jobs only (no DMA);
+# version 8: with DMA jobs, one job on the device at a time ---
 if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -lt 1 ]; then
-	echo "# skip: abi v7 edu_accel (no edu device: run with -device edu)"
+	echo "# skip: abi v7 and v8 edu_accel (no edu device: run with -device edu)"
 elif ! modprobe -a drm drm_shmem_helper gpu_sched 2>/dev/null; then
-	echo "# skip: abi v7 edu_accel (this kernel has no DRM scheduler)"
+	echo "# skip: abi v7 and v8 edu_accel (this kernel has no DRM scheduler)"
 else
-	check "abi v7: bpfdrv_accel.ko loads" \
-		insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"
-	check "abi v7: edu_accel built with the version-7 headers binds and loads" \
-		$BPFDRV load --pin $TOBJ/abi/v7/edu_accel.bpf.o
-	node=$($B/selftests/test_accel find edu_accel)
-	$B/selftests/test_accel edu "$node" 5 nodma | sed 's/^\(not \)\{0,1\}ok - /&abi v7: /'
-	check "abi v7: unload edu_accel" $BPFDRV unload edu_accel
-	for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
-		$BPFDRV unbind "$bdf" >/dev/null 2>&1
+	for v in 7 8; do
+		# DMA jobs need an IOMMU (or allow_unsafe_dma=1)
+		dma=nodma
+		[ $v -ge 8 ] && ls /sys/kernel/iommu_groups/ 2>/dev/null | grep -q . && dma=dma
+		check "abi v$v: bpfdrv_accel.ko loads" \
+			insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"
+		check "abi v$v: edu_accel built with the version-$v headers binds and loads" \
+			$BPFDRV load --pin $TOBJ/abi/v$v/edu_accel.bpf.o
+		node=$($B/selftests/test_accel find edu_accel)
+		$B/selftests/test_accel edu "$node" 5 $dma |
+			sed "s/^\(not \)\{0,1\}ok - /&abi v$v: /"
+		check "abi v$v: unload edu_accel" $BPFDRV unload edu_accel
+		for bdf in $(lspci -Dn -d 1234:11e8 | awk '{ print $1 }'); do
+			$BPFDRV unbind "$bdf" >/dev/null 2>&1
+		done
+		check "abi v$v: bpfdrv_accel.ko unloads" rmmod bpfdrv_accel
 	done
-	check "abi v7: bpfdrv_accel.ko unloads" rmmod bpfdrv_accel
 fi
 
 # --- a newer ABI than the module's ---

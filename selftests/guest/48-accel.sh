@@ -36,7 +36,9 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "noaccel:has accel ioctls or rings but is no accelerator" \
 	 "nocb:declares accel ioctls but has no accel_ioctl callback" \
 	 "two:accel is 2" \
-	 "rings:5 accel rings, a 0 ms job timeout (at most 4" \
+	 "rings:5 accel rings of 0 jobs, a 0 ms job timeout (at most 4, 16" \
+	 "ringjobs:1 accel rings of 17 jobs, a 0 ms job timeout (at most 4, 16" \
+	 "ringjobsnorings:has accel_ring_jobs but no accel rings" \
 	 "norun:accel rings need an accel_run_job callback, and it rings" \
 	 "runnorings:accel rings need an accel_run_job callback, and it rings" \
 	 "dmanopci:accel_dma_bits 32 (want 0, or 24..64 in a PCI driver" \
@@ -48,6 +50,16 @@ for c in "name:invalid name for accel ioctl 0" \
 done
 check "no refused declaration left an accel node" \
 	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
+
+# tac MODE ARG...: test_accel, whose own TAP lines count; a crash (or a
+# usage error) counts as a failure, not as lines that never came
+tac() {
+	local rc
+
+	$T/test_accel "$@"
+	rc=$?
+	[ $rc -le 1 ] || nok "test_accel $1 exits $rc (killed by a signal, or misused)"
+}
 
 # across MODE ACTION [ARG...]: test_accel MODE on the node (and ARGs)
 # until it is ready, then ACTION (a function), then the client goes on;
@@ -76,12 +88,12 @@ check "accel_probe_norings loads (ioctls, no rings)" \
 	$BPFDRV load --pin "$TOBJ/accel_probe_norings.bpf.o"
 node=$($T/test_accel find accel_probe)
 check "its accel node exists ($node)" test -c "$node"
-$T/test_accel threads "$node" 1
+tac threads "$node" 1
 # it declares 0666: anyone may use it (devtmpfs made the node so; udev
 # may have given it to render, as Debian's rule does)
 echo "# its node: $(stat -c '%a %U:%G' "$node")"
 chmod 0666 "$node"
-$T/test_accel nonroot "$node" 0
+tac nonroot "$node" 0
 check "accel_probe_norings unloads" $BPFDRV unload accel_probe
 
 # ---------------- accel_probe through libdrm ----------------
@@ -94,13 +106,13 @@ check "the node's parent is the instance ($sysdev)" \
 	test "$(basename "$sysdev")" = accel_probe
 stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/class/bpfdrv/accel_probe/stats; }
 
-$T/test_accel basic "$node"
-$T/test_accel limits "$node"
-$T/test_accel dumb "$node"
+tac basic "$node"
+tac limits "$node"
+tac dumb "$node"
 # it declares no mode (0600): a node widened by udev (render, 0660) or by
 # hand does not let others in
 chmod 0666 "$node"
-$T/test_accel nonroot "$node" 13
+tac nonroot "$node" 13
 chmod 0600 "$node"
 # pinned buffers are charged: a client in a 48 MiB memory cgroup pinning
 # 256 MiB fails, and the cgroup's charge goes with it
@@ -123,7 +135,7 @@ else
 	echo "# skip: the memory cgroup test (no cgroup2 memory controller)"
 fi
 before=$(stat accel_ioctl)
-$T/test_accel threads "$node" 4
+tac threads "$node" 4
 expect_eq "stats count each of the 8000 ADDs once" \
 	"$(($(stat accel_ioctl) - before))" 8000
 
@@ -135,16 +147,16 @@ check "unload the skeleton" $BPFDRV unload skelaccel
 
 # jobs through the DRM scheduler
 before=$(stat accel_run_job)
-$T/test_accel jobs "$node"
-$T/test_accel submitters "$node" 4 200 2
+tac jobs "$node"
+tac submitters "$node" 4 200 2
 expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 9 others" \
 	"$(($(stat accel_run_job) - before))" 809
-$T/test_accel edges "$node"
+tac edges "$node"
 
 modprobe vgem 2>/dev/null
 vgem=$($T/test_trace_drm find vgem)
 if [ -n "$vgem" ]; then
-	$T/test_accel prime "$node" "$vgem"
+	tac prime "$node" "$vgem"
 else
 	echo "# skip: PRIME with vgem (no vgem card)"
 fi
@@ -264,6 +276,9 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[3]) and
 	# and two per DMA job (to the device, back), of which there are two
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
 		"$irqs" 668
+	# its ring has 4 jobs on the device, the others queued in the driver:
+	# 4 clients, each with 4 jobs in flight
+	tac eduthreads "$edu" 4 32
 	# the function unbound, then hot-removed, with DMA jobs running and
 	# queued; the function comes back each time
 	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }
@@ -301,7 +316,7 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[3]) and
 	check "edu_stale loads on $bdf" \
 		$BPFDRV load --pin --device "$bdf" "$TOBJ/edu_stale.bpf.o"
 	klog=$(dmesg | wc -l)
-	$T/test_accel stale "$($T/test_accel find edu_stale)"
+	tac stale "$($T/test_accel find edu_stale)"
 	dmesg | tail -n +$((klog + 1)) | grep -i "DMAR" >"$OUT/dmar"
 	sed 's/^/# /' "$OUT/dmar" | head -3
 	check "the IOMMU reported refusing that write" grep -qi "fault addr" "$OUT/dmar"
@@ -330,7 +345,7 @@ across update update_it
 
 # the driver ejects itself (bpfdrv_error) with a job held and one queued
 eject_it() {
-	$T/test_accel eject "$node"
+	tac eject "$node"
 	check "the ejected accel_probe's instance goes" wait_gone accel_probe
 	check "its exit says why" \
 		grep -q "^accel_probe error .*ejected as asked" /sys/kernel/bpfdrv/exits
@@ -356,10 +371,18 @@ check "bpfdrv_accel.ko unloads once nothing holds it" \
 check "bpfdrv_accel.ko loads again" insmod "$ACCEL_KO"
 check "accel_probe_long loads" $BPFDRV load --pin "$TOBJ/accel_probe_long.bpf.o"
 node=$($T/test_accel find accel_probe)
-$T/test_accel budget "$node"
+tac budget "$node"
 check "the looping driver is ejected" wait_gone accel_probe
 check "its exit names the budget it overran" \
 	grep -q "^accel_probe protocol .*accel_run_job looped past its budget" /sys/kernel/bpfdrv/exits
+
+# ---------------- several jobs on a ring's device at once ----------------
+check "accel_probe_multi loads (4 jobs on a ring's device at once)" \
+	$BPFDRV load --pin "$TOBJ/accel_probe_multi.bpf.o"
+node=$($T/test_accel find accel_probe)
+tac multi "$node"
+tac submitters "$node" 4 200 2
+check "accel_probe_multi unloads" $BPFDRV unload accel_probe
 
 # ---------------- a flood killed behind a held job, then unload ----------------
 # (7.3.4: a use-after-free in the scheduler's kill work once the

@@ -4,11 +4,13 @@
  * answers bpfdrv's buffer ioctls and six of its own (include/
  * bpfdrv_accel_probe.h): ADD (in and out, counted per file), PING (no
  * argument), FAIL (returns the errno it is given), STATE (out only: the
- * opens, releases and pings the instance saw), DONE (ends a job) and
- * EJECT (the driver ejects itself), and jobs on two rings whose argument
+ * opens, releases and pings the instance saw), DONE (ends a job), EJECT
+ * (the driver ejects itself) and SLOT (a job's slot, and a store through
+ * it), and jobs on two rings whose argument
  * says what run_job does (store, copy, hold until DONE or the timeout,
  * fail, try the job kfuncs at their edges, loop without end). Built with
- * ACCEL_PROBE_NO_RINGS: the ioctls only.
+ * ACCEL_PROBE_NO_RINGS: the ioctls only; with ACCEL_PROBE_RING_JOBS: that
+ * many jobs on a ring's device at once.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_accel_probe.h"
@@ -63,6 +65,24 @@ static int ap_done(struct bpfdrv_dev *dev, struct bpfdrv_io *io)
 	return bpfdrv_io_store(io, 0, &d, sizeof(d)) ? -EIO : 0;
 }
 
+static int ap_slot(struct bpfdrv_dev *dev, struct bpfdrv_io *io)
+{
+	struct accel_probe_slot sl;
+	__u32 v;
+
+	if (bpfdrv_io_load(io, 0, &sl, sizeof(sl)))
+		return -EINVAL;
+	sl.slot = bpfdrv_job_slot(dev, sl.ring, sl.seqno);
+	sl.store = sl.slot < 0 ? sl.slot :
+		   bpfdrv_job_bo_store(dev, BPFDRV_JOB_SLOT_BO(sl.ring, sl.slot, 0),
+				       0, &sl.value, sizeof(sl.value));
+	sl.past_load = bpfdrv_job_bo_load(dev,
+					  BPFDRV_JOB_SLOT_BO(sl.ring, ACCEL_PROBE_RING_JOBS, 0),
+					  0, &v, sizeof(v));
+	sl.past_slot = bpfdrv_job_slot(dev, sl.ring, 0);
+	return bpfdrv_io_store(io, 0, &sl, sizeof(sl)) ? -EIO : 0;
+}
+
 SEC("struct_ops/ap_accel_ioctl")
 int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     __u32 nr, struct bpfdrv_io *io)
@@ -89,6 +109,8 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	case ACCEL_PROBE_EJECT:
 		bpfdrv_error(dev, "ejected as asked");
 		return 0;
+	case ACCEL_PROBE_SLOT:
+		return ap_slot(dev, io);
 	}
 	return -ENOTTY;
 }
@@ -203,9 +225,12 @@ struct chr_ext_ops accel_probe_ops = {
 		[ACCEL_PROBE_DONE] = { "DONE", sizeof(struct accel_probe_done),
 				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 		[ACCEL_PROBE_EJECT] = { "EJECT" },
+		[ACCEL_PROBE_SLOT] = { "SLOT", sizeof(struct accel_probe_slot),
+				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 	},
 #ifndef ACCEL_PROBE_NO_RINGS
 	.accel_rings = ACCEL_PROBE_RINGS,
 	.accel_timeout_ms = ACCEL_PROBE_TIMEOUT_MS,
+	.accel_ring_jobs = ACCEL_PROBE_RING_JOBS,
 #endif
 };

@@ -14,7 +14,8 @@ char _license[] SEC("license") = "GPL";
 #define IO	(BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT)
 
 #if defined(BAD_runnorings) || defined(BAD_dmanopci) || defined(BAD_dmabits) || \
-	defined(BAD_sleepjob) || defined(BAD_fencekfunc) || defined(BAD_sleeptimeout)
+	defined(BAD_sleepjob) || defined(BAD_fencekfunc) || \
+	defined(BAD_sleeptimeout) || defined(BAD_ringjobs)
 #define RUN_JOB
 #endif
 
@@ -79,6 +80,13 @@ struct chr_ext_ops bad_accel = {
 	.accel_run_job = (void *)bad_accel_run_job,
 	.accel_timeout = (void *)bad_accel_timeout,
 	.accel_rings = 1,
+#elif defined(BAD_ringjobs)
+	/* more jobs on the device at once than a ring may have */
+	.accel_run_job = (void *)bad_accel_run_job,
+	.accel_rings = 1,
+	.accel_ring_jobs = BPFDRV_ACCEL_RING_JOBS_MAX + 1,
+#elif defined(BAD_ringjobsnorings)
+	.accel_ring_jobs = 2,
 #elif defined(BAD_dmabits)
 	/* fewer address bits than the DMA API can serve */
 	.accel_run_job = (void *)bad_accel_run_job,
