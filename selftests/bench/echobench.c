@@ -35,7 +35,9 @@
  * function's config file); vfio does all three through its mapping, the
  * factorial's interrupt read from an eventfd, the DMA polled as mmio's;
  * accel runs the factorial as a job of one value and the DMA as a job of
- * 4 KiB, from submit to its fence signalled. Echo workloads run with one and
+ * 4 KiB, from submit to its fence signalled, and fact_pipe the factorial
+ * with ACCEL_DEPTH_MAX jobs in flight per submitter (an op: the oldest
+ * waited for, the next submitted). Echo workloads run with one and
  * two threads, every thread on its own open file of the same device; edu
  * ones with one thread (its liveness register and factorial unit are one
  * per device, so concurrent users would only measure waiting), except
@@ -311,11 +313,12 @@ static long edu_rw_dma(int fd, uint8_t *out, uint8_t *in, uint8_t mark)
 }
 
 enum workload { WL_READ1, WL_READ4K, WL_WRITE1, WL_WRITE4K, WL_IOCTL,
-		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_EDU_DMA, WL_NR };
+		WL_OPENCLOSE, WL_EDU_REG, WL_EDU_FACT, WL_EDU_DMA,
+		WL_EDU_FACT_PIPE, WL_NR };
 
 static const char *const wl_names[WL_NR] = {
 	"read1", "read4k", "write1", "write4k", "ioctl", "openclose",
-	"reg", "fact", "dma",
+	"reg", "fact", "dma", "fact_pipe",
 };
 
 #define EDU_FACT_N	"10"
@@ -545,6 +548,9 @@ static void *worker_run(void *arg)
 				errno = EIO;	/* not the device's answer */
 			}
 			break;
+		case WL_EDU_FACT_PIPE:
+			r = accel_fact_pipe(&accel, ACCEL_DEPTH_MAX);
+			break;
 		case WL_EDU_DMA:
 			if (im->kind == KIND_ACCEL)
 				r = accel_dma(&accel, w->ops);
@@ -649,15 +655,16 @@ static int run_cell(const struct impl *im, enum workload wl, int threads,
 	/*
 	 * A bpfdrv window gives no interrupts to user space, and
 	 * uio_pci_generic no memory the device may DMA to; edu_accel's jobs
-	 * do no register round trip. Edu has one thread, accel's factorial
-	 * also ACCEL_SUBMITTERS.
+	 * do no register round trip, and only they keep jobs in flight. Edu
+	 * has one thread, accel's factorials also ACCEL_SUBMITTERS.
 	 */
 	if ((im->kind == KIND_MMIO && wl == WL_EDU_FACT) ||
 	    (im->kind == KIND_UIO && wl == WL_EDU_DMA) ||
-	    (im->kind == KIND_ACCEL && wl == WL_EDU_REG))
+	    (im->kind == KIND_ACCEL && wl == WL_EDU_REG) ||
+	    (im->kind != KIND_ACCEL && wl == WL_EDU_FACT_PIPE))
 		return 0;
 	if (edu_kind(im->kind) && threads > 1 &&
-	    (im->kind != KIND_ACCEL || wl != WL_EDU_FACT ||
+	    (im->kind != KIND_ACCEL || wl == WL_EDU_DMA ||
 	     threads != ACCEL_SUBMITTERS))
 		return 0;
 	if (!all)

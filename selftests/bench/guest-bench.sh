@@ -77,24 +77,32 @@ irqs_to_cpu0() {
 }
 # The accelerator class: edu_accel's factorial and DMA as jobs, from
 # submit to fence (the factorial with one submitter, then ACCEL_SUBMITTERS
-# on files of their own), on the second function, beside the edu driver's
-# ioctl path on the first.
+# on files of their own, each also with jobs in flight), on the second
+# function, beside the edu driver's ioctl path on the first:
+#   accel_round OBJECT NAME EDU0 EDU1
+# edu_accel has 4 jobs on the device at once (accel), edu_accel1 one
+# (accel1). The first round profiles a job beside the ioctl path.
 accel_round() {
-	local node
+	local node obj=$1 name=$2
 
-	if ! modprobe -a drm drm_shmem_helper gpu_sched ||
-		! insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"; then
+	shift 2
+	if [ ! -d /sys/module/bpfdrv_accel ] &&
+		{ ! modprobe -a drm drm_shmem_helper gpu_sched ||
+		  ! insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"; }; then
 		echo "# error: loading bpfdrv_accel.ko failed"
 		return
 	fi
 	if $BPFDRV load --pin --device "$1" $OBJ/edu.bpf.o >/dev/null &&
-		$BPFDRV load --pin --device "$2" $OBJ/edu_accel.bpf.o >/dev/null &&
+		$BPFDRV load --pin --device "$2" "$obj" >/dev/null &&
 		wait_for 5 test -c /dev/bpfdrv/edu0 &&
 		node=$($B/selftests/test_accel find edu_accel) && [ -c "$node" ]; then
 		irqs_to_cpu0 "$@"
 		$B/selftests/bench/echobench -p -r "$reps" -d "$secs" \
-			bpfdrv:edu:/dev/bpfdrv/edu0 accel:accel:"$node" ||
+			bpfdrv:edu:/dev/bpfdrv/edu0 "$name:accel:$node" ||
 			echo "# error: echobench (edu_accel) failed"
+		[ "$name" = accel ] &&
+			profile_run 4 "edu factorial: bpfdrv ioctl path|fact /dev/bpfdrv/edu0" \
+				"edu factorial: edu_accel job, submit to fence|job $node"
 	else
 		echo "# error: loading edu and edu_accel side by side failed"
 	fi
@@ -177,7 +185,8 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	fi
 	$BPFDRV unload eduthread >/dev/null 2>&1
 	$BPFDRV unload edu >/dev/null 2>&1
-	accel_round "${edus[@]}"
+	accel_round $OBJ/edu_accel.bpf.o accel "${edus[@]}"
+	accel_round $TOBJ/edu_accel1.bpf.o accel1 "${edus[@]}"
 else
 	echo "# error: setting up the edu drivers failed"
 fi

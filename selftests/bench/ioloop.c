@@ -7,6 +7,8 @@
  *   ioloop fact PATH SECONDS       write "12", read 12! once the device's
  *                                  interrupt came (edu, factorial mode)
  *   ioloop ioctl PATH SECONDS      ECHO_IOC_INFO (echo): a 16-byte struct out
+ *   ioloop job NODE SECONDS        10! as a job of edu_accel's, submitted
+ *                                  and waited for on its fence
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
+#include "accel_job.h"
 #include "bpfdrv_echo.h"
 
 static double now(void)
@@ -25,6 +28,30 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int job_loop(const char *node, double secs)
+{
+	struct accel_edu a;
+	long rounds = 0;
+	double end;
+
+	if (accel_open(node, &a)) {
+		perror(node);
+		accel_close(&a);
+		return 1;
+	}
+	end = now() + secs;
+	while (now() < end) {
+		if (accel_fact(&a)) {
+			perror("ioloop");
+			return 1;
+		}
+		rounds++;
+	}
+	accel_close(&a);
+	printf("%ld\n", rounds);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -38,11 +65,13 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 4 || (strcmp(argv[1], "rw") && strcmp(argv[1], "fact") &&
-			 strcmp(argv[1], "ioctl")) ||
+			 strcmp(argv[1], "ioctl") && strcmp(argv[1], "job")) ||
 	    (!strcmp(argv[1], "rw") && argc != 5)) {
-		fprintf(stderr, "usage: ioloop rw PATH SIZE SECONDS | fact PATH SECONDS | ioctl PATH SECONDS\n");
+		fprintf(stderr, "usage: ioloop rw PATH SIZE SECONDS | fact PATH SECONDS | ioctl PATH SECONDS | job NODE SECONDS\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "job"))
+		return job_loop(argv[2], atof(argv[3]));
 	fact = !strcmp(argv[1], "fact");
 	ioc = !strcmp(argv[1], "ioctl");
 	if (!fact && !ioc)
