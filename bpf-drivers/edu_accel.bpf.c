@@ -209,6 +209,8 @@ int BPF_PROG(edu_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 				       &probe, sizeof(probe)))
 			return -EINVAL;
 	}
+	/* (a mask the verifier can see, whatever the compiler made of the test) */
+	slot &= EDU_ACCEL_RING_JOBS - 1;
 	j = &e->slots[slot];
 	j->seqno = seqno;
 	j->op = job.op;

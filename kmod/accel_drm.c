@@ -174,6 +174,14 @@ static inline struct bpfdrv_accel *to_accel(struct drm_device *drm)
 
 /* The last holder went: bpfdrv_accel_free() in process context, ours. */
 static struct workqueue_struct *bpfdrv_accel_wq;
+/*
+ * The rings' run_job and free_job work: per-CPU and high priority, so
+ * that a job submitted to an idle ring starts on the submitter's CPU
+ * while the submitter waits, rather than by waking another (an ordered
+ * queue, the scheduler's default, is unbound); for reclaim, as the
+ * scheduler's own.
+ */
+static struct workqueue_struct *bpfdrv_accel_sched_wq;
 
 static void bpfdrv_accel_last_put(struct kref *ref)
 {
@@ -877,6 +885,7 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 		/* a job takes one */
 		.credit_limit = ops->accel_ring_jobs ?: 1,
+		.submit_wq = bpfdrv_accel_sched_wq,
 		.timeout = msecs_to_jiffies(timeout_ms),
 		.dev = a->drm->dev,
 	};
@@ -1257,9 +1266,17 @@ static int __init bpfdrv_accel_init(void)
 	bpfdrv_accel_wq = alloc_workqueue("bpfdrv_accel", WQ_UNBOUND, 0);
 	if (!bpfdrv_accel_wq)
 		return -ENOMEM;
-	ret = bpfdrv_accel_register(&bpfdrv_accel_class);
-	if (ret)
+	bpfdrv_accel_sched_wq = alloc_workqueue("bpfdrv_accel_sched",
+						WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+	if (!bpfdrv_accel_sched_wq) {
 		destroy_workqueue(bpfdrv_accel_wq);
+		return -ENOMEM;
+	}
+	ret = bpfdrv_accel_register(&bpfdrv_accel_class);
+	if (ret) {
+		destroy_workqueue(bpfdrv_accel_sched_wq);
+		destroy_workqueue(bpfdrv_accel_wq);
+	}
 	return ret;
 }
 
@@ -1268,6 +1285,7 @@ static void __exit bpfdrv_accel_exit(void)
 {
 	bpfdrv_accel_unregister(&bpfdrv_accel_class);
 	destroy_workqueue(bpfdrv_accel_wq);
+	destroy_workqueue(bpfdrv_accel_sched_wq);
 }
 
 module_init(bpfdrv_accel_init);
