@@ -259,11 +259,11 @@ struct bpfdrv_accel_ioctl {
 
 /*
  * ABI 8: with chr_ext_ops.accel_dma_bits set (24..64, a PCI driver's),
- * bpfdrv maps a job's buffers for the PCI function's DMA before
- * accel_run_job and unmaps them when the job ends, before its fence is
- * signalled: the device reaches a buffer only while a job that names it
- * runs, and only through the IOMMU (docs/accel.md). bpfdrv_job_bo_dma()
- * gives the bus address of a range of one.
+ * bpfdrv_job_bo_dma() gives the bus address of a range of a job's buffer:
+ * bpfdrv maps the buffer for the PCI function's DMA when the driver first
+ * asks, and unmaps the job's buffers when it ends, before its fence is
+ * signalled. The device reaches a buffer only while a job that names it
+ * runs, once its driver asked, and only through the IOMMU (docs/accel.md).
  */
 #define BPFDRV_ACCEL_DMA_BITS_MIN	24
 

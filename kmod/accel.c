@@ -381,16 +381,18 @@ __bpf_kfunc int bpfdrv_job_bo_store(struct bpfdrv_dev *dev, u32 ring_bo,
  * @off: the offset in the buffer
  * @len: bytes from there, 1 or more, that the device will access
  *
- * The buffers of a job on the ring's device are mapped for the PCI
- * function's DMA (chr_ext_ops.accel_dma_bits) until the job ends; the
- * device must be done with them by then. Any context, irq_hard included.
+ * A buffer of a job on the ring's device is mapped for the PCI
+ * function's DMA (chr_ext_ops.accel_dma_bits) at the first call for it,
+ * until the job ends; the device must be done with it by then. Any
+ * context, irq_hard included.
  *
  * Return: the bus address of @off; -ERANGE past the buffer's end; -E2BIG
  * if the range is not contiguous on the bus (no IOMMU merged its pages);
  * -ENOENT if no such job is on the ring's device or it has no such buffer;
  * -EOPNOTSUPP if the driver maps no job buffers, or the buffer is
- * imported from another device; -EPERM or -EIO if the function may not
- * master the bus (no IOMMU) or drive that many address bits; -ENODEV.
+ * imported from another device; -ENOMEM if it cannot be mapped; -EPERM or
+ * -EIO if the function may not master the bus (no IOMMU) or drive that
+ * many address bits; -ENODEV.
  */
 __bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				  u32 len)

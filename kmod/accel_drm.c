@@ -9,10 +9,11 @@
  * accel_run_job and ended by the driver's bpfdrv_job_done(), each with a
  * fence that syncobjs carry to user space and to other devices.
  *
- * A driver with accel_dma_bits has each job's buffers mapped for its PCI
- * function's DMA while the job runs: mapped by run_job before the driver
- * starts it, unmapped when it ends, before its fence is signalled; the
- * job-buffer kfuncs sync them for the CPU and back around each access.
+ * A driver with accel_dma_bits has a job's buffers mapped for its PCI
+ * function's DMA while the job runs: each when the driver first asks for
+ * its bus address, all unmapped when the job ends, before its fence is
+ * signalled; the job-buffer kfuncs sync a mapped one for the CPU and back
+ * around each access.
  *
  * The fence rules (Documentation/driver-api/dma-buf.rst): from run_job to
  * a fence's signal nothing waits for memory or for a lock that a fence
@@ -67,6 +68,10 @@
 #define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_RESET
 #else
 #define BPFDRV_SCHED_STAT_ENDED	DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+/* 7.3 warns about a workqueue that does not say whether it is per-CPU */
+#ifndef BPFDRV_WQ_PERCPU
+#define WQ_PERCPU	0
 #endif
 #ifdef BPFDRV_SCHED_START_ERRNO
 #define bpfdrv_sched_start(s)	drm_sched_start(s, 0)
@@ -154,9 +159,13 @@ struct bpfdrv_accel_job {
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
-	/* for dma_dev: built at submit, mapped from run_job to its end */
+	/*
+	 * For dma_dev: built at submit; each mapped when the driver first
+	 * asks where the device reaches it (bit i of dma_mapped), unmapped
+	 * when the job ends.
+	 */
 	struct sg_table *sgts[BPFDRV_ACCEL_JOB_BOS_MAX];
-	bool dma_mapped;
+	u8 dma_mapped;
 	u32 arg_len;
 	u8 arg[BPFDRV_ACCEL_JOB_ARG_MAX];
 };
@@ -312,29 +321,21 @@ static inline struct bpfdrv_accel_job *to_job(struct drm_sched_job *sj)
 	return container_of(sj, struct bpfdrv_accel_job, base);
 }
 
-/* The device reaches the job's buffers from here (bus addresses)... */
-static int bpfdrv_accel_job_map(struct bpfdrv_accel_job *job)
+/*
+ * The device reaches buffer @bo of @job from here (bus addresses)... Any
+ * context: the DMA API maps without sleeping.
+ */
+static int bpfdrv_accel_job_map(struct bpfdrv_accel_job *job, u32 bo)
 {
-	struct device *dev = job->a->dma_dev;
-	u32 i;
 	int ret;
 
-	if (!dev)
+	if (job->dma_mapped & BIT(bo))
 		return 0;
-	for (i = 0; i < job->nr_bos; i++) {
-		if (!job->sgts[i])
-			continue;	/* imported */
-		ret = dma_map_sgtable(dev, job->sgts[i], DMA_BIDIRECTIONAL, 0);
-		if (ret) {
-			while (i--)
-				if (job->sgts[i])
-					dma_unmap_sgtable(dev, job->sgts[i],
-							  DMA_BIDIRECTIONAL, 0);
-			return ret;
-		}
-	}
-	job->dma_mapped = true;
-	return 0;
+	ret = dma_map_sgtable(job->a->dma_dev, job->sgts[bo],
+			      DMA_BIDIRECTIONAL, 0);
+	if (!ret)
+		job->dma_mapped |= BIT(bo);
+	return ret;
 }
 
 /* ... to here: the IOMMU refuses it from now on. Any context. */
@@ -342,13 +343,11 @@ static void bpfdrv_accel_job_unmap(struct bpfdrv_accel_job *job)
 {
 	u32 i;
 
-	if (!job->dma_mapped)
-		return;
-	job->dma_mapped = false;
 	for (i = 0; i < job->nr_bos; i++)
-		if (job->sgts[i])
+		if (job->dma_mapped & BIT(i))
 			dma_unmap_sgtable(job->a->dma_dev, job->sgts[i],
 					  DMA_BIDIRECTIONAL, 0);
+	job->dma_mapped = 0;
 }
 
 /* Signal a job's hardware fence, with @err if non-zero, and let it go. */
@@ -492,7 +491,7 @@ static int bpfdrv_accel_job_slot(void *accel, u32 ring, u64 seqno)
 static void bpfdrv_accel_job_bo_access(struct bpfdrv_accel_job *job, u32 bo,
 				       u32 off, void *buf, u32 len, bool store)
 {
-	struct sg_table *sgt = job->dma_mapped ? job->sgts[bo] : NULL;
+	struct sg_table *sgt = job->dma_mapped & BIT(bo) ? job->sgts[bo] : NULL;
 
 	if (sgt)
 		dma_sync_sgtable_for_cpu(job->a->dma_dev, sgt, DMA_BIDIRECTIONAL);
@@ -552,8 +551,10 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, int slot, u32 bo,
 		ret = -ENOENT;
 	} else if (!len || !bpfdrv_range_ok(off, len, job->bos[bo]->size)) {
 		ret = -ERANGE;
-	} else if (!job->sgts[bo] || !job->dma_mapped) {
+	} else if (!job->sgts[bo]) {
 		ret = -EOPNOTSUPP;
+	} else if (bpfdrv_accel_job_map(job, bo)) {
+		ret = -ENOMEM;
 	} else {
 		/* the DMA segment that holds [off, off + len), if one does */
 		ret = -E2BIG;
@@ -589,9 +590,8 @@ static int bpfdrv_accel_ring_add(struct bpfdrv_accel_ring *r,
 }
 
 /*
- * Put @job on @r's device: its buffers mapped for the device, then in the
- * next slot (the scheduler's credits keep one free), then handed to the
- * driver on the fence path. Under RCU: del waits for it (the instance
+ * Put @job on @r's device: in the next slot (the scheduler's credits keep
+ * one free), then handed to the driver on the fence path. Under RCU: del waits for it (the instance
  * lives), and a job started after del fails before it is on the device.
  */
 static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
@@ -606,11 +606,8 @@ static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 	u64 seqno = job->seqno;
 	int ret;
 
-	/* atomic context: the DMA API maps without sleeping */
-	ret = READ_ONCE(a->dead) ? -ENODEV : bpfdrv_accel_job_map(job);
-	ret = ret ?: bpfdrv_accel_ring_add(r, job);
+	ret = READ_ONCE(a->dead) ? -ENODEV : bpfdrv_accel_ring_add(r, job);
 	if (ret) {
-		bpfdrv_accel_job_unmap(job);
 		dma_fence_get(&job->hw->base);	/* as the ring's */
 		bpfdrv_accel_fence_end(job->hw, ret);
 		return;
@@ -1267,7 +1264,8 @@ static int __init bpfdrv_accel_init(void)
 	if (!bpfdrv_accel_wq)
 		return -ENOMEM;
 	bpfdrv_accel_sched_wq = alloc_workqueue("bpfdrv_accel_sched",
-						WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
+						WQ_PERCPU | WQ_MEM_RECLAIM |
+						WQ_HIGHPRI, 0);
 	if (!bpfdrv_accel_sched_wq) {
 		destroy_workqueue(bpfdrv_accel_wq);
 		return -ENOMEM;

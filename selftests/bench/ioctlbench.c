@@ -12,8 +12,8 @@
  * copied). echo_read1: a 1-byte read of a bpfdrv echo device, whose ring is
  * refilled, untimed, before it runs dry. accel_job: a job of one factorial
  * on edu_accel's node, submitted and waited for on its fence (the DRM
- * scheduler's path, and bpfdrv maps and unmaps its two buffers for the
- * device: what -g iommu sees). Calls are timed in batches of
+ * scheduler's path, and the device's interrupt: what -g iommu sees; a
+ * factorial maps no buffer for the device). Calls are timed in batches of
  * BATCH with clock_gettime(); the figure is the median over the batches
  * of the batch's time per call (a batch in which the host took the vCPU
  * away is an outlier the median discards), the median cost of an empty

@@ -46,7 +46,7 @@ WORKLOAD_TEXT = {
 # The tracing section: per-call cost under each tracer against untraced.
 TRACE_WORKLOADS = {"drm_version": ("DRM_IOCTL_VERSION", "-g drm"),
 		   "echo_read1": ("bpfdrv echo read 1 B", "-g bpfdrv"),
-		   "accel_job": ("edu_accel job, submit to fence, 2 buffers mapped",
+		   "accel_job": ("edu_accel factorial job, submit to fence (its interrupt)",
 				 "-g iommu")}
 TRACE_TARGET = 1.3	# all groups <= 1.3x untraced, and <= bpftrace
 

@@ -3,8 +3,8 @@
 # the echo devices are up): the per-call cost of the loops that
 # bpfdrv trace's hooks sit on, DRM_IOCTL_VERSION on the virtio GPU (or
 # vgem), a 1-byte read of the bpfdrv echo device and, where ACCEL_NODE
-# names edu_accel's node, a job on it (whose two buffers bpfdrv maps for
-# the device and unmaps: DMA events for -g iommu), each untraced, under
+# names edu_accel's node, a factorial job on it (its device's interrupt:
+# the dev_irq event of -g iommu; the job maps no buffer), each untraced, under
 # `bpfdrv trace` with every group, under the one group that covers it
 # (-g drm, -g bpfdrv), counting only (-C), and under bpftrace counting
 # the same calls with kprobes (in total, and per process and ioctl or
@@ -113,7 +113,7 @@ tracer_counted() {
 	for wl in ${2//,/ }; do
 		case $wl:$1 in
 		drm_version:*|accel_job:all) hook=drm_ioctl;;
-		accel_job:*) hook=dma_map_sg;;
+		accel_job:*) hook=dev_irq;;
 		*) hook=read;;
 		esac
 		if [ ${1%-*} = bpftrace ]; then

@@ -5,8 +5,8 @@
 # DMA engine driving 32 address bits), an edu function whose IOMMU group
 # is in passthrough (so the DMA API bounces its
 # DMA through swiotlb; allow_unsafe_dma=1, which taints) runs edu_accel's
-# jobs: the factorials its irq_hard stores into a DMA-mapped buffer and
-# the bytes its DMA jobs move must all arrive.
+# jobs, one client at a time and several with jobs in flight: the bytes
+# its DMA jobs move, through bounce buffers both ways, must all arrive.
 . "$(dirname "$0")/lib.sh"
 
 T=$B/selftests
@@ -40,11 +40,16 @@ before=$(jobs)
 bounced=
 events_on swiotlb "dev_name == \"$bdf\"" swiotlb_bounced && bounced=1
 $T/test_accel edu "$node" 20
+# its queue of 4 jobs on the device, bounced: 2 clients with 4 in flight
+$T/test_accel eduthreads "$node" 2 16
 if [ -n "$bounced" ]; then
 	events_off swiotlb swiotlb_bounced
-	# each job's two buffers, a page each, mapped once: two bounces
-	expect_eq "ftrace: swiotlb bounced both buffers of each of the $(($(jobs) - before)) jobs run" \
-		"$(ftrace_count swiotlb_bounced)" $((2 * ($(jobs) - before)))
+	# a buffer is mapped when the driver asks for its bus address: both
+	# buffers, a page each, of each DMA job, mapped once: two bounces; 2
+	# DMA jobs of test_accel edu's, 2 of each eduthreads client's 16 jobs
+	dmajobs=6
+	expect_eq "ftrace: swiotlb bounced both buffers of each of the $dmajobs DMA jobs (of $(($(jobs) - before)) jobs run)" \
+		"$(ftrace_count swiotlb_bounced)" $((2 * dmajobs))
 	echo 1 >$TFS/tracing_on
 else
 	nok "ftrace: the swiotlb_bounced event exists"
