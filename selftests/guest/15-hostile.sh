@@ -70,13 +70,13 @@ $BPFDRV unload eject_ctrl >/dev/null 2>&1
 
 # --- contained at run time: kfuncs at and past every bound ---
 check "load --pin bounds (test driver, no hardware)" $BPFDRV load --pin $TOBJ/bounds.bpf.o
-$B/selftests/test_bounds /dev/bpfdrv/bounds nohw
+tap_run $B/selftests/test_bounds /dev/bpfdrv/bounds nohw
 check "unload bounds" $BPFDRV unload bounds
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
 if [ ${#edus[@]} -ge 1 ]; then
 	check "load --pin bounds on an edu function" \
 		$BPFDRV load --pin --device "${edus[0]}" $TOBJ/bounds.bpf.o
-	$B/selftests/test_bounds /dev/bpfdrv/bounds0 pci
+	tap_run $B/selftests/test_bounds /dev/bpfdrv/bounds0 pci
 	check "unload bounds on edu" $BPFDRV unload bounds
 	$BPFDRV unbind "${edus[0]}" >/dev/null
 else
@@ -84,7 +84,7 @@ else
 fi
 
 # --- who may attach ---
-$B/selftests/test_caps $OBJ/echo.bpf.o $OBJ/gpio_leds.bpf.o
+tap_run $B/selftests/test_caps $OBJ/echo.bpf.o $OBJ/gpio_leds.bpf.o
 expect_err "bpfdrv load without CAP_SYS_ADMIN says what it needs" \
 	"needs CAP_SYS_ADMIN in the initial user namespace" \
 	setpriv --bounding-set=-sys_admin $BPFDRV load $OBJ/echo.bpf.o

@@ -51,15 +51,8 @@ done
 check "no refused declaration left an accel node" \
 	eval '! ls /sys/class/accel 2>/dev/null | grep -q .'
 
-# tac MODE ARG...: test_accel, whose own TAP lines count; a crash (or a
-# usage error) counts as a failure, not as lines that never came
-tac() {
-	local rc
-
-	$T/test_accel "$@"
-	rc=$?
-	[ $rc -le 1 ] || nok "test_accel $1 exits $rc (killed by a signal, or misused)"
-}
+# tac MODE ARG...: test_accel, a crash counted as a failure (lib.sh)
+tac() { tap_run $T/test_accel "$@"; }
 
 # across MODE ACTION [ARG...]: test_accel MODE on the node (and ARGs)
 # until it is ready, then ACTION (a function), then the client goes on;

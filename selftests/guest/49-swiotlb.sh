@@ -39,9 +39,9 @@ jobs() { awk '$1 == "accel_run_job" { print $2 }' "/sys/class/bpfdrv/$inst/stats
 before=$(jobs)
 bounced=
 events_on swiotlb "dev_name == \"$bdf\"" swiotlb_bounced && bounced=1
-$T/test_accel edu "$node" 20
+tap_run $T/test_accel edu "$node" 20
 # its queue of 4 jobs on the device, bounced: 2 clients with 4 in flight
-$T/test_accel eduthreads "$node" 2 16
+tap_run $T/test_accel eduthreads "$node" 2 16
 if [ -n "$bounced" ]; then
 	events_off swiotlb swiotlb_bounced
 	# a buffer is mapped when the driver asks for its bus address: both

@@ -18,6 +18,16 @@ check() {	# check DESCRIPTION CMD...: pass when CMD succeeds
 	shift
 	if "$@" >"$OUT/check" 2>&1; then ok "$desc"; else nok "$desc"; sed 's/^/# /' "$OUT/check"; fi
 }
+# tap_run CMD...: a test program whose own TAP lines count (exit 0, or 1
+# for its failures, which it printed); a crash or a usage error (exit 2 or
+# more, or a signal) counts as a failure, not as lines that never came
+tap_run() {
+	local rc
+
+	"$@"
+	rc=$?
+	[ $rc -le 1 ] || nok "${1##*/} ${2:-} exits $rc (killed by a signal, or misused)"
+}
 # expect_err DESCRIPTION PATTERN CMD...: CMD fails with one line matching PATTERN
 expect_err() {
 	local desc=$1 pat=$2
