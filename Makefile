@@ -233,11 +233,11 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
 
-$(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow: \
+$(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow $(BUILD)/selftests/test_fmt_race: \
 		$(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ \
-		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf)
+		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -lpthread
 
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)

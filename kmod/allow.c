@@ -6,7 +6,8 @@
  * Helpers: get_func_proto answers only for the helpers listed here, so the
  * verifier refuses any other at load. The three that format (snprintf,
  * trace_printk, trace_vprintk) are wrapped: they format scalars only, as
- * %s and %p read whatever address they are given.
+ * %s and %p read whatever address they are given, and check a copy of
+ * the format that they then format, as a format in a map may change.
  *
  * Kernel kfuncs and variables, before verification (check_member): each
  * kfunc call of the kernel's by name (the verifier turns some into plain
@@ -109,27 +110,48 @@ static struct bpf_func_proto bpfdrv_vprintk_proto;
 BPF_CALL_5(bpfdrv_snprintf, char *, str, u32, str_size, char *, fmt,
 	   const void *, args, u32, data_len)
 {
-	/* the verifier checked that fmt is a NUL-terminated constant */
+	/*
+	 * The verifier checked that fmt is a NUL-terminated string in a
+	 * frozen map the program cannot write (ARG_PTR_TO_CONST_STR): it
+	 * cannot change between this check and the formatting.
+	 */
 	if (!bpfdrv_fmt_scalars(fmt, U32_MAX))
 		return -EINVAL;
 	return bpfdrv_base_snprintf->func((long)str, str_size, (long)fmt,
 					  (long)args, data_len);
 }
 
+/*
+ * trace_printk's format may be any memory the program reads, a map that
+ * user space maps writable included: it is copied, and the copy checked
+ * and formatted, so no one can turn %d into %s after the check.
+ */
+#define BPFDRV_FMT_MAX	256
+
 BPF_CALL_5(bpfdrv_trace_printk, char *, fmt, u32, fmt_size, u64, arg1,
 	   u64, arg2, u64, arg3)
 {
-	if (!bpfdrv_fmt_scalars(fmt, fmt_size))
+	char copy[BPFDRV_FMT_MAX];
+
+	if (fmt_size > sizeof(copy))
+		return -E2BIG;
+	memcpy(copy, fmt, fmt_size);
+	if (!bpfdrv_fmt_scalars(copy, fmt_size))
 		return -EINVAL;
-	return bpfdrv_base_printk->func((long)fmt, fmt_size, arg1, arg2, arg3);
+	return bpfdrv_base_printk->func((long)copy, fmt_size, arg1, arg2, arg3);
 }
 
 BPF_CALL_4(bpfdrv_trace_vprintk, char *, fmt, u32, fmt_size,
 	   const void *, args, u32, data_len)
 {
-	if (!bpfdrv_fmt_scalars(fmt, fmt_size))
+	char copy[BPFDRV_FMT_MAX];
+
+	if (fmt_size > sizeof(copy))
+		return -E2BIG;
+	memcpy(copy, fmt, fmt_size);
+	if (!bpfdrv_fmt_scalars(copy, fmt_size))
 		return -EINVAL;
-	return bpfdrv_base_vprintk->func((long)fmt, fmt_size, (long)args,
+	return bpfdrv_base_vprintk->func((long)copy, fmt_size, (long)args,
 					 data_len, 0);
 }
 

@@ -46,6 +46,10 @@ for mode, what, want in [
 PY
 check "unload fmt_scalars" $BPFDRV unload fmt_scalars
 
+# --- a format user space rewrites under the check: the copy is checked ---
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+tap_run $B/selftests/test_fmt_race $TOBJ/fmt_race.bpf.o "${BPFDRV_FMT_RACE_S:-60}"
+
 # the module refuses unknown flags itself, for loaders that do not check
 klog=$(dmesg | wc -l)
 if bpftool struct_ops register $TOBJ/hostile/flags_unknown.bpf.o \
