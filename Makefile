@@ -233,7 +233,8 @@ $(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ -lpthread
 
-$(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow $(BUILD)/selftests/test_fmt_race: \
+$(BUILD)/selftests/test_caps $(BUILD)/selftests/test_allow $(BUILD)/selftests/test_fmt_race \
+$(BUILD)/selftests/test_beside: \
 		$(BUILD)/selftests/%: selftests/%.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ \

@@ -74,6 +74,7 @@ struct map_overrides {
 bool override_option(int opt, const char *arg, struct map_overrides *o);
 int check_overrides(const struct map_overrides *o);
 bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map);
+int check_driver_programs(struct bpf_object *obj, const char *path);
 int prepare_driver_map(const struct btf *btf, struct bpf_map *map,
 		       const struct map_overrides *o, char *name, bool *is_pci,
 		       int *n_gpio, int *n_i2c, int *n_spi);

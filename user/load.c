@@ -292,6 +292,8 @@ int cmd_load(int argc, char **argv)
 		    "declare one in SEC(\".struct_ops.link\")");
 		goto out;
 	}
+	if (check_driver_programs(obj, path))
+		goto out;
 	if ((o.i2c_adapter || o.i2c_addrs) && n && !n_i2c) {
 		err("%s: --i2c-adapter/--i2c-addrs: no driver in it declares I2C addresses",
 		    path);

@@ -34,6 +34,28 @@ bool is_chr_ext_ops(const struct btf *btf, const struct bpf_map *map)
 	return t && !strcmp(btf__name_by_offset(btf, t->name_off), "chr_ext_ops");
 }
 
+/*
+ * Every program of @obj is a chr_ext_ops callback: a kprobe, tracing or
+ * syscall program beside them would be loaded with the driver, outside
+ * what bpfdrv checks and grants.
+ */
+int check_driver_programs(struct bpf_object *obj, const char *path)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		enum bpf_prog_type type = bpf_program__type(prog);
+
+		if (type == BPF_PROG_TYPE_STRUCT_OPS)
+			continue;
+		err("%s: program %s is a %s program: a driver object holds chr_ext_ops callbacks only (SEC(\"struct_ops/...\"))",
+		    path, bpf_program__name(prog),
+		    libbpf_bpf_prog_type_str(type) ?: "unknown");
+		return -1;
+	}
+	return 0;
+}
+
 /* Option @opt with argument @arg, if it is one of the overrides, into @o. */
 bool override_option(int opt, const char *arg, struct map_overrides *o)
 {

@@ -484,6 +484,8 @@ int cmd_update(int argc, char **argv)
 		err("%s: %d drivers in this object, none named %s", path, n, name);
 		goto out;
 	}
+	if (check_driver_programs(obj, path))
+		goto out;
 	/* only the chosen map is loaded: the object's others stay unattached */
 	bpf_object__for_each_map(map, obj)
 		if (map != found && is_chr_ext_ops(bpf_object__btf(obj), map))

@@ -62,6 +62,10 @@ fi
 rm -rf /sys/fs/bpf/hostile_flags
 check "no node for the flags the module refused" node_gone hostile_flags_unknown
 
+# --- programs beside and in place of a driver's, loaded as root would ---
+tap_run $B/selftests/test_beside $TOBJ/beside_target.bpf.o $TOBJ/beside.bpf.o \
+	$TOBJ/hostile/kfunc_from_syscall.bpf.o
+
 # --- a driver's message cannot forge lines or drive terminals ---
 check "load --pin eject_ctrl" $BPFDRV load --pin $TOBJ/eject_ctrl.bpf.o
 head -c 1 /dev/bpfdrv/eject_ctrl >/dev/null 2>&1

@@ -2,8 +2,9 @@
 /*
  * Hostile: call a bpfdrv kfunc from a program that is not a chr_ext_ops
  * callback (a syscall program run from user space), with a pointer of its
- * own making.
- * expect: calling kernel function bpfdrv_dev_wake is not allowed
+ * own making. bpfdrv load refuses the object; test_beside loads it
+ * itself, and the verifier must refuse the call.
+ * expect: is a syscall program: a driver object holds chr_ext_ops callbacks only
  */
 #include "hostile.h"
 
