@@ -243,6 +243,8 @@ struct bpfdrv_accel_ioctl {
 #define BPFDRV_ACCEL_TIMEOUT_MS		2000	/* accel_timeout_ms 0 */
 #define BPFDRV_ACCEL_TIMEOUT_MS_MAX	60000
 #define BPFDRV_JOB_BO(ring, bo)		(((__u32)(ring) << 16) | (__u8)(bo))
+/* bytes one bpfdrv_job_bo_load()/_store() copies at most (-E2BIG past) */
+#define BPFDRV_JOB_BO_COPY_MAX		(64 * 1024)
 
 /*
  * ABI 9: a ring may have chr_ext_ops.accel_ring_jobs jobs on the device

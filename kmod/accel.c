@@ -338,9 +338,12 @@ __bpf_kfunc int bpfdrv_job_slot(struct bpfdrv_dev *dev, u32 ring, u64 seqno)
  * @dst: where to
  * @dst__sz: bytes
  *
- * Return: 0; -ERANGE past the buffer's end; -ENOENT if no such job is on
- * the ring's device or it has no such buffer; -ENODEV if the instance has
- * no accelerator.
+ * The copy runs with interrupts off: at most BPFDRV_JOB_BO_COPY_MAX
+ * bytes a call.
+ *
+ * Return: 0; -ERANGE past the buffer's end; -E2BIG past
+ * BPFDRV_JOB_BO_COPY_MAX; -ENOENT if no such job is on the ring's device
+ * or it has no such buffer; -ENODEV if the instance has no accelerator.
  */
 __bpf_kfunc int bpfdrv_job_bo_load(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 				   void *dst, u32 dst__sz)

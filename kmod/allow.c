@@ -331,14 +331,57 @@ static bool bpfdrv_fence_kfunc(const char *sym)
 }
 
 /*
+ * What one path of a program may copy. The verifier bounds a path's
+ * instructions, not the work of its calls: a map helper copies a whole
+ * value, and a kfunc at most the program memory it is given (a map value
+ * or the stack) or an I/O window (BPFDRV_IO_MAX), so a bounded loop of
+ * calls on 4 MiB values would hold its CPU for seconds. A path of N
+ * instructions (at most the N the verifier processed) makes at most N / 2
+ * calls, each copying at most the largest of those; that is bounded here.
+ * bpfdrv_for() loops are verified in a few passes and bounded in time
+ * instead (kmod/loop.c).
+ */
+#define BPFDRV_PATH_COPY_MAX	(256ULL << 20)
+
+static u32 bpfdrv_map_value_max(const struct bpf_map *map)
+{
+	if (map->inner_map_meta)	/* the value size of every inner map */
+		return max(map->value_size, map->inner_map_meta->value_size);
+	return map->value_size;
+}
+
+static int bpfdrv_prog_copy_bound(struct bpf_prog *prog, const char *cb)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	u32 value_max = BPFDRV_IO_MAX, i;
+	u64 bytes;
+
+	mutex_lock(&aux->used_maps_mutex);
+	for (i = 0; i < aux->used_map_cnt; i++)
+		value_max = max(value_max, bpfdrv_map_value_max(aux->used_maps[i]));
+	mutex_unlock(&aux->used_maps_mutex);
+	bytes = (u64)(aux->verified_insns / 2) * value_max;
+	if (bytes <= BPFDRV_PATH_COPY_MAX)
+		return 0;
+	return bpfdrv_refuse("%s: %s: %u verified instructions with %u-byte map values may copy %llu MiB on one path (at most %llu): use smaller values, or loop with bpfdrv_for()",
+			     aux->name, cb, aux->verified_insns, value_max,
+			     bytes >> 20, BPFDRV_PATH_COPY_MAX >> 20);
+}
+
+/*
  * Program @prog, for callback @cb (on the dma-fence path if @fence), calls
  * and reads only what is allowed.
  */
-static int bpfdrv_prog_check(const struct bpf_prog *prog, const char *cb,
+static int bpfdrv_prog_check(struct bpf_prog *prog, const char *cb,
 			     bool fence)
 {
 	char sym[KSYM_SYMBOL_LEN];
 	u32 i;
+	int ret;
+
+	ret = bpfdrv_prog_copy_bound(prog, cb);
+	if (ret)
+		return ret;
 
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];

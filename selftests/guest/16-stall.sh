@@ -80,6 +80,19 @@ echo "# unloading during the loops took $took ms"
 check "... the loops ended with the detach: the ioctl returned" \
 	eval '! kill -0 $looper 2>/dev/null'
 
+# helpers that copy, in a loop the verifier bounds: one path copies at most
+# 256 MiB (kmod/allow.c; hostile/amplify_map_copy is refused)
+check "load --pin copy_amplify (300 copies of a 128 KiB value a read)" \
+	$BPFDRV load --pin $TOBJ/copy_amplify.bpf.o
+read -r worst_ns < <(python3 -S -c '
+import os, struct
+fd = os.open("/dev/bpfdrv/copy_amplify", os.O_RDONLY)
+print(max(struct.unpack("<Q", os.read(fd, 8))[0] for _ in range(20)))')
+echo "# the longest of 20 reads copied for $((${worst_ns:-0} / 1000)) us"
+check "a read copying within the bound stays far below the stall detectors (${worst_ns:-?} ns)" \
+	test -n "$worst_ns" -a "${worst_ns:-0}" -lt 500000000
+$BPFDRV unload copy_amplify >/dev/null 2>&1
+
 [ -n "$wd_was" ] && echo "$wd_was" >$wd
 [ -n "$rcu_was" ] && echo "$rcu_was" >$rcu
 check "no soft lockup or RCU stall while the loops ran" \
