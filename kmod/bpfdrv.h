@@ -359,10 +359,22 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
 
 int bpfdrv_pci_init(void);
 void bpfdrv_pci_exit(void);
-/* Lockdown forbids access to PCI devices from outside their drivers. */
+/*
+ * Lockdown forbids access to PCI devices from outside their drivers. An
+ * LSM may judge the current task (SELinux does), which in interrupt
+ * context is whichever task was interrupted: there the answer a task got
+ * last is used. Lockdown is only ever raised, so a yes is kept.
+ */
+extern bool bpfdrv_pci_lockdown_seen;
+
 static inline bool bpfdrv_pci_locked_down(void)
 {
-	return security_locked_down(LOCKDOWN_PCI_ACCESS) != 0;
+	if (!in_task())
+		return READ_ONCE(bpfdrv_pci_lockdown_seen);
+	if (!security_locked_down(LOCKDOWN_PCI_ACCESS))
+		return false;
+	WRITE_ONCE(bpfdrv_pci_lockdown_seen, true);
+	return true;
 }
 
 bool bpfdrv_name_valid(const char *name);

@@ -387,6 +387,8 @@ static void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 	bdev->pci = NULL;
 }
 
+bool bpfdrv_pci_lockdown_seen;
+
 static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct bpfdrv_pci_fn *fn;
@@ -405,6 +407,11 @@ static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 	ret = pci_enable_device(pdev);
 	if (ret)
 		return ret;
+	/*
+	 * Firmware or the previous driver may have left it bus-mastering:
+	 * off until bpfdrv_pci_set_master(), the one way to turn it on.
+	 */
+	pci_clear_master(pdev);
 	ret = pci_request_regions(pdev, KBUILD_MODNAME);
 	if (ret)
 		goto err_disable;

@@ -71,6 +71,30 @@ attach() {	# attach [OBJ]: irqtest on the edu function
 		$BPFDRV load --pin --device "$EDU_BDF" "${1:-$IRQT}"
 }
 
+# lsm_in_hardirq CMD...: the lockdown judgements (the LSM hook
+# security_locked_down, which may judge current) CMD's run made, all and
+# in hard-IRQ context, from ftrace's function tracer; fails without one
+lsm_in_hardirq() {
+	grep -qx security_locked_down $TFS/available_filter_functions 2>/dev/null ||
+		return 1
+	local on
+
+	on=$(cat $TFS/tracing_on)
+	echo security_locked_down >$TFS/set_ftrace_filter
+	echo function >$TFS/current_tracer
+	echo >$TFS/trace
+	echo 1 >$TFS/tracing_on
+	"$@" >/dev/null
+	echo "$on" >$TFS/tracing_on
+	# "task-pid [cpu] flags ts: func": flags h or H, in hard-IRQ context
+	awk '/ security_locked_down/ { n++
+		for (i = 1; i < NF; i++) if ($i ~ /^\[[0-9]+\]$/) break
+		if ($(i + 1) ~ /[hH]/) h++ }
+		END { print n + 0, h + 0 }' $TFS/trace
+	echo nop >$TFS/current_tracer	# (which clears the buffer)
+	echo >$TFS/set_ftrace_filter
+}
+
 # irq_round HOW: everything on one kind of interrupt (the module's msi=)
 irq_round() {
 	local how=$1 kind c0 c1 p0 p1 i0 h0 n0 hard thread slept none
@@ -185,6 +209,16 @@ irq_round() {
 	attach
 	c1=$(irqt raise $NODE 5)
 	expect_eq "$how: and after three more, the function still serves" "${c1%% *}" 5
+
+	# irq_hard's register accesses check lockdown without asking the LSM
+	# about whichever task it interrupted
+	mount -t tracefs tracefs $TFS 2>/dev/null
+	if read -r all hard < <(lsm_in_hardirq irqt raise $NODE 50); then
+		check "$how: no lockdown judgement in hard-IRQ context ($hard of $all, 50 interrupts)" \
+			test "$hard" = 0 -a "$all" -gt 0
+	else
+		echo "# skip: lockdown judgements in hard-IRQ context (no function tracer)"
+	fi
 	check "$how: unload irqtest" $BPFDRV unload irqtest
 	$BPFDRV unbind "$EDU_BDF" >/dev/null
 }
