@@ -50,7 +50,8 @@ IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o \
 		$(BUILD)/selftests/irqtest_initraise.bpf.o
 # the stall test's loops, nested to each depth below the default 8
-LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o)
+LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o) \
+		 $(BUILD)/selftests/loop_led.bpf.o
 # accelerator declarations refused at load (bad_accel.bpf.c)
 ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings \
 		   dmanopci dmabits sleepjob sleeptimeout fencekfunc ringjobs \
@@ -97,6 +98,10 @@ $(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
 $(BUILD)/selftests/loop_depth_%.bpf.o: selftests/progs/loop_budget.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DLOOP_DEPTH=$* -c $< -o $@
+
+$(BUILD)/selftests/loop_led.bpf.o: selftests/progs/loop_budget.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DLOOP_DEPTH=2 -DLOOP_LED -c $< -o $@
 
 $(BUILD)/selftests/bench/echo_buffered.bpf.o: bpf-drivers/echo.bpf.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -136,6 +136,10 @@ extern __s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
 /* ABI 9: the slot of a job on a ring's device (BPFDRV_JOB_SLOT_BO) */
 extern int bpfdrv_job_slot(struct bpfdrv_dev *dev, __u32 ring,
 			   __u64 seqno) __ksym __weak;
+/* ABI 10: arm (or move) timer @id, cancel it; the timer callback runs */
+extern int bpfdrv_timer_start(struct bpfdrv_dev *dev, __u32 id,
+			      __u64 delay_ns) __ksym __weak;
+extern int bpfdrv_timer_cancel(struct bpfdrv_dev *dev, __u32 id) __ksym __weak;
 
 /*
  * I2C (ABI 2; docs/i2c.md): client is an index into chr_ext_ops.i2c_addrs;

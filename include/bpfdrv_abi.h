@@ -23,9 +23,9 @@
  * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
  * version 6 the bpfdrv_for() loop; version 7 the accelerator class;
  * version 8 its jobs' buffers for the device's DMA; version 9 several
- * jobs on a ring's device at once.
+ * jobs on a ring's device at once; version 10 the driver's own timers.
  */
-#define BPFDRV_ABI_VERSION	9
+#define BPFDRV_ABI_VERSION	10
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -269,6 +269,15 @@ struct bpfdrv_accel_ioctl {
  */
 #define BPFDRV_ACCEL_DMA_BITS_MIN	24
 
+/*
+ * ABI 10: each instance has BPFDRV_TIMERS_MAX timers. bpfdrv_timer_start()
+ * arms one to fire after a delay of at least BPFDRV_TIMER_MIN_NS (and one
+ * scheduler tick); it fires once, running the driver's timer callback
+ * like any other, which may arm it again.
+ */
+#define BPFDRV_TIMERS_MAX	4
+#define BPFDRV_TIMER_MIN_NS	1000000ULL
+
 /* bpfdrv_dev.bus */
 #define BPFDRV_BUS_NONE		0
 #define BPFDRV_BUS_PCI		1
@@ -447,6 +456,8 @@ struct chr_ext_ops {
 	__u32 accel_dma_bits;
 	/* ABI 9: jobs a ring may have on the device at once; 0 => 1 */
 	__u32 accel_ring_jobs;
+	/* ABI 10: timer @id of the instance fired (bpfdrv_timer_start()) */
+	void (*timer)(struct bpfdrv_dev *dev, __u32 id);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

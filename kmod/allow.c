@@ -180,7 +180,11 @@ bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
 	const struct bpf_func_proto *base = bpf_base_func_proto(func_id, prog);
 
 	switch (func_id) {
-	/* maps, locks, clocks, loops, timers: no memory but the driver's */
+	/*
+	 * maps, locks, clocks: no memory but the driver's. Not bpf_timer,
+	 * whose callbacks the core runs in softirq outside bpfdrv's call
+	 * primitive, budgets and detach: bpfdrv_timer_start() instead.
+	 */
 	case BPF_FUNC_map_lookup_elem:
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_map_delete_elem:
@@ -196,10 +200,6 @@ bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_smp_processor_id:
 	case BPF_FUNC_get_numa_node_id:
-	case BPF_FUNC_timer_init:
-	case BPF_FUNC_timer_set_callback:
-	case BPF_FUNC_timer_start:
-	case BPF_FUNC_timer_cancel:
 		return base;
 	case BPF_FUNC_snprintf:
 		return bpfdrv_wrap_proto(base, &bpfdrv_base_snprintf,
@@ -315,6 +315,7 @@ static const char * const bpfdrv_fence_kfuncs[] = {
 	"bpfdrv_pci_bar_len", "bpfdrv_mmio_read", "bpfdrv_mmio_write",
 	"bpfdrv_job_done", "bpfdrv_job_bo_load", "bpfdrv_job_bo_store",
 	"bpfdrv_job_bo_dma", "bpfdrv_job_slot",
+	"bpfdrv_timer_start", "bpfdrv_timer_cancel",
 };
 
 /* @sym, as sprint_symbol() wrote a function of this module, is granted? */

@@ -48,6 +48,7 @@ enum bpfdrv_cb {
 	BPFDRV_CB_ACCEL_IOCTL,
 	BPFDRV_CB_ACCEL_RUN_JOB,
 	BPFDRV_CB_ACCEL_TIMEOUT,
+	BPFDRV_CB_TIMER,
 	BPFDRV_CB_NR
 };
 
@@ -229,7 +230,7 @@ struct bpfdrv_device {
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	bool dead;			/* detached: no callback starts */
-	bool dying;			/* unlinked, under bpfdrv_lock */
+	bool dying;			/* unlinked, under bpfdrv_lock; loops end */
 	/* creating, abort and dying are under bpfdrv_lock */
 	struct completion gone;		/* its teardown is complete */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
@@ -238,6 +239,7 @@ struct bpfdrv_device {
 	umode_t mode;			/* of the node */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
+	struct bpfdrv_timers *timers;	/* the driver's timers (timer.c) */
 	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
 	struct bpfdrv_hold gpio_hold;	/* their chip's parent */
 	struct bpfdrv_i2c *i2c;		/* adapter and clients; NULL if none */
@@ -479,7 +481,8 @@ struct bpfdrv_part {
 
 extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
 	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
-	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel;
+	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel,
+	bpfdrv_part_timers;
 
 /*
  * The accelerator class lives in a module of its own, bpfdrv_accel.ko,

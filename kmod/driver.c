@@ -230,7 +230,8 @@ static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 {
 	lockdep_assert_held(&bpfdrv_lock);
 	list_del_init(&bdev->drv_node);
-	bdev->dying = true;
+	/* read locklessly by sleepable loops, which end on it (loop.c) */
+	WRITE_ONCE(bdev->dying, true);
 	bdev->drv->gen++;
 }
 

@@ -58,6 +58,7 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_ACCEL_IOCTL] = "accel_ioctl",
 	[BPFDRV_CB_ACCEL_RUN_JOB] = "accel_run_job",
 	[BPFDRV_CB_ACCEL_TIMEOUT] = "accel_timeout",
+	[BPFDRV_CB_TIMER] = "timer",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

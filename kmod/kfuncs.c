@@ -314,7 +314,8 @@ __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 __bpf_kfunc int bpfdrv_dev_yield(struct bpfdrv_dev *dev)
 {
 	cond_resched();
-	if (READ_ONCE(to_bpfdrv_device(dev)->dead))
+	if (READ_ONCE(to_bpfdrv_device(dev)->dying) ||
+	    READ_ONCE(to_bpfdrv_device(dev)->dead))
 		return -ENODEV;
 	if (fatal_signal_pending(current))
 		return -EINTR;
@@ -395,6 +396,8 @@ BTF_ID_FLAGS(func, bpfdrv_job_bo_load, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_slot, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_timer_start, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_timer_cancel, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
 /*

@@ -15,8 +15,8 @@
  *   is ejected (irq_hard: by its overrun check);
  * - in a sleepable one, each round may reschedule, and the loops end when
  *   the calling process is killed or the instance is torn down, so they
- *   hold up neither. The exit callback, run by the teardown, gets the
- *   budget instead.
+ *   hold up neither. The exit and timer callbacks, run by kernel threads
+ *   that no signal ends, get the budget instead.
  *
  * Between two rounds a program runs no more than one verified path, so a
  * call ends within its budget and one path's instructions.
@@ -65,7 +65,9 @@ static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 	fc = bpfdrv_fence_call_current(bdev);
 	if (fc)
 		return fc->deadline;
-	if (bpfdrv_loop_may_sleep() && bdev->cb != BPFDRV_CB_EXIT)
+	/* no signal ends the loops of exit or a timer, run by kernel threads */
+	if (bpfdrv_loop_may_sleep() && bdev->cb != BPFDRV_CB_EXIT &&
+	    bdev->cb != BPFDRV_CB_TIMER)
 		return 0;
 	/* under the device mutex: this call's first loop starts the clock */
 	if (!bdev->loop_start)
@@ -143,7 +145,13 @@ __bpf_kfunc int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it)
 		}
 	} else {
 		cond_resched();
+		/*
+		 * dying, not only dead: the teardown removes class devices
+		 * before it marks the instance dead, and the LED core calls
+		 * the driver then, under the lock this loop's call holds
+		 */
 		if (unlikely(fatal_signal_pending(current) ||
+			     READ_ONCE(loop->bdev->dying) ||
 			     READ_ONCE(loop->bdev->dead)))
 			goto end;
 	}

@@ -24,6 +24,7 @@ static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	&bpfdrv_part_input,
 	&bpfdrv_part_leds,
 	&bpfdrv_part_accel,
+	&bpfdrv_part_timers,
 };
 
 #define for_each_part(i, p)						\

@@ -61,6 +61,7 @@ static const struct {
 	BPFDRV_CB_MEMBER(accel_ioctl, BPFDRV_CB_ACCEL_IOCTL),
 	BPFDRV_CB_MEMBER(accel_run_job, BPFDRV_CB_ACCEL_RUN_JOB),
 	BPFDRV_CB_MEMBER(accel_timeout, BPFDRV_CB_ACCEL_TIMEOUT),
+	BPFDRV_CB_MEMBER(timer, BPFDRV_CB_TIMER),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -409,6 +410,10 @@ static void bpfdrv_stub_accel_timeout(struct bpfdrv_dev *dev, u32 ring,
 {
 }
 
+static void bpfdrv_stub_timer(struct bpfdrv_dev *dev, u32 id)
+{
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -429,6 +434,7 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.accel_ioctl = bpfdrv_stub_accel_ioctl,
 	.accel_run_job = bpfdrv_stub_accel_run_job,
 	.accel_timeout = bpfdrv_stub_accel_timeout,
+	.timer = bpfdrv_stub_timer,
 };
 
 /*

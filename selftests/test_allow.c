@@ -36,8 +36,7 @@ static const char *const granted_helpers[] = {
 	"map_push_elem", "map_pop_elem", "map_peek_elem", "spin_lock",
 	"spin_unlock", "ktime_get_ns", "ktime_get_boot_ns",
 	"ktime_get_coarse_ns", "jiffies64", "get_prandom_u32",
-	"get_smp_processor_id", "get_numa_node_id", "timer_init",
-	"timer_set_callback", "timer_start", "timer_cancel", "snprintf",
+	"get_smp_processor_id", "get_numa_node_id", "snprintf",
 	"trace_printk", "trace_vprintk",
 };
 

@@ -310,6 +310,9 @@ int load_object(struct bpf_object *obj, const char *path)
 	if (libbpf_log && strstr(libbpf_log, "helper bpf_loop#"))
 		err("%s: bpf_loop() is not granted, as its rounds have no budget: loop with bpfdrv_for(i, dev, start, end)",
 		    path);
+	if (libbpf_log && strstr(libbpf_log, "helper bpf_timer_"))
+		err("%s: bpf_timer is not granted, as its callbacks run outside bpfdrv's calls: use bpfdrv_timer_start(dev, id, delay_ns) and the timer callback (ABI 10)",
+		    path);
 	return -1;
 }
 

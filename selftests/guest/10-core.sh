@@ -131,31 +131,68 @@ skeleton_test skel '^4 passed, 0 failed' "the skeleton passes its generated test
 check "unload the skeleton" $BPFDRV unload skel
 
 # --- the BPF helpers writing-a-driver.md lists ---
-if preempt_rt; then
-	# the verifier refuses bpf_timer on PREEMPT_RT (its callbacks would run
-	# in hard interrupt context): the load must fail and say so
-	expect_err "load helpers on PREEMPT_RT: refused, naming bpf_timer and PREEMPT_RT" \
-		"bpf_timer cannot be used for PREEMPT_RT" $BPFDRV load --pin $TOBJ/helpers.bpf.o
-	echo "# skip: bpf_timer firing and bpf_printk (helpers needs bpf_timer, which PREEMPT_RT lacks)"
-else
-	check "load --pin helpers (bpf_printk, bpf_timer)" $BPFDRV load --pin $TOBJ/helpers.bpf.o
-	fired=$(python3 -c '
-import fcntl, os, time
-fd = os.open("/dev/bpfdrv/helpers", os.O_RDWR)
-fcntl.ioctl(fd, 0x4801)
-for _ in range(50):
-    n = fcntl.ioctl(fd, 0x4802)
-    if n:
-        break
-    time.sleep(0.1)
-print(n)' 2>&1)
-	check "a bpf_timer armed by a callback fires (count $fired)" test "$fired" = 1
-	mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-	check "bpf_printk with four arguments reaches the trace buffer" \
-		grep -q "bpfdrv helpers: armed 1 2 3 4" /sys/kernel/tracing/trace
-	check "unload helpers" $BPFDRV unload helpers
-fi
-rm -f /sys/fs/bpf/bpfdrv_timers
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+check "load --pin helpers (bpf_printk)" $BPFDRV load --pin $TOBJ/helpers.bpf.o
+python3 -c 'import fcntl, os; fcntl.ioctl(os.open("/dev/bpfdrv/helpers", os.O_RDWR), 0x4801)'
+check "bpf_printk with four arguments reaches the trace buffer" \
+	grep -q "bpfdrv helpers: armed 1 2 3 4" /sys/kernel/tracing/trace
+check "unload helpers" $BPFDRV unload helpers
+
+# --- bpfdrv's timers (ABI 10), PREEMPT_RT included ---
+cat >"$OUT/timers.py" <<'PY'
+import fcntl, os, struct, sys, time
+ARM, COUNT, MODE = 0x40105401, 0x40045402, 0x40045403
+fd = os.open("/dev/bpfdrv/timers", os.O_RDWR)
+def ioc(cmd, data):	# the ioctl's return value, or -errno
+    try:
+        return fcntl.ioctl(fd, cmd, bytearray(data), True)
+    except OSError as e:
+        return -e.errno
+def arm(i, ns):
+    return ioc(ARM, struct.pack("IIQ", i, 0, ns))
+def count(i):
+    return ioc(COUNT, struct.pack("I", i))
+op = sys.argv[1]
+if op == "once":	# armed at 1 ms: fires once, within 5 s
+    r = arm(0, 1000000)
+    end = time.monotonic() + 5
+    while count(0) == 0 and time.monotonic() < end:
+        time.sleep(0.01)
+    time.sleep(0.3)
+    print(r, count(0), arm(BPFDRV_TIMERS_MAX, 0), arm(1, 10**18))
+elif op == "rearm":	# re-arms itself at 0 ns for a second
+    ioc(MODE, struct.pack("I", 1))
+    c0 = count(2)
+    arm(2, 0)
+    time.sleep(1)
+    print(count(2) - c0)
+elif op == "loop":	# its callback loops without end
+    ioc(MODE, struct.pack("I", 2))
+    arm(3, 0)
+PY
+sed -i "s/BPFDRV_TIMERS_MAX/4/" "$OUT/timers.py"
+check "load --pin timers" $BPFDRV load --pin $TOBJ/timers.bpf.o
+read -r r fired bad_id bad_delay < <(python3 "$OUT/timers.py" once)
+check "a timer armed at 1 ms fires once (start $r, fired $fired)" test "$r $fired" = "0 1"
+check "a timer id past the last, and a delay over a day, give EINVAL ($bad_id, $bad_delay)" \
+	test "$bad_id $bad_delay" = "-22 -22"
+runs=$(python3 "$OUT/timers.py" rearm)
+check "a timer re-armed at 0 ns from its own callback runs at most once a ms ($runs times in 1 s)" \
+	test "${runs:-0}" -gt 10 -a "${runs:-0}" -le 1000
+# still re-arming: once the detach returns, no callback runs
+check "its callbacks show in the trace" grep -q "timers: fired 2" /sys/kernel/tracing/trace
+check "unload timers while its timer re-arms itself" $BPFDRV unload timers
+echo >/sys/kernel/tracing/trace
+sleep 0.5
+check "no timer callback ran after the detach returned" \
+	eval '! grep -q "timers: fired" /sys/kernel/tracing/trace'
+check "load --pin timers again" $BPFDRV load --pin $TOBJ/timers.bpf.o
+budget=$(cat /sys/module/bpfdrv/parameters/loop_max_ms)
+python3 "$OUT/timers.py" loop
+check "a timer callback that loops without end is ejected" wait_for 10 node_gone timers
+status_says timers "bpfdrv status says why: timer looped for more than $budget ms" \
+	"last exit: protocol in timer at .*: timer looped for more than $budget ms"
+$BPFDRV unload timers >/dev/null 2>&1
 
 # --- detach while a reader is blocked ---
 $BPFDRV load --pin --name fifo2 $OBJ/fifo.bpf.o >/dev/null

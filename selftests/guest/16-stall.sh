@@ -80,6 +80,23 @@ echo "# unloading during the loops took $took ms"
 check "... the loops ended with the detach: the ioctl returned" \
 	eval '! kill -0 $looper 2>/dev/null'
 
+# and with an LED: the teardown removes it first, and the LED core then
+# calls led_set, which waits for the lock the looping ioctl holds; the
+# loops end when the teardown begins, not when the instance is dead
+check "load --pin loop_led (an LED beside the same loops)" $BPFDRV load --pin $TOBJ/loop_led.bpf.o
+python3 -S -c "${ioctl_loop/loop_budget/loop_led}" &
+looper=$!
+sleep 2
+t0=$(now_ms)
+timeout 60 $BPFDRV unload loop_led >"$OUT/unload" 2>&1
+rc=$?
+took=$(($(now_ms) - t0))
+check "unload loop_led while its ioctl loops: done in $took ms (exit $rc)" \
+	test $rc = 0 -a $took -lt 10000
+kill $looper 2>/dev/null	# (if the loops went on, the teardown can end)
+wait $looper 2>/dev/null
+check "... and loop_led is gone" wait_for 10 node_gone loop_led
+
 # helpers that copy, in a loop the verifier bounds: one path copies at most
 # 256 MiB (kmod/allow.c; hostile/amplify_map_copy is refused)
 check "load --pin copy_amplify (300 copies of a 128 KiB value a read)" \

@@ -58,11 +58,29 @@ int BPF_PROG(loop_budget_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file
 	return 0;
 }
 
+#ifdef LOOP_LED
+/* loop_led.bpf.o: with an LED, whose removal calls led_set at teardown */
+__u32 brightness;
+
+SEC("struct_ops/loop_led_set")
+int BPF_PROG(loop_led_set, struct bpfdrv_dev *dev, __u32 led, __u32 value)
+{
+	brightness = value;
+	return 0;
+}
+#endif
+
 SEC(".struct_ops.link")
 struct chr_ext_ops loop_budget_ops = {
 	.read = (void *)loop_budget_read,
 	.ioctl = (void *)loop_budget_ioctl,
+#ifdef LOOP_LED
+	.led_set = (void *)loop_led_set,
+	.leds = { { .name = "loop" } },
+	.name = "loop_led",
+#else
 	.name = "loop_budget",
+#endif
 	.mode = 0666,
 	.abi_version = BPFDRV_ABI_VERSION,
 };
