@@ -44,7 +44,7 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 # Live-update fixtures: example drivers built as other versions of themselves.
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
-		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o)
+		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o timers_v2.bpf.o)
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o \
@@ -115,6 +115,10 @@ $(BUILD)/selftests/update/id_mode.bpf.o: VARIANT := -DCHANGE_MODE
 $(BUILD)/selftests/update/id_flags.bpf.o: VARIANT := -DCHANGE_FLAGS
 $(BUILD)/selftests/update/id_ids.bpf.o: VARIANT := -DCHANGE_IDS
 $(BUILD)/selftests/update/id_noirq.bpf.o: VARIANT := -DDROP_IRQ
+# timers whose callback counts a thousand a run: the update's code runs
+$(BUILD)/selftests/update/timers_v2.bpf.o: selftests/progs/timers.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DTIMERS_STEP=1000 -c $< -o $@
 $(BUILD)/selftests/update/id_%.bpf.o: selftests/progs/upd_identity.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
