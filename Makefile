@@ -44,7 +44,8 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 # Live-update fixtures: example drivers built as other versions of themselves.
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
-		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o timers_v2.bpf.o)
+		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o timers_v2.bpf.o \
+		   echo_takeloop.bpf.o)
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o \
@@ -109,6 +110,7 @@ $(BUILD)/selftests/bench/echo_buffered.bpf.o: bpf-drivers/echo.bpf.c $(HEADERS)
 
 $(BUILD)/selftests/update/echo_v2.bpf.o: VARIANT := -DECHO_VERSION=2
 $(BUILD)/selftests/update/echo_layout2.bpf.o: VARIANT := -DECHO_VERSION=3 -DECHO_STATE_LAYOUT=2
+$(BUILD)/selftests/update/echo_takeloop.bpf.o: VARIANT := -DECHO_VERSION=4 -DECHO_TAKEOVER_LOOP
 $(BUILD)/selftests/update/fifo_v2.bpf.o: VARIANT := -DFIFO_VERSION=2
 $(BUILD)/selftests/update/edu_v2.bpf.o: VARIANT := -DEDU_VERSION=2
 $(BUILD)/selftests/update/id_mode.bpf.o: VARIANT := -DCHANGE_MODE

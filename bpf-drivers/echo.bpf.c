@@ -82,6 +82,14 @@ SEC("struct_ops.s/echo_takeover")
 int BPF_PROG(echo_takeover, struct bpfdrv_dev *dev)
 {
 	struct echo_state *s = state();
+#ifdef ECHO_TAKEOVER_LOOP
+	int i, j;
+
+	/* a test version whose takeover does not end (45-update.sh) */
+	bpfdrv_for(i, dev, 0, 1 << 30)
+		bpfdrv_for(j, dev, 0, 1 << 30)
+			;
+#endif
 
 	return s ? adopt_state(s) : -EIO;
 }

@@ -223,6 +223,7 @@ struct bpfdrv_device {
 	u8 cb;				/* the callback running, under lock */
 	bool update_waiting;		/* an update waits for lock: calls queue */
 	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
+	bool loop_overran;		/* its loops ran past their budget */
 	struct task_struct *hard_task;	/* current while irq_hard runs */
 	u64 hard_deadline;		/* local_clock() irq_hard must end by */
 	/* calls on the dma-fence path, without the mutex (call.h) */

@@ -196,6 +196,7 @@ called:
 	this_cpu_inc(bdev->stats->calls[cb]);
 	bdev->cb = cb;
 	bdev->loop_start = 0;	/* its bpfdrv_for() loops start their clock */
+	bdev->loop_overran = false;
 	return 0;
 out:
 	bpfdrv_unpin(bdev, c->pin);

@@ -16,7 +16,9 @@
  * - in a sleepable one, each round may reschedule, and the loops end when
  *   the calling process is killed or the instance is torn down, so they
  *   hold up neither. The exit and timer callbacks, run by kernel threads
- *   that no signal ends, get the budget instead.
+ *   that no signal ends, and a live update's takeover, which holds the
+ *   update's locks, get the budget instead (an overrunning takeover fails
+ *   the update).
  *
  * Between two rounds a program runs no more than one verified path, so a
  * call ends within its budget and one path's instructions.
@@ -65,9 +67,12 @@ static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 	fc = bpfdrv_fence_call_current(bdev);
 	if (fc)
 		return fc->deadline;
-	/* no signal ends the loops of exit or a timer, run by kernel threads */
+	/*
+	 * no signal ends the loops of exit or a timer, run by kernel threads,
+	 * nor should a takeover's hold the update's locks until one does
+	 */
 	if (bpfdrv_loop_may_sleep() && bdev->cb != BPFDRV_CB_EXIT &&
-	    bdev->cb != BPFDRV_CB_TIMER)
+	    bdev->cb != BPFDRV_CB_TIMER && bdev->cb != BPFDRV_CB_TAKEOVER)
 		return 0;
 	/* under the device mutex: this call's first loop starts the clock */
 	if (!bdev->loop_start)
@@ -84,6 +89,11 @@ static void bpfdrv_loop_overrun(struct bpfdrv_loop *loop)
 
 	if (cb == BPFDRV_CB_IRQ_HARD)
 		return;		/* irq_hard's overrun check ejects */
+	if (cb == BPFDRV_CB_TAKEOVER) {
+		/* the new code's: the update refuses it, the old one serves */
+		bdev->loop_overran = true;
+		return;
+	}
 	if (bpfdrv_fence_call_current(bdev))
 		snprintf(msg, sizeof(msg),
 			 "%s looped past its budget on the dma-fence path (fence_max_us)",

@@ -127,6 +127,26 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 	return NULL;
 }
 
+/*
+ * The update is refused after the new code's takeover ran on the first
+ * @n instances: the old code, which keeps serving, takes them back (its
+ * own takeover, if it has one), as the new one may have changed their
+ * state. Its result is only logged: the old code is the one that runs.
+ */
+static void bpfdrv_update_rollback(struct bpfdrv_device **held, int n,
+				   struct chr_ext_ops *old)
+{
+	int i, ret;
+
+	for (i = 0; i < n && old->takeover; i++) {
+		ret = bpfdrv_call_update(held[i], old);
+		if (ret && ret != -ENODEV)
+			dev_warn(&held[i]->dev,
+				 "the old code's takeover after a refused update: %d\n",
+				 ret);
+	}
+}
+
 /* The callback mutex of @bdev, if the calls in flight end by @deadline. */
 static bool bpfdrv_update_lock(struct bpfdrv_device *bdev,
 			       unsigned long deadline)
@@ -207,10 +227,16 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		/* being torn down: the commit refuses */
 		if (ret == -ENODEV && READ_ONCE(bdev->dead))
 			continue;
-		if (ret) {
+		if (!ret && bdev->loop_overran)
+			ret = bpfdrv_update_result(old->name, -ETIME,
+						   "takeover on %s looped past its budget (loop_max_ms)",
+						   bdev->pub.name);
+		else if (ret)
 			ret = bpfdrv_update_result(old->name, ret,
 						   "takeover failed on %s: %d",
 						   bdev->pub.name, ret);
+		if (ret) {
+			bpfdrv_update_rollback(held, i, old);
 			goto out;
 		}
 	}

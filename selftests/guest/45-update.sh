@@ -59,6 +59,8 @@ refused "an object declaring another driver (fifo)" "the new code changes its na
 	echo $OBJ/fifo.bpf.o
 refused "a takeover that cannot read the state (layout 2)" "takeover failed on echo: -71" \
 	echo $U/echo_layout2.bpf.o
+refused "a takeover that loops without end (cut at loop_max_ms)" \
+	"takeover on echo looped past its budget" echo $U/echo_takeloop.bpf.o
 refused "an object the verifier rejects" "the kernel rejected program" \
 	echo $TOBJ/bad_oob.bpf.o
 refused "a driver that is not attached" "no such driver attached" \
