@@ -122,13 +122,17 @@ static void write_file(const char *path, const char *s)
 		close(fd);
 }
 
-/* The first number in @path, as text. */
-static void read_file(const char *path, char *buf, size_t size)
+/*
+ * The trace buffer's size per CPU, as text: "7 (expanded: 1408)" before
+ * tracing first ran means 1408, which a later tracer gets, not 7.
+ */
+static void buffer_size(const char *path, char *buf, size_t size)
 {
+	char now[32], expanded[32];
 	FILE *f = fopen(path, "r");
+	int n = f ? fscanf(f, "%31[0-9] (expanded: %31[0-9]", now, expanded) : 0;
 
-	if (f && fscanf(f, "%31[0-9]", buf) != 1)
-		snprintf(buf, size, "1408");
+	snprintf(buf, size, "%s", n == 2 ? expanded : n == 1 ? now : "1408");
 	if (f)
 		fclose(f);
 }
@@ -183,7 +187,7 @@ int main(int argc, char **argv)
 	if (!ok(fd >= 0, "fmt_race: %s opens", NODE))
 		return 1;
 	/* room for a few 10,000 lines per CPU: each helper's last ones */
-	read_file(TRACE_DIR "buffer_size_kb", old_size, sizeof(old_size));
+	buffer_size(TRACE_DIR "buffer_size_kb", old_size, sizeof(old_size));
 	write_file(TRACE_DIR "buffer_size_kb", "2048");
 	pthread_create(&thread, NULL, flipper, NULL);
 	for (m = 0; m < 2; m++) {
