@@ -547,9 +547,6 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, int slot, u32 bo,
 		return a->dma_err;
 	if (ring >= a->nr_rings)
 		return -ENOENT;
-	/* the copy runs under the ring's lock, interrupts off */
-	if (len > BPFDRV_JOB_BO_COPY_MAX)
-		return -E2BIG;
 	r = &a->rings[ring];
 	spin_lock_irqsave(&r->lock, flags);
 	job = bpfdrv_accel_ring_job(r, slot);
