@@ -251,6 +251,8 @@ $(BUILD)/selftests/test_beside: \
 	$(CC) $(CFLAGS) -Iselftests $< -o $@ \
 		$(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -lpthread
 
+$(BUILD)/selftests/test_fmt_race $(BUILD)/selftests/test_beside: selftests/datasec.h
+
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

@@ -24,6 +24,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "datasec.h"
 #include "tap.h"
 
 #define NODE	"/dev/bpfdrv/beside_target"
@@ -89,32 +90,6 @@ static int reads_ok(int n)
 	return good;
 }
 
-/* @name's variable in @obj's .bss, as the loader maps it. */
-static __u64 *bss_var(struct bpf_object *obj, const char *name)
-{
-	struct btf *btf = bpf_object__btf(obj);
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec;
-	size_t size;
-	char *base;
-	int id, i;
-
-	id = btf ? btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC) : -1;
-	if (!map || id < 0)
-		return NULL;
-	base = bpf_map__initial_value(map, &size);
-	sec = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(sec);
-	for (i = 0; base && i < btf_vlen(sec); i++, vs++) {
-		const struct btf_type *var = btf__type_by_id(btf, vs->type);
-
-		if (!strcmp(btf__name_by_offset(btf, var->name_off), name))
-			return (__u64 *)(base + vs->offset);
-	}
-	return NULL;
-}
-
 struct attempt {
 	const char *prog;	/* in BESIDE_OBJ */
 	const char *target;	/* a function of beside_target's read */
@@ -169,7 +144,7 @@ static void try_attempt(const char *path, int target_fd,
 		goto out;
 	}
 	good = reads_ok(READS);
-	count = a->counter ? bss_var(obj, a->counter) : NULL;
+	count = a->counter ? (__u64 *)datasec_var(obj, ".bss", a->counter) : NULL;
 	if (!a->counter)
 		ok(0, "beside: %s: refused (it attached; %d of %d reads as the driver returns)",
 		   a->what, good, READS);

@@ -23,6 +23,7 @@
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "datasec.h"
 #include "tap.h"
 
 #define TRACE_DIR	"/sys/kernel/tracing/"
@@ -60,33 +61,6 @@ static unsigned long long ksym(const char *name)
 	if (f)
 		fclose(f);
 	return addr;
-}
-
-/* Where variable @name of @obj's .data lies in the loader's mapping. */
-static void *data_var(struct bpf_object *obj, const char *name)
-{
-	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec;
-	struct bpf_map *map;
-	size_t size;
-	char *base;
-	int id, i;
-
-	map = bpf_object__find_map_by_name(obj, ".data");
-	id = btf ? btf__find_by_name_kind(btf, ".data", BTF_KIND_DATASEC) : -1;
-	if (!map || id < 0)
-		return NULL;
-	base = bpf_map__initial_value(map, &size);
-	sec = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(sec);
-	for (i = 0; base && i < btf_vlen(sec); i++, vs++) {
-		const struct btf_type *var = btf__type_by_id(btf, vs->type);
-
-		if (!strcmp(btf__name_by_offset(btf, var->name_off), name))
-			return base + vs->offset;
-	}
-	return NULL;
 }
 
 /* Counts the trace's fmt_race lines, those showing kernel memory, others. */
@@ -167,9 +141,9 @@ int main(int argc, char **argv)
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!ok(obj && !bpf_object__load(obj), "fmt_race: %s loads", argv[1]))
 		return 1;
-	fmt = data_var(obj, "fmt");
-	value = data_var(obj, "value");
-	mode = data_var(obj, "mode");
+	fmt = datasec_var(obj, ".data", "fmt");
+	value = datasec_var(obj, ".data", "value");
+	mode = datasec_var(obj, ".data", "mode");
 	if (!ok(fmt && value && mode, "fmt_race: its .data is mapped"))
 		return 1;
 	*value = ksym("linux_banner");
