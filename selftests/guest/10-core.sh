@@ -173,6 +173,12 @@ elif op == "count":	# timer 1's, once it fired (at most 15 s)
     while count(1) == 0 and time.monotonic() < end:
         time.sleep(0.1)
     print(count(1))
+elif op == "flood":	# 20000 armings of every timer, 0 to 3 ms ahead
+    ioc(MODE, struct.pack("I", 0))
+    before = sum(count(i) for i in range(4))
+    bad = sum(arm(i % 4, (i % 4) * 1000000) != 0 for i in range(20000))
+    time.sleep(0.05)
+    print(bad, sum(count(i) for i in range(4)) - before)
 elif op == "loop":	# its callback loops without end
     ioc(MODE, struct.pack("I", 2))
     arm(3, 0)
@@ -207,6 +213,12 @@ if [ $took -lt 4 ]; then
 else
 	echo "# skip: the timer across the update (the update took $took s, the timer 5)"
 fi
+# a flood of armings, the timers still armed at the detach
+read -r bad runs < <(python3 "$OUT/timers.py" flood)
+check "20000 armings of the 4 timers all accepted ($bad refused; $runs runs meanwhile)" \
+	test "$bad" = 0 -a "${runs:-0}" -gt 0
+check "unload timers with its timers armed" $BPFDRV unload timers
+check "load --pin timers a third time" $BPFDRV load --pin $TOBJ/timers.bpf.o
 budget=$(cat /sys/module/bpfdrv/parameters/loop_max_ms)
 python3 "$OUT/timers.py" loop
 check "a timer callback that loops without end is ejected" wait_for 10 node_gone timers
