@@ -49,6 +49,14 @@ struct bpfdrv_loop {
 static_assert(sizeof(struct bpfdrv_loop) == sizeof(struct bpf_iter_bpfdrv));
 static_assert(__alignof__(struct bpfdrv_loop) == __alignof__(struct bpf_iter_bpfdrv));
 
+/*
+ * The sleepable callbacks whose loops get the budget all the same: exit
+ * and timer, run by kernel threads that no signal ends, and a live
+ * update's takeover, which holds the update's locks.
+ */
+#define BPFDRV_CB_BUDGETED \
+	(BIT(BPFDRV_CB_EXIT) | BIT(BPFDRV_CB_TIMER) | BIT(BPFDRV_CB_TAKEOVER))
+
 /* May the calling program sleep? Sleepable programs hold no RCU lock. */
 static bool bpfdrv_loop_may_sleep(void)
 {
@@ -67,12 +75,7 @@ static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 	fc = bpfdrv_fence_call_current(bdev);
 	if (fc)
 		return fc->deadline;
-	/*
-	 * no signal ends the loops of exit or a timer, run by kernel threads,
-	 * nor should a takeover's hold the update's locks until one does
-	 */
-	if (bpfdrv_loop_may_sleep() && bdev->cb != BPFDRV_CB_EXIT &&
-	    bdev->cb != BPFDRV_CB_TIMER && bdev->cb != BPFDRV_CB_TAKEOVER)
+	if (bpfdrv_loop_may_sleep() && !(BIT(bdev->cb) & BPFDRV_CB_BUDGETED))
 		return 0;
 	/* under the device mutex: this call's first loop starts the clock */
 	if (!bdev->loop_start)
