@@ -193,8 +193,6 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 	struct pollfd pfd[MAX_DRIVERS];
 	int i, ejected = 0;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	for (i = 0; i < n; i++) {
 		pfd[i].fd = bpf_link__fd(links[i]);
 		pfd[i].events = POLLIN;
@@ -315,6 +313,15 @@ int cmd_load(int argc, char **argv)
 	}
 	if (load_object(obj, path))
 		goto out;
+	/*
+	 * A foreground load detaches on Ctrl-C: catch it before the attach,
+	 * as the node appears before the attach returns, and a SIGINT then
+	 * (to a background job, whose SIGINT starts ignored) was lost.
+	 */
+	if (!pin) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+	}
 
 	for (i = 0; i < n; i++) {
 		/* libbpf writes the programs into a link's map here */
