@@ -126,6 +126,8 @@ struct bpfdrv_dma_buf {
  * A PCI function bound to bpfdrv's pci_driver: its BARs are mapped while it
  * is bound; an attached driver that serves it makes it an instance.
  */
+#define BPFDRV_GROUP_WHY_MAX	64
+#define BPFDRV_GROUP_SCAN_MAX	8	/* other functions bound to bpfdrv */
 struct bpfdrv_pci_fn {
 	struct pci_dev *pdev;
 	struct list_head node;		/* bpfdrv_pci_fns, under bpfdrv_lock */
@@ -144,6 +146,9 @@ struct bpfdrv_pci_fn {
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
 	struct mutex dma_lock;		/* dma[] for mmap and faults */
 	bool dma_unsafe;		/* masters the bus with no IOMMU */
+	/* a device bpfdrv does not control shares its DMA domain (iommu.c) */
+	bool group_shared;		/* under cmd_lock once it started */
+	char group_why[BPFDRV_GROUP_WHY_MAX];	/* "0000:01:02.0 (...)" */
 };
 
 /* Whether a PCI function may master the bus (iommu.c). */
@@ -158,12 +163,12 @@ enum bpfdrv_dma {
 #define BPFDRV_HOLD_WHAT_MAX	64
 struct bpfdrv_hold;
 struct bpfdrv_hold_ops {
-	/* the device goes: drop what its removal waits for; kfuncs are out */
+	/* the device goes: stop what calls the driver (interrupts) first */
+	void (*stop)(struct bpfdrv_hold *h);
+	/* then drop what its removal waits for; kfuncs are out */
 	void (*revoke)(struct bpfdrv_hold *h);
 	/* the instance's teardown: give the rest back (h->gone: revoked) */
 	void (*release)(struct bpfdrv_hold *h);
-	/* the removal waits for the instance's teardown (GPIO interrupts) */
-	bool wait_teardown;
 };
 
 struct bpfdrv_hold {
@@ -399,6 +404,13 @@ int bpfdrv_struct_ops_init(void);
 enum bpfdrv_dma bpfdrv_pci_dma(struct pci_dev *pdev);
 const char *bpfdrv_dma_name(enum bpfdrv_dma dma);
 int bpfdrv_pci_may_master(struct bpfdrv_pci_fn *fn);
+bool bpfdrv_pci_group_mate_foreign(struct pci_dev *pdev,
+				   const struct device_driver *drv);
+void bpfdrv_pci_group_check(struct bpfdrv_pci_fn *fn,
+			    const struct bpfdrv_driver *drv);
+bool bpfdrv_pci_group_revoke(struct bpfdrv_pci_fn *fn, struct pci_dev *mate,
+			     const char *why);
+void bpfdrv_pci_group_bound(struct pci_dev *pdev);
 int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn);
 const struct bpf_func_proto *
 bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog);
@@ -462,6 +474,7 @@ int bpfdrv_hold(struct bpfdrv_device *bdev, struct bpfdrv_hold *h,
 bool bpfdrv_hold_get(struct bpfdrv_hold *h);
 void bpfdrv_hold_put(struct bpfdrv_hold *h);
 void bpfdrv_hold_release(struct bpfdrv_hold *h);
+int bpfdrv_hold_watch_pci(void);
 void bpfdrv_hold_exit(void);
 
 /*

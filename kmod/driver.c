@@ -695,6 +695,40 @@ void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn)
 }
 
 /*
+ * A driver that uses the DMA API is being bound to @mate (hold.c saw it):
+ * the functions bpfdrv serves in its IOMMU group stop mastering the bus,
+ * and the instances that were mastering are ejected.
+ */
+void bpfdrv_pci_group_bound(struct pci_dev *mate)
+{
+	char what[BPFDRV_HOLD_WHAT_MAX], why[BPFDRV_GROUP_WHY_MAX];
+	struct bpfdrv_device *bdev;
+	struct bpfdrv_pci_fn *fn;
+
+	if (!bpfdrv_pci_group_mate_foreign(mate, mate->dev.driver))
+		return;
+	snprintf(why, sizeof(why), "%s (bound to %s)", pci_name(mate),
+		 mate->dev.driver->name);
+	snprintf(what, sizeof(what), "its IOMMU group to %s", why);
+	do {
+		bdev = NULL;
+		mutex_lock(&bpfdrv_lock);
+		list_for_each_entry(fn, &bpfdrv_pci_fns, node) {
+			if (!bpfdrv_pci_group_revoke(fn, mate, why) || !fn->bdev)
+				continue;
+			bdev = fn->bdev;
+			get_device(&bdev->dev);
+			break;
+		}
+		mutex_unlock(&bpfdrv_lock);
+		if (bdev) {
+			bpfdrv_instance_dep_gone(bdev, what);
+			put_device(&bdev->dev);
+		}
+	} while (bdev);
+}
+
+/*
  * A PCI function is being unbound or removed: its instance goes first, and
  * the PCI core may free the function once this returns. An instance that
  * is still starting, or that a detach is tearing down, is waited for.
@@ -734,9 +768,9 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 }
 
 /*
- * Something @bdev depends on (@what: "GPIO chip foo") is going; watch.c saw
- * its parent device go: eject the driver, or have a starting instance undo
- * itself. The caller then waits for bdev->gone.
+ * Something @bdev depends on (@what: "GPIO chip foo") is going; hold.c saw
+ * the device go: eject the driver, or have a starting instance undo
+ * itself. Neither is waited for.
  */
 void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what)
 {

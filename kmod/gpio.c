@@ -11,10 +11,15 @@
  * got is checked to be the declared one (another table for the same
  * device name would win).
  *
- * A chip must not go while bpfdrv holds its lines and their interrupts:
- * its parent device is held (hold.c), so that the drivers on the chip are
- * ejected (kind removed) and torn down before the chip's driver removes
- * the chip. A chip without a parent device is refused.
+ * A chip must not go while bpfdrv holds its lines and their interrupts
+ * (free_irq() on a removed chip is a use-after-free): its parent device is
+ * held (hold.c). Before the chip's driver removes the chip, the revocation
+ * frees the interrupts (waiting for a running edge thread), waits for the
+ * kfuncs in flight, puts the lines, and ejects the driver (kind removed);
+ * the kfuncs fail with ENODEV from then on. It does not wait for the
+ * teardown, which may need a lock the removal holds (the chip's parent an
+ * SPI device whose controller goes while the same instance holds a device
+ * on it). A chip without a parent device is refused.
  *
  * Edge lines get a threaded interrupt; the thread reads the level and calls
  * the driver's gpio_edge callback through bpfdrv_call(), only while the
@@ -263,27 +268,44 @@ err:
 	return ret;
 }
 
-/*
- * Free the interrupts (waiting for a running edge thread) and the lines.
- * The chip's removal waits for this: free_irq() after it is a
- * use-after-free.
- */
+static void bpfdrv_gpio_put_lines(struct bpfdrv_gpio *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nr_lines; i++) {
+		if (g->descs[i])
+			gpiod_put(g->descs[i]);
+		g->descs[i] = NULL;
+	}
+}
+
+/* The chip goes: its edge threads end (they may call the kfuncs). */
+static void bpfdrv_gpio_hold_stop(struct bpfdrv_hold *h)
+{
+	bpfdrv_gpio_free_irqs(h->bdev->gpio);
+}
+
+/* No kfunc uses the lines: the chip's removal finds them free. */
+static void bpfdrv_gpio_hold_revoke(struct bpfdrv_hold *h)
+{
+	bpfdrv_gpio_put_lines(h->bdev->gpio);
+}
+
 static void bpfdrv_gpio_hold_release(struct bpfdrv_hold *h)
 {
 	struct bpfdrv_device *bdev = h->bdev;
 	struct bpfdrv_gpio *g = bdev->gpio;
-	unsigned int i;
 
 	bpfdrv_gpio_free_irqs(g);
-	for (i = 0; i < g->nr_lines; i++)
-		gpiod_put(g->descs[i]);
+	bpfdrv_gpio_put_lines(g);
 	bdev->gpio = NULL;
 	kfree(g);
 }
 
 static const struct bpfdrv_hold_ops bpfdrv_gpio_hold_ops = {
+	.stop = bpfdrv_gpio_hold_stop,
+	.revoke = bpfdrv_gpio_hold_revoke,
 	.release = bpfdrv_gpio_hold_release,
-	.wait_teardown = true,
 };
 
 /**
@@ -337,21 +359,22 @@ static int bpfdrv_gpio_claim(struct bpfdrv_device *bdev)
 	if (ret)
 		goto err_put;
 	snprintf(what, sizeof(what), "GPIO chip %s", ops->gpio_chip);
+	/* a revocation may come as soon as it is held */
+	bdev->gpio = g;
 	ret = bpfdrv_hold(bdev, &bdev->gpio_hold,
 			  gpio_device_to_device(gdev)->parent,
 			  &bpfdrv_gpio_hold_ops, what);
 	if (ret) {
 		dev_info(&bdev->dev, "GPIO chip '%s' has no parent device whose removal bpfdrv can see: %d\n",
 			 ops->gpio_chip, ret);
+		bdev->gpio = NULL;
 		bpfdrv_gpio_free_irqs(g);
 		goto err_put;
 	}
-	bdev->gpio = g;
 	goto out;
 
 err_put:
-	for (i = 0; i < n; i++)
-		gpiod_put(g->descs[i]);
+	bpfdrv_gpio_put_lines(g);
 err_free:
 	kfree(g);
 out:
@@ -368,19 +391,33 @@ static void bpfdrv_gpio_release(struct bpfdrv_device *bdev)
 	bpfdrv_hold_release(&bdev->gpio_hold);
 }
 
-/* The device's GPIO lines, or NULL if it claimed none. */
-static struct bpfdrv_gpio *bpfdrv_gpio_of(struct bpfdrv_dev *dev)
+/*
+ * The device's GPIO lines @first..@first + @count - 1, held (ended by
+ * bpfdrv_gpio_put()), or NULL with *err: -ENODEV (no lines, or the chip
+ * went), -EINVAL (an undeclared line).
+ */
+static struct bpfdrv_gpio *bpfdrv_gpio_get_lines_held(struct bpfdrv_dev *dev,
+						      u32 first, u32 count,
+						      int *err)
 {
-	return to_bpfdrv_device(dev)->gpio;
+	struct bpfdrv_device *bdev = to_bpfdrv_device(dev);
+	struct bpfdrv_gpio *g = bdev->gpio;
+
+	if (!g || !bpfdrv_hold_get(&bdev->gpio_hold)) {
+		*err = -ENODEV;
+		return NULL;
+	}
+	if (!count || first >= g->nr_lines || count > g->nr_lines - first) {
+		bpfdrv_hold_put(&bdev->gpio_hold);
+		*err = -EINVAL;
+		return NULL;
+	}
+	return g;
 }
 
-static int bpfdrv_gpio_range(struct bpfdrv_gpio *g, u32 first, u32 count)
+static void bpfdrv_gpio_put(struct bpfdrv_dev *dev)
 {
-	if (!g)
-		return -ENODEV;
-	if (!count || first >= g->nr_lines || count > g->nr_lines - first)
-		return -EINVAL;
-	return 0;
+	bpfdrv_hold_put(&to_bpfdrv_device(dev)->gpio_hold);
 }
 
 __bpf_kfunc_start_defs();
@@ -396,10 +433,15 @@ __bpf_kfunc_start_defs();
  */
 __bpf_kfunc int bpfdrv_gpio_get(struct bpfdrv_dev *dev, u32 line)
 {
-	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
-	int ret = bpfdrv_gpio_range(g, line, 1);
+	struct bpfdrv_gpio *g;
+	int ret;
 
-	return ret ? ret : gpiod_get_value_cansleep(g->descs[line]);
+	g = bpfdrv_gpio_get_lines_held(dev, line, 1, &ret);
+	if (!g)
+		return ret;
+	ret = gpiod_get_value_cansleep(g->descs[line]);
+	bpfdrv_gpio_put(dev);
+	return ret;
 }
 
 /**
@@ -413,17 +455,20 @@ __bpf_kfunc int bpfdrv_gpio_get(struct bpfdrv_dev *dev, u32 line)
  */
 __bpf_kfunc int bpfdrv_gpio_set(struct bpfdrv_dev *dev, u32 line, u32 value)
 {
-	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
-	unsigned long map;
-	int ret = bpfdrv_gpio_range(g, line, 1);
+	unsigned long map = !!value;
+	struct bpfdrv_gpio *g;
+	int ret;
 
-	if (ret)
+	g = bpfdrv_gpio_get_lines_held(dev, line, 1, &ret);
+	if (!g)
 		return ret;
 	if (!(g->flags[line] & BPFDRV_GPIO_DIR_OUT))
-		return -EPERM;
-	/* the array call returns the chip's error on 6.12 too */
-	map = !!value;
-	return gpiod_set_array_value_cansleep(1, &g->descs[line], NULL, &map);
+		ret = -EPERM;
+	else	/* the array call returns the chip's error on 6.12 too */
+		ret = gpiod_set_array_value_cansleep(1, &g->descs[line], NULL,
+						     &map);
+	bpfdrv_gpio_put(dev);
+	return ret;
 }
 
 /**
@@ -439,14 +484,16 @@ __bpf_kfunc int bpfdrv_gpio_set(struct bpfdrv_dev *dev, u32 line, u32 value)
 __bpf_kfunc int bpfdrv_gpio_get_array(struct bpfdrv_dev *dev, u32 first,
 				      u32 count, u32 *bits)
 {
-	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
 	unsigned long map = 0;
-	int ret = bpfdrv_gpio_range(g, first, count);
+	struct bpfdrv_gpio *g;
+	int ret;
 
 	*bits = 0;
-	if (ret)
+	g = bpfdrv_gpio_get_lines_held(dev, first, count, &ret);
+	if (!g)
 		return ret;
 	ret = gpiod_get_array_value_cansleep(count, &g->descs[first], NULL, &map);
+	bpfdrv_gpio_put(dev);
 	if (!ret)
 		*bits = map;
 	return ret;
@@ -465,17 +512,24 @@ __bpf_kfunc int bpfdrv_gpio_get_array(struct bpfdrv_dev *dev, u32 first,
 __bpf_kfunc int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, u32 first,
 				      u32 count, u32 bits)
 {
-	struct bpfdrv_gpio *g = bpfdrv_gpio_of(dev);
 	unsigned long map = bits;
-	int ret = bpfdrv_gpio_range(g, first, count);
+	struct bpfdrv_gpio *g;
+	int ret;
 	u32 i;
 
-	if (ret)
+	g = bpfdrv_gpio_get_lines_held(dev, first, count, &ret);
+	if (!g)
 		return ret;
 	for (i = first; i < first + count; i++)
 		if (!(g->flags[i] & BPFDRV_GPIO_DIR_OUT))
-			return -EPERM;
-	return gpiod_set_array_value_cansleep(count, &g->descs[first], NULL, &map);
+			break;
+	if (i < first + count)
+		ret = -EPERM;
+	else
+		ret = gpiod_set_array_value_cansleep(count, &g->descs[first],
+						     NULL, &map);
+	bpfdrv_gpio_put(dev);
+	return ret;
 }
 
 __bpf_kfunc_end_defs();

@@ -7,21 +7,25 @@
  * device's own removal (or its driver's unbind): an attach is refused when
  * it cannot. The kfuncs use the resource between bpfdrv_hold_get() and
  * bpfdrv_hold_put(). When the device goes, the bus notifier revokes the
- * hold: it waits only for the kfuncs in flight (a bus transfer), marks it
- * gone so the kfuncs fail with ENODEV from then on, drops what the
- * device's removal waits for (an adapter reference, its own), and ejects
- * the instance's driver (kind removed) without waiting for its callbacks.
+ * hold: it stops what calls the driver on the device's behalf (the
+ * interrupts of GPIO lines), waits only for the kfuncs in flight (a bus
+ * transfer), marks it gone so the kfuncs fail with ENODEV from then on,
+ * drops what the device's removal needs gone (an adapter reference, GPIO
+ * lines, its own reference), and ejects the instance's driver (kind
+ * removed). It never waits for the instance's teardown: the teardown may
+ * need a lock the removal holds (a controller's, the I2C core's).
  * bpfdrv_hold_release(), in the instance's teardown, gives back the rest,
  * whether the hold was revoked or not.
  *
- * One kind waits: a hold whose resource the teardown must free before the
- * device goes (the interrupts of GPIO lines: free_irq() on a removed chip
- * is a use-after-free) waits for the instance's teardown in the notifier.
+ * The same watch sees a driver about to be bound on the PCI bus: the
+ * functions bpfdrv serves in that device's IOMMU group must stop mastering
+ * the bus (iommu.c), before the driver's probe maps anything for it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
 #include <linux/notifier.h>
+#include <linux/pci.h>
 #include <linux/slab.h>
 
 #include "bpfdrv.h"
@@ -39,12 +43,9 @@ static DEFINE_MUTEX(bpfdrv_hold_bus_lock);
 static LIST_HEAD(bpfdrv_holds);
 static DEFINE_MUTEX(bpfdrv_holds_lock);
 
-/*
- * Revoke one hold of @dev, if any: returns its instance, referenced, and
- * whether to wait for its teardown.
- */
+/* Revoke one hold of @dev, if any: returns its instance, referenced. */
 static struct bpfdrv_device *bpfdrv_hold_revoke_one(struct device *dev,
-						    char *what, bool *wait)
+						    char *what)
 {
 	struct bpfdrv_device *bdev = NULL;
 	struct bpfdrv_hold *h;
@@ -54,6 +55,9 @@ static struct bpfdrv_device *bpfdrv_hold_revoke_one(struct device *dev,
 		if (h->dev != dev)
 			continue;
 		list_del_init(&h->node);
+		/* its interrupts' callbacks may call the kfuncs drained next */
+		if (h->ops->stop)
+			h->ops->stop(h);
 		/* the kfuncs in flight end; none starts after */
 		down_write(&h->use);
 		h->gone = true;
@@ -65,7 +69,6 @@ static struct bpfdrv_device *bpfdrv_hold_revoke_one(struct device *dev,
 		bdev = h->bdev;
 		get_device(&bdev->dev);
 		strscpy(what, h->what, BPFDRV_HOLD_WHAT_MAX);
-		*wait = h->ops->wait_teardown;
 		break;
 	}
 	mutex_unlock(&bpfdrv_holds_lock);
@@ -77,14 +80,16 @@ static int bpfdrv_hold_notify(struct notifier_block *nb, unsigned long action,
 {
 	char what[BPFDRV_HOLD_WHAT_MAX];
 	struct bpfdrv_device *bdev;
-	bool wait;
+	struct device *dev = data;
 
+	if (action == BUS_NOTIFY_BIND_DRIVER && dev_is_pci(dev)) {
+		bpfdrv_pci_group_bound(to_pci_dev(dev));
+		return NOTIFY_DONE;
+	}
 	if (action != BUS_NOTIFY_DEL_DEVICE && action != BUS_NOTIFY_UNBIND_DRIVER)
 		return NOTIFY_DONE;
-	while ((bdev = bpfdrv_hold_revoke_one(data, what, &wait))) {
+	while ((bdev = bpfdrv_hold_revoke_one(dev, what))) {
 		bpfdrv_instance_dep_gone(bdev, what);
-		if (wait)	/* its teardown released the hold */
-			wait_for_completion_state(&bdev->gone, TASK_IDLE);
 		put_device(&bdev->dev);
 	}
 	return NOTIFY_DONE;
@@ -195,6 +200,12 @@ void bpfdrv_hold_release(struct bpfdrv_hold *h)
 	if (!h->gone)
 		put_device(h->dev);
 	h->dev = NULL;
+}
+
+/* See drivers bound on the PCI bus, for the IOMMU groups (iommu.c). */
+int bpfdrv_hold_watch_pci(void)
+{
+	return bpfdrv_hold_watch_bus(&pci_bus_type);
 }
 
 void bpfdrv_hold_exit(void)

@@ -15,6 +15,14 @@
  * ENODEV, the adapter reference its deletion waits for is dropped, and the
  * driver is ejected. Otherwise, the clients are unregistered after exit and
  * the adapter is put last.
+ *
+ * Exactly one of the two unregisters a client: the clients sit on the
+ * adapter's list of clients made outside probing (userspace_clients), which
+ * the deletion empties under its lock before it unregisters the other
+ * children; the teardown unregisters, under that lock, only the clients
+ * still on the list. (Root's delete_device may take a client from the list
+ * too: its address is free again, and the driver keeps a client it cannot
+ * lose memory under.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -112,16 +120,57 @@ static struct i2c_adapter *bpfdrv_i2c_find(const char *name)
 	return adap;
 }
 
+static bool bpfdrv_i2c_listed(struct i2c_adapter *adap,
+			      struct i2c_client *client)
+{
+	struct i2c_client *listed;
+
+	list_for_each_entry(listed, &adap->userspace_clients, detected)
+		if (listed == client)
+			return true;
+	return false;
+}
+
+/* Put @client where the adapter's deletion unregisters it. */
+static void bpfdrv_i2c_list(struct i2c_adapter *adap, struct i2c_client *client)
+{
+	mutex_lock_nested(&adap->userspace_clients_lock, i2c_adapter_depth(adap));
+	list_add_tail(&client->detected, &adap->userspace_clients);
+	mutex_unlock(&adap->userspace_clients_lock);
+}
+
+/*
+ * Unregister the clients the adapter's deletion (or delete_device) has not
+ * taken. A client listed after the deletion emptied the list (an attach
+ * racing it) is a dummy child it unregisters too: it is left alone.
+ */
+static void bpfdrv_i2c_unregister(struct bpfdrv_i2c *c)
+{
+	struct i2c_adapter *adap = c->adap;
+	struct i2c_client *client;
+	unsigned int i;
+
+	mutex_lock_nested(&adap->userspace_clients_lock, i2c_adapter_depth(adap));
+	for (i = 0; i < c->nr_clients; i++) {
+		client = c->clients[i];
+		if (!bpfdrv_i2c_listed(adap, client))
+			continue;
+		list_del(&client->detected);
+		if (device_is_registered(&client->dev))
+			i2c_unregister_device(client);
+	}
+	mutex_unlock(&adap->userspace_clients_lock);
+}
+
 /* Unregister the clients (unless the adapter's deletion did), drop them. */
 static void bpfdrv_i2c_free(struct bpfdrv_i2c *c, bool unregister)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->nr_clients; i++) {
-		if (unregister)
-			i2c_unregister_device(c->clients[i]);
+	if (unregister)
+		bpfdrv_i2c_unregister(c);
+	for (i = 0; i < c->nr_clients; i++)
 		put_device(&c->clients[i]->dev);
-	}
 	if (c->adap)
 		i2c_put_adapter(c->adap);
 	kfree(c);
@@ -191,6 +240,7 @@ static int bpfdrv_i2c_claim(struct bpfdrv_device *bdev)
 		/* the adapter's deletion unregisters it: keep its memory */
 		get_device(&client->dev);
 		c->clients[c->nr_clients++] = client;
+		bpfdrv_i2c_list(c->adap, client);
 	}
 	snprintf(what, sizeof(what), "I2C adapter %s", c->adap->name);
 	bdev->i2c = c;

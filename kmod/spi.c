@@ -11,7 +11,9 @@
  * unbound, its parent gone), it unregisters the device, which revokes the
  * hold: the transfers in flight end, the later ones fail with ENODEV (a
  * reference keeps the device's memory), and the driver is ejected.
- * Otherwise the device is unregistered after exit. Transfers go through a
+ * Otherwise the device is unregistered after exit, under the controller's
+ * add_lock, which its removal holds while it unregisters its devices: one
+ * of the two does it, once. Transfers go through a
  * kernel bounce buffer: program memory may be on a stack, which is no
  * place for DMA.
  */
@@ -136,13 +138,24 @@ static bool bpfdrv_spi_cs_busy(struct spi_controller *ctlr, u32 cs)
 	return device_for_each_child(&ctlr->dev, &cs, bpfdrv_spi_cs_match);
 }
 
-/* Unregister the device, unless its controller did; drop it. */
+/* Unregister @spi, unless its controller did; drop it. */
+static void bpfdrv_spi_unregister(struct spi_device *spi)
+{
+	/* its reference keeps its controller's memory */
+	struct spi_controller *ctlr = spi->controller;
+
+	mutex_lock(&ctlr->add_lock);
+	if (device_is_registered(&spi->dev))
+		spi_unregister_device(spi);
+	mutex_unlock(&ctlr->add_lock);
+	spi_dev_put(spi);
+}
+
 static void bpfdrv_spi_hold_release(struct bpfdrv_hold *h)
 {
 	struct bpfdrv_device *bdev = h->bdev;
 
-	if (!h->gone)
-		spi_unregister_device(bdev->spi);
+	bpfdrv_spi_unregister(bdev->spi);
 	bdev->spi = NULL;
 }
 
@@ -209,12 +222,13 @@ static int bpfdrv_spi_claim(struct bpfdrv_device *bdev)
 	}
 	snprintf(what, sizeof(what), "SPI controller %s of %s",
 		 dev_name(&ctlr->dev), dev_name(ctlr->dev.parent));
-	bdev->spi = spi;
+	/* the controller's removal unregisters it: keep its memory */
+	bdev->spi = spi_dev_get(spi);
 	ret = bpfdrv_hold(bdev, &bdev->spi_hold, &spi->dev, &bpfdrv_spi_hold_ops,
 			  what);
 	if (ret) {
 		bdev->spi = NULL;
-		spi_unregister_device(spi);
+		bpfdrv_spi_unregister(spi);
 	}
 out:
 	spi_controller_put(ctlr);

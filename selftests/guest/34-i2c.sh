@@ -197,6 +197,50 @@ EOF
 		wait_for 10 eval '[ "$(cat /sys/module/i2c_eeprom_sim/refcnt)" = 0 ]'
 	check "raw i2c: the adapter is added again (present=1)" \
 		sh -c 'echo 1 >/sys/module/i2c_eeprom_sim/parameters/present'
+
+	# a detach while the adapter's deletion unregisters the driver's
+	# clients (each deletion stalled 1 s): one of the two unregisters each
+	RAWP=/sys/module/i2c_eeprom_sim/parameters
+	check "raw i2c: load i2c_raw on the adapter added again" \
+		$BPFDRV load --pin --name i2c_raw --i2c-adapter bpfdrv-i2c-sim \
+		--i2c-addrs 0x50,0x51 $TOBJ/i2c_probe.bpf.o
+	echo 1000 >$RAWP/slow_delete_ms
+	sh -c "echo 0 >$RAWP/present" &
+	del=$!
+	sleep 0.2
+	t0=$(date +%s%N)
+	check "raw i2c: unload i2c_raw while the adapter's deletion deletes its clients: done in 20 s" \
+		eval "timeout 20 $BPFDRV unload i2c_raw >$OUT/unload 2>&1; [ \$? -ne 124 ]"
+	echo "# the unload took $((($(date +%s%N) - t0) / 1000000)) ms (the deletion stalls 1 s a device)"
+	sed 's/^/# /' "$OUT/unload"
+	check "raw i2c: the deletion ends" wait_for 20 eval "! kill -0 $del"
+	echo 0 >$RAWP/slow_delete_ms
+	check "raw i2c: i2c_raw is gone" wait_gone i2c_raw
+	check "raw i2c: no reference to the module is left after the race (refcnt 0)" \
+		wait_for 10 eval '[ "$(cat /sys/module/i2c_eeprom_sim/refcnt)" = 0 ]'
+
+	# the adapter goes with a GPIO expander on it whose line the same
+	# instance holds: the expander's removal (first, under the lock the
+	# teardown of the I2C clients needs) does not wait for that teardown
+	echo 1 >$RAWP/present
+	for d in /sys/bus/i2c/devices/i2c-*; do
+		[ "$(cat "$d/name")" = bpfdrv-i2c-sim ] && RAW=${d##*-}
+	done
+	echo "bpfdrv-i2c-gpio-sim 0x20" >/sys/bus/i2c/devices/i2c-$RAW/new_device
+	check "raw i2c: load i2c_gpio (0x50, 0x51, line 0 of the expander at 0x20)" \
+		$BPFDRV load --pin $TOBJ/i2c_gpio.bpf.o
+	r=$(dd if=/dev/bpfdrv/i2c_gpio bs=8 count=1 2>/dev/null | od -An -td4 | xargs)
+	check "raw i2c: i2c_gpio reads the line (0) and the EEPROM ($r)" \
+		eval "[ \"\${r%% *}\" = 0 ] && [ \"\${r##* }\" -ge 0 ]"
+	check "raw i2c: delete the adapter under i2c_gpio: done in 20 s" \
+		timeout 20 sh -c "echo 0 >$RAWP/present"
+	check "raw i2c: i2c_gpio is ejected (node gone)" wait_gone i2c_gpio
+	check "raw i2c: bpfdrv status: removed, i2c_gpio lost GPIO chip bpfdrv-i2c-gpio-sim" \
+		wait_for 10 eval "$BPFDRV status i2c_gpio 2>&1 |
+			grep -q 'last exit: removed at .*i2c_gpio lost GPIO chip bpfdrv-i2c-gpio-sim'"
+	$BPFDRV unload i2c_gpio >/dev/null 2>&1
+	check "raw i2c: no reference to the module is left after i2c_gpio (refcnt 0)" \
+		wait_for 10 eval '[ "$(cat /sys/module/i2c_eeprom_sim/refcnt)" = 0 ]'
 	check "raw i2c: rmmod i2c_eeprom_sim" rmmod i2c_eeprom_sim
 else
 	nok "insmod i2c_eeprom_sim.ko"

@@ -222,6 +222,26 @@ EOF
 	check "spi: the platform device stays" test -e /sys/bus/platform/devices/bpfdrv-spi-sim
 	check "spi: no reference to the module is left (refcnt 0)" \
 		wait_for 10 eval '[ "$(cat /sys/module/spi_flash_sim/refcnt)" = 0 ]'
+
+	# a detach while the controller's removal unregisters the driver's
+	# device (each deletion stalled 1 s): one of the two unregisters it
+	echo bpfdrv-spi-sim >/sys/bus/platform/drivers/bpfdrv-spi-sim/bind
+	check "spi: load spiflash on the controller bound again" \
+		$BPFDRV load --pin "$OBJ/spiflash.bpf.o"
+	echo 1000 >/sys/module/spi_flash_sim/parameters/slow_delete_ms
+	sh -c "echo bpfdrv-spi-sim >/sys/bus/platform/drivers/bpfdrv-spi-sim/unbind" &
+	unbind=$!
+	sleep 0.2
+	t0=$(date +%s%N)
+	check "spi: unload spiflash while the controller's removal deletes its device: done in 20 s" \
+		eval "timeout 20 $BPFDRV unload spiflash >$OUT/unload 2>&1; [ \$? -ne 124 ]"
+	echo "# the unload took $((($(date +%s%N) - t0) / 1000000)) ms (the deletion stalls 1 s a device)"
+	sed 's/^/# /' "$OUT/unload"
+	check "spi: the controller's removal ends" wait_for 20 eval "! kill -0 $unbind"
+	echo 0 >/sys/module/spi_flash_sim/parameters/slow_delete_ms
+	check "spi: spiflash is gone" wait_gone spiflash
+	check "spi: no reference to the module is left after the race (refcnt 0)" \
+		wait_for 10 eval '[ "$(cat /sys/module/spi_flash_sim/refcnt)" = 0 ]'
 	check "spi: rmmod spi_flash_sim" rmmod spi_flash_sim
 else
 	nok "spi: insmod spi_flash_sim.ko again"

@@ -13,7 +13,16 @@
  *
  * Writing 0 to the module parameter "present" deletes the adapter while the
  * module stays (as a DRM driver deletes a DP-AUX adapter), 1 adds it again.
+ * With "slow_delete_ms" set, each deletion of a client on the adapter
+ * stalls that long before the other bus notifiers (bpfdrv's) see it: a
+ * window in which the tests race a driver's detach with the deletion.
+ *
+ * The module also drives "bpfdrv-i2c-gpio-sim" clients (made through the
+ * adapter's new_device): a GPIO expander whose 8 input lines read 0, with
+ * a chip labelled as the client's driver, as an I2C expander's would be.
  */
+#include <linux/delay.h>
+#include <linux/gpio/driver.h>
 #include <linux/i2c.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -32,6 +41,10 @@ struct i2c_eeprom_sim {
 static struct i2c_eeprom_sim *sim;
 static bool sim_present;
 static DEFINE_MUTEX(sim_lock);
+
+static unsigned int slow_delete_ms;
+module_param(slow_delete_ms, uint, 0644);
+MODULE_PARM_DESC(slow_delete_ms, "Stall each deletion of a client of the adapter this long (ms)");
 
 static int sim_xfer(struct i2c_adapter *adap, struct i2c_msg *msgs, int num)
 {
@@ -119,6 +132,70 @@ static const struct kernel_param_ops sim_present_ops = {
 module_param_cb(present, &sim_present_ops, NULL, 0644);
 MODULE_PARM_DESC(present, "Whether the adapter exists (0 deletes it, 1 adds it)");
 
+/* Runs before bpfdrv's notifier (a higher priority) as a client goes. */
+static int sim_bus_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct i2c_client *client = i2c_verify_client(data);
+	unsigned int ms = READ_ONCE(slow_delete_ms);
+
+	if (action == BUS_NOTIFY_DEL_DEVICE && ms && client &&
+	    client->adapter == &sim->adap)
+		msleep(ms);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sim_nb = {
+	.notifier_call = sim_bus_notify,
+	.priority = 1,
+};
+
+static int gpio_sim_get(struct gpio_chip *gc, unsigned int offset)
+{
+	return 0;
+}
+
+static int gpio_sim_get_direction(struct gpio_chip *gc, unsigned int offset)
+{
+	return GPIO_LINE_DIRECTION_IN;
+}
+
+static int gpio_sim_direction_input(struct gpio_chip *gc, unsigned int offset)
+{
+	return 0;
+}
+
+static int gpio_sim_probe(struct i2c_client *client)
+{
+	struct gpio_chip *gc;
+
+	gc = devm_kzalloc(&client->dev, sizeof(*gc), GFP_KERNEL);
+	if (!gc)
+		return -ENOMEM;
+	gc->label = client->name;
+	gc->parent = &client->dev;
+	gc->owner = THIS_MODULE;
+	gc->base = -1;
+	gc->ngpio = 8;
+	gc->can_sleep = true;
+	gc->get = gpio_sim_get;
+	gc->get_direction = gpio_sim_get_direction;
+	gc->direction_input = gpio_sim_direction_input;
+	return devm_gpiochip_add_data(&client->dev, gc, NULL);
+}
+
+static const struct i2c_device_id gpio_sim_ids[] = {
+	{ "bpfdrv-i2c-gpio-sim" },
+	{ }
+};
+MODULE_DEVICE_TABLE(i2c, gpio_sim_ids);
+
+static struct i2c_driver gpio_sim_driver = {
+	.driver.name = "bpfdrv-i2c-gpio-sim",
+	.probe = gpio_sim_probe,
+	.id_table = gpio_sim_ids,
+};
+
 static int __init sim_init(void)
 {
 	int ret;
@@ -127,9 +204,23 @@ static int __init sim_init(void)
 	if (!sim)
 		return -ENOMEM;
 	memset(sim->mem, 0xff, sizeof(sim->mem));
+	ret = i2c_add_driver(&gpio_sim_driver);
+	if (ret)
+		goto err_free;
+	ret = bus_register_notifier(&i2c_bus_type, &sim_nb);
+	if (ret)
+		goto err_driver;
 	ret = sim_add();
 	if (ret)
-		kfree(sim);
+		goto err_notifier;
+	return 0;
+
+err_notifier:
+	bus_unregister_notifier(&i2c_bus_type, &sim_nb);
+err_driver:
+	i2c_del_driver(&gpio_sim_driver);
+err_free:
+	kfree(sim);
 	return ret;
 }
 module_init(sim_init);
@@ -137,9 +228,11 @@ module_init(sim_init);
 static void __exit sim_exit(void)
 {
 	sim_del();
+	bus_unregister_notifier(&i2c_bus_type, &sim_nb);
+	i2c_del_driver(&gpio_sim_driver);
 	kfree(sim);
 }
 module_exit(sim_exit);
 
-MODULE_DESCRIPTION("Test-only I2C adapter with raw transfers and an emulated EEPROM");
+MODULE_DESCRIPTION("Test-only I2C adapter with raw transfers, an emulated EEPROM and GPIO expander");
 MODULE_LICENSE("GPL");

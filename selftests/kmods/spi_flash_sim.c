@@ -22,7 +22,13 @@
  *   delete_device  "CS" unregisters it;
  *   last_message   the chip select, mode, clock, word size and length of the
  *                  last message, as the controller saw them.
+ *
+ * With the module parameter "slow_delete_ms" set, each deletion of a device
+ * of the controller stalls that long before the other bus notifiers
+ * (bpfdrv's) see it: a window in which the tests race a driver's detach
+ * with the controller's removal.
  */
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -77,6 +83,10 @@ struct spi_flash_sim {
 };
 
 static struct platform_device *sim_pdev;
+
+static unsigned int slow_delete_ms;
+module_param(slow_delete_ms, uint, 0644);
+MODULE_PARM_DESC(slow_delete_ms, "Stall each deletion of a device of the controller this long (ms)");
 
 /* The address bytes of a command: 1 to 3 after the command byte. */
 static bool sim_addr_byte(struct spi_flash_sim *sim, u32 i, u8 in)
@@ -366,6 +376,24 @@ static struct platform_driver sim_driver = {
 	.probe = sim_probe,
 };
 
+/* Runs before bpfdrv's notifier (a higher priority) as a device goes. */
+static int sim_bus_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
+{
+	struct device *dev = data;
+	unsigned int ms = READ_ONCE(slow_delete_ms);
+
+	if (action == BUS_NOTIFY_DEL_DEVICE && ms && dev->parent &&
+	    dev->parent->parent == &sim_pdev->dev)
+		msleep(ms);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block sim_nb = {
+	.notifier_call = sim_bus_notify,
+	.priority = 1,
+};
+
 static int __init sim_init(void)
 {
 	int ret = platform_driver_register(&sim_driver);
@@ -377,13 +405,19 @@ static int __init sim_init(void)
 		platform_driver_unregister(&sim_driver);
 		return PTR_ERR(sim_pdev);
 	}
-	return 0;
+	ret = bus_register_notifier(&spi_bus_type, &sim_nb);
+	if (ret) {
+		platform_device_unregister(sim_pdev);
+		platform_driver_unregister(&sim_driver);
+	}
+	return ret;
 }
 module_init(sim_init);
 
 static void __exit sim_exit(void)
 {
 	platform_device_unregister(sim_pdev);
+	bus_unregister_notifier(&spi_bus_type, &sim_nb);
 	platform_driver_unregister(&sim_driver);
 }
 module_exit(sim_exit);
