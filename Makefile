@@ -45,7 +45,7 @@ SKELETONS := $(BUILD)/new/skel/skel.bpf.o $(BUILD)/new/skelpci/skelpci.bpf.o \
 UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 		   echo_layout2.bpf.o fifo_v2.bpf.o edu_v2.bpf.o id_mode.bpf.o \
 		   id_flags.bpf.o id_ids.bpf.o id_noirq.bpf.o timers_v2.bpf.o \
-		   echo_takeloop.bpf.o)
+		   echo_takeloop.bpf.o takeback_fail.bpf.o)
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o \
@@ -121,6 +121,10 @@ $(BUILD)/selftests/update/id_noirq.bpf.o: VARIANT := -DDROP_IRQ
 $(BUILD)/selftests/update/timers_v2.bpf.o: selftests/progs/timers.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DTIMERS_STEP=1000 -c $< -o $@
+# a takeover that fails on the second instance: the first is taken back
+$(BUILD)/selftests/update/takeback_fail.bpf.o: selftests/progs/takeback.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DTAKEBACK_FAIL_SECOND -c $< -o $@
 $(BUILD)/selftests/update/id_%.bpf.o: selftests/progs/upd_identity.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@

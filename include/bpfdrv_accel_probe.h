@@ -51,6 +51,8 @@ struct accel_probe_edges {
 	__s32 done_other_seqno;	/* bpfdrv_job_done(ring, seqno + 1, 0) */
 	__s32 done_bad_err;	/* bpfdrv_job_done(ring, seqno, 1) */
 	__s64 dma;		/* bpfdrv_job_bo_dma(): no accel_dma_bits */
+	__s32 load_too_big;	/* BPFDRV_JOB_BO_COPY_MAX + 1 bytes at 0 */
+	__u32 pad;
 };
 
 /* DONE: bpfdrv_job_done(ring, seqno, err), its result in ret */

@@ -92,6 +92,7 @@ static int __init bpfdrv_init(void)
 err_pci:
 	bpfdrv_pci_exit();
 err_node:
+	bpfdrv_hold_exit();	/* the PCI bus watch, if bpfdrv_pci_init() set it */
 	bpfdrv_node_exit();
 err_eject:
 	pr_err("registration failed: %d\n", ret);

@@ -96,9 +96,13 @@ int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn)
 	if (err)
 		return err;
 	raw_spin_lock_irqsave(&fn->cmd_lock, flags);
-	pci_set_master(fn->pdev);	/* config accesses only: no sleep */
+	/* a driver bound in its IOMMU group meanwhile: iommu.c */
+	if (fn->group_shared)
+		err = -EPERM;
+	else
+		pci_set_master(fn->pdev);	/* config accesses only: no sleep */
 	raw_spin_unlock_irqrestore(&fn->cmd_lock, flags);
-	return 0;
+	return err;
 }
 
 static irqreturn_t bpfdrv_pci_intx_hard(int irq, void *data)
@@ -281,7 +285,10 @@ static int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	bdev->pub.vendor = pdev->vendor;
 	bdev->pub.device = pdev->device;
 	bdev->dev.parent = &pdev->dev;
+	bpfdrv_pci_group_check(fn, bdev->drv);
 	bdev->dma = bpfdrv_pci_dma(pdev);
+	if (bdev->dma == BPFDRV_DMA_IOMMU && fn->group_shared)
+		bdev->dma = BPFDRV_DMA_REFUSED;
 
 	/* an MSI is a memory write by the device: bus mastering, confined */
 	use_msi = msi && pdev->msi_cap && bdev->dma != BPFDRV_DMA_REFUSED;
@@ -464,7 +471,9 @@ static struct pci_driver bpfdrv_pci_driver = {
 
 int bpfdrv_pci_init(void)
 {
-	return pci_register_driver(&bpfdrv_pci_driver);
+	int ret = bpfdrv_hold_watch_pci();
+
+	return ret ?: pci_register_driver(&bpfdrv_pci_driver);
 }
 
 void bpfdrv_pci_exit(void)

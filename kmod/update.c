@@ -129,7 +129,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 
 /*
  * The update is refused after the new code's takeover ran on the first
- * @n instances: the old code, which keeps serving, takes them back (its
+ * @n instances (all of them when the commit is refused): the old code,
+ * which keeps serving, takes them back (its
  * own takeover, if it has one), as the new one may have changed their
  * state. Its result is only logged: the old code is the one that runs.
  */
@@ -253,12 +254,15 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		count = ++drv->updates;
 	}
 	mutex_unlock(&bpfdrv_lock);
-	if (ret)
+	if (ret) {
+		if (ops->takeover)
+			bpfdrv_update_rollback(held, n, old);
 		bpfdrv_update_result(old->name, ret,
 				     "an instance came or went meanwhile; try again");
-	else
+	} else {
 		bpfdrv_update_result(old->name, 0, "%u instance%s, update %u",
 				     n, n == 1 ? "" : "s", count);
+	}
 out:
 	for (i = 0; i < locked; i++)
 		mutex_unlock(&held[i]->lock);

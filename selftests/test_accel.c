@@ -60,6 +60,7 @@
 #include <xf86drm.h>
 
 #include "tap.h"
+#include "bpfdrv_abi.h"
 #include "bpfdrv_accel.h"
 #include "bpfdrv_accel_probe.h"
 #include "bpfdrv_edu_accel.h"
@@ -958,6 +959,9 @@ static int test_edges(const char *node)
 	   e->store_past_end);
 	ok(e->load_no_bo == -ENOENT, "a buffer the job does not have: ENOENT (%d)",
 	   e->load_no_bo);
+	ok(e->load_too_big == -E2BIG,
+	   "bpfdrv_job_bo_load of %u bytes, one past the copy limit: E2BIG (%d)",
+	   BPFDRV_JOB_BO_COPY_MAX + 1, e->load_too_big);
 	ok(e->load_other_ring == -ENOENT,
 	   "a buffer of the other ring, where no job runs: ENOENT (%d)",
 	   e->load_other_ring);

@@ -99,15 +99,23 @@ check "... and loop_led is gone" wait_for 10 node_gone loop_led
 
 # helpers that copy, in a loop the verifier bounds: one path copies at most
 # 256 MiB (kmod/allow.c; hostile/amplify_map_copy is refused)
-check "load --pin copy_amplify (300 copies of a 128 KiB value a read)" \
+check "load --pin copy_amplify (300 copies of a 128 KiB value a read or timer callback)" \
 	$BPFDRV load --pin $TOBJ/copy_amplify.bpf.o
-read -r worst_ns < <(python3 -S -c '
-import os, struct
-fd = os.open("/dev/bpfdrv/copy_amplify", os.O_RDONLY)
-print(max(struct.unpack("<Q", os.read(fd, 8))[0] for _ in range(20)))')
-echo "# the longest of 20 reads copied for $((${worst_ns:-0} / 1000)) us"
+read -r worst_ns timer_ns < <(python3 -S -c '
+import os, struct, time
+fd = os.open("/dev/bpfdrv/copy_amplify", os.O_RDWR)
+worst = timer = 0
+for _ in range(20):
+    os.write(fd, b"x")			# the timer copies too, 1 ms later
+    time.sleep(0.05)
+    now, timer = struct.unpack("<QQ", os.read(fd, 16))
+    worst = max(worst, now)
+print(worst, timer)')
+echo "# the longest of 20 reads copied for $((${worst_ns:-0} / 1000)) us; the last timer callback for $((${timer_ns:-0} / 1000)) us"
 check "a read copying within the bound stays far below the stall detectors (${worst_ns:-?} ns)" \
 	test -n "$worst_ns" -a "${worst_ns:-0}" -lt 500000000
+check "... and so does a timer callback (${timer_ns:-?} ns)" \
+	test "${timer_ns:-0}" -gt 0 -a "${timer_ns:-0}" -lt 500000000
 $BPFDRV unload copy_amplify >/dev/null 2>&1
 
 [ -n "$wd_was" ] && echo "$wd_was" >$wd

@@ -19,6 +19,19 @@ if [ -z "$(ls /sys/class/iommu 2>/dev/null)" ]; then
 fi
 load_module || { nok "insmod bpfdrv.ko"; exit 0; }
 
+master_ioctl() {	# NODE: set the bus-master bit through pci_cfg_write
+	python3 -S -c '
+import errno, fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.ioctl(fd, 0xc0104200 | 29, bytes(16))	# BOUNDS_CFG_SET_MASTER
+    print("allowed")
+except OSError as e:
+    print(errno.errorcode[e.errno])' "$1"
+}
+# master_bit BDF: 4 if its bus-master bit is set, else 0
+master_bit() { echo $(( 0x$(setpci -s "$1" COMMAND) & 4 )); }
+
 # `bpfdrv trace -g iommu` sees this part's DMA and faults: it runs from
 # before the driver's load to after its unload, and ftrace counts the same
 # on the same run (the dma events of the function, a kprobe event on VT-d's
@@ -218,14 +231,7 @@ else
 	# nor can a driver set it itself, through the config-space kfunc
 	check "load --pin the bounds test driver on the function in passthrough" \
 		$BPFDRV load --pin --device "$bdf" $TOBJ/bounds.bpf.o
-	got=$(python3 -S -c '
-import errno, fcntl, os, sys
-fd = os.open(sys.argv[1], os.O_RDWR)
-try:
-    fcntl.ioctl(fd, 0xc0104200 | 29, bytes(16))	# BOUNDS_CFG_SET_MASTER
-    print("allowed")
-except OSError as e:
-    print(errno.errorcode[e.errno])' /dev/bpfdrv/bounds0)
+	got=$(master_ioctl /dev/bpfdrv/bounds0)
 	check "pci_cfg_write of the bus-master bit is refused with EPERM (got $got)" test "$got" = EPERM
 	check "... and the bit stayed clear" \
 		eval "[ \$(( 0x\$(setpci -s $bdf COMMAND) & 4 )) -eq 0 ]"
@@ -248,3 +254,48 @@ fi
 for f in "${edus[@]}"; do
 	$BPFDRV unbind "$f" >/dev/null 2>&1
 done
+
+# --- an IOMMU group shared with a device bpfdrv does not control ---
+# pvpanic-pci and a virtio-rng-pci sit behind one PCI bridge: one group,
+# one DMA domain. bpfdrv's function masters the bus only while the other
+# is unbound, and stops (its driver ejected) when virtio-pci takes it back.
+pvp=$(lspci -Dn -d 1b36:0011 | awk '{ print $1; exit }')
+mate=""
+if [ -n "$pvp" ]; then
+	grp=$(basename "$(readlink "/sys/bus/pci/devices/$pvp/iommu_group")")
+	for d in /sys/kernel/iommu_groups/$grp/devices/*; do
+		[ "$(driver_of "${d##*/}")" = virtio-pci ] && mate=${d##*/}
+	done
+fi
+if [ -z "$mate" ]; then
+	echo "# skip: shared IOMMU group (no pvpanic-pci sharing a group with a virtio-pci device: QEMU puts both behind a PCI bridge)"
+else
+	ok "pvpanic-pci $pvp shares IOMMU group $grp with $mate (virtio-pci)"
+	[ -e "/sys/bus/pci/devices/$pvp/driver" ] &&
+		echo "$pvp" >"/sys/bus/pci/devices/$pvp/driver/unbind"
+	klog=$(dmesg | wc -l)
+	check "load --pin bounds on $pvp, whose group virtio-pci shares" \
+		$BPFDRV load --pin --device "$pvp" $TOBJ/bounds.bpf.o
+	got=$(master_ioctl /dev/bpfdrv/bounds0)
+	check "setting its bus-master bit is refused with EPERM (got $got)" test "$got" = EPERM
+	check "... and the bit stayed clear" test "$(master_bit "$pvp")" = 0
+	check "the kernel log names the device that shares the group" \
+		eval "dmesg | tail -n +$((klog + 1)) | grep -q 'bus mastering refused: $mate (bound to virtio-pci) shares'"
+	check "unload bounds" $BPFDRV unload bounds
+	echo "$mate" >/sys/bus/pci/drivers/virtio-pci/unbind
+	check "load --pin bounds again, the group's virtio-rng-pci unbound" \
+		$BPFDRV load --pin --device "$pvp" $TOBJ/bounds.bpf.o
+	got=$(master_ioctl /dev/bpfdrv/bounds0)
+	check "setting the bus-master bit is allowed now (got $got)" test "$got" = allowed
+	check "... and the bit is set" test "$(master_bit "$pvp")" = 4
+	check "virtio-pci binds $mate again while bounds masters the bus" \
+		sh -c "echo $mate >/sys/bus/pci/drivers/virtio-pci/bind"
+	check "the bus-master bit of $pvp was cleared before that" test "$(master_bit "$pvp")" = 0
+	check "bounds is ejected (node gone)" wait_gone bounds0
+	check "bpfdrv status: removed, bounds0 lost its IOMMU group to $mate" \
+		wait_for 10 eval "$BPFDRV status bounds 2>&1 |
+			grep -q 'last exit: removed at .*bounds0 lost its IOMMU group to $mate (bound to virtio-pci)'"
+	$BPFDRV unload bounds >/dev/null 2>&1
+	$BPFDRV unbind "$pvp" >/dev/null 2>&1
+	check "$mate serves virtio-pci again" test "$(driver_of "$mate")" = virtio-pci
+fi

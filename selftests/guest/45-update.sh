@@ -272,4 +272,14 @@ check "the race left no struct_ops map behind ($edu_maps before, $(struct_ops_ma
 check "unload edu" $BPFDRV unload edu
 check "unload edu leaves no struct_ops map of it" \
 	test "$(struct_ops_maps)" -lt "$edu_maps"
+
+# --- a refused update after the new takeover ran: the old code takes back ---
+check "load --pin takeback on both edu functions" \
+	$BPFDRV load --pin $TOBJ/takeback.bpf.o
+taken() { od -An -tu4 -N4 /dev/bpfdrv/takeback$1 | xargs; }
+refused "takeback: a takeover that fails on the second instance" \
+	"takeover failed on takeback" takeback $U/takeback_fail.bpf.o
+check "the old code took back the one instance the new code had taken ($(taken 0) and $(taken 1) takeovers)" \
+	test "$(( $(taken 0) + $(taken 1) ))" = 1
+check "unload takeback" $BPFDRV unload takeback
 echo "$hard_was" >$hard_max

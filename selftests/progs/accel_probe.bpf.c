@@ -116,6 +116,9 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 }
 
 #ifndef ACCEL_PROBE_NO_RINGS
+/* one byte more than a job buffer copy may move */
+__u8 too_big[BPFDRV_JOB_BO_COPY_MAX + 1];
+
 /* Each job kfunc refused at its edge, with the answer it documents. */
 static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
 				    __u64 seqno, __u32 size)
@@ -136,6 +139,9 @@ static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
 	e.done_other_seqno = bpfdrv_job_done(dev, ring, seqno + 1, 0);
 	e.done_bad_err = bpfdrv_job_done(dev, ring, seqno, 1);
 	e.dma = bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 0), 0, 16);
+	e.load_too_big = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0), 0,
+					    too_big, sizeof(too_big));
+	e.pad = 0;
 	if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &e, sizeof(e)))
 		return -EFAULT;
 	return bpfdrv_job_done(dev, ring, seqno, 0) ? -EINVAL : 0;

@@ -148,9 +148,13 @@ accel=$(accel_flags)
 # The guest's devices: two edu devices (two driver instances), a PCI
 # function that is not edu (wrong-device tests) and a virtio GPU (DRM).
 # i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs.
-# i2c-echo: a chip that returns the bytes last written to it.
+# i2c-echo: a chip that returns the bytes last written to it. Behind a
+# PCI bridge, one IOMMU group: pvpanic-pci (for bpfdrv) and a second
+# virtio-rng-pci (virtio-pci's), for the group checks of 23-iommu.sh.
 QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci -device virtio-rng-pci \
--device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a"
+-device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a \
+-device pci-bridge,id=bpfdrv_br,chassis_nr=1 -device pvpanic-pci,bus=bpfdrv_br,addr=1 \
+-device virtio-rng-pci,bus=bpfdrv_br,addr=2"
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
 # (read-only) and run CMD in it. QEMU opens the guest's stdout and stderr
