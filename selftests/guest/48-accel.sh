@@ -84,6 +84,8 @@ check "its accel node exists ($node)" test -c "$node"
 tac threads "$node" 1
 # it declares 0666: anyone may use it (devtmpfs made the node so; udev
 # may have given it to render, as Debian's rule does)
+# (udev first: its rule, applied after the chmod, would undo it)
+command -v udevadm >/dev/null && udevadm settle --timeout=10
 echo "# its node: $(stat -c '%a %U:%G' "$node")"
 chmod 0666 "$node"
 tac nonroot "$node" 0
@@ -104,6 +106,7 @@ tac limits "$node"
 tac dumb "$node"
 # it declares no mode (0600): a node widened by udev (render, 0660) or by
 # hand does not let others in
+command -v udevadm >/dev/null && udevadm settle --timeout=10
 chmod 0666 "$node"
 tac nonroot "$node" 13
 chmod 0600 "$node"
