@@ -8,7 +8,11 @@
 # the hook a kernel upgrade runs must build it for that kernel (and fail
 # with bpfdrv's message when the kernel's build directory lacks vmlinux),
 # and a purge must remove every build. (The guest's package part installs the
-# packages in a booted system.) Prints unnumbered TAP lines. Needs root.
+# packages in a booted system.) Beside them, the bookworm root gets Debian
+# 12's default kernel's headers (6.1, which bpfdrv cannot run on: DKMS must
+# skip it, and apt stay usable), and the trixie root the cloud flavour of
+# the newest kernel (no I2C, SPI, GPIO, hwmon, LEDs or DRM: the module must
+# build without them). Prints unnumbered TAP lines. Needs root.
 #   package-dkms.sh REL...
 # With --tarball, it builds for trixie's kernel REL alone and leaves DKMS's
 # tarball of that build (source and module) in build/deb for the guest's
@@ -51,17 +55,54 @@ shift 2
 ver=$(dpkg-deb -f "$deb" Version)
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; }
+export DEBIAN_FRONTEND=noninteractive
+
+# the kernel bpfdrv cannot run on (bookworm), the one it builds for without
+# its buses and classes (trixie): their headers, as a user installs them
+old= cloud=
+if [ "$suite" = bookworm ]; then
+	old=$(apt-cache search --names-only '^linux-headers-6\.1\.0-[0-9]+-amd64$' |
+		cut -d' ' -f1 | sort -V | tail -n 1)
+	old=${old#linux-headers-}
+else
+	cloud=${*: -1}
+	cloud=${cloud%%-*}-cloud-amd64
+fi
+for rel in $old $cloud; do
+	if apt-get install -y -q --no-install-recommends "linux-headers-$rel" >/tmp/hdr 2>&1; then
+		echo "# installed linux-headers-$rel"
+	else
+		nok "apt-get install linux-headers-$rel"
+		tail -3 /tmp/hdr | sed 's/^/# /'
+	fi
+done
 
 start=$SECONDS
-DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" >/tmp/install 2>&1
+dpkg -i "$deb" >/tmp/install 2>&1
 rc=$?
 echo "# dpkg -i ${deb##*/}: exit $rc in $((SECONDS - start)) s"
 sed 's/^/#   /' /tmp/install
 dkms status bpfdrv >/tmp/status 2>&1
 sed 's/^/# /' /tmp/status
-for rel in "$@"; do
+if [ -n "$old" ]; then
+	if [ $rc = 0 ] && dpkg -s bpfdrv-dkms 2>/dev/null | grep -q "^Status: install ok installed" &&
+		! grep -q "^bpfdrv/$ver, $old, x86_64: installed" /tmp/status; then
+		ok "$suite with its default kernel's headers ($old): dpkg -i exits 0, the package is configured, and DKMS skips that kernel"
+	else
+		nok "$suite with its default kernel's headers ($old): dpkg -i exits 0, the package is configured, and DKMS skips that kernel"
+	fi
+	grep -m1 -i "BUILD_EXCLUSIVE\|does not match" /tmp/install | sed 's/^/# DKMS said: /'
+	if apt-get install -y -q --no-install-recommends hello >/tmp/hello 2>&1; then
+		ok "$suite: apt-get install works after it (hello)"
+	else
+		nok "$suite: apt-get install works after it (hello)"
+		tail -5 /tmp/hello | sed 's/^/# /'
+	fi
+fi
+for rel in "$@" $cloud; do
+	# (only the headers of the cloud kernel: no modules.dep for modinfo)
 	if grep -q "^bpfdrv/$ver, $rel, x86_64: installed" /tmp/status &&
-		modinfo -k "$rel" -n bpfdrv 2>/dev/null | grep -q /updates/dkms/; then
+		ls /lib/modules/"$rel"/updates/dkms/bpfdrv.ko* >/dev/null 2>&1; then
 		ok "$rel: installing bpfdrv-dkms builds and installs bpfdrv.ko"
 	else
 		nok "$rel: installing bpfdrv-dkms builds and installs bpfdrv.ko"
