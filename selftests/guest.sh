@@ -24,7 +24,6 @@ fi
 # A part that hangs fails, shows where the kernel is stuck, and leaves the
 # guest's time to the parts after it (the host's limit is for the whole
 # boot): the stacks of the tasks in bpfdrv's code, and the log's end.
-part_limit=${BPFDRV_PART_TIMEOUT:-600}
 stuck_tasks() {
 	local t
 
@@ -45,6 +44,9 @@ while [ "${1:-}" = -x ] || [ "${1:-}" = -e ]; do
 	fi
 	shift 2
 done
+# read after the settings: -e BPFDRV_PART_TIMEOUT=s sets it
+part_limit=${BPFDRV_PART_TIMEOUT:-600}
+echo "# each part's limit: $part_limit s"
 for part in selftests/guest/[0-9]*-*.sh; do
 	name=${part##*/[0-9][0-9]-}
 	name=${name%.sh}

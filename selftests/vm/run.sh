@@ -10,6 +10,7 @@
 #   BPFDRV_KERNELS="..."   kernel releases to use instead of the matrix
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 1800)
 #   BPFDRV_PART_TIMEOUT=s  limit for one part in a guest (default 600)
+#   BPFDRV_BOOT_LIMIT=s    a guest silent this long is booted again (watch.sh)
 #   BPFDRV_JOBS=n          make test: runs (VM boots, host checks) at once
 #                          (default: a quarter of the host's cores, at least 1)
 #   BPFDRV_DEB12_PARTS="." make test: the parts run on Debian 12's kernel
@@ -48,10 +49,19 @@ done
 "$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
 
 # The packages build in the root: its debhelper, clang and libbpf.
+# Their version: VERSION, then the commit count and commit, so that each
+# commit's packages upgrade the one before (outside git: VERSION).
 build_debs() {
-	log "building the Debian packages (build/deb)"
-	in_root packaging/build-deb.sh "/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/deb" ||
-		die "make deb failed"
+	local ver source n
+
+	ver=$(cat "$BPFDRV_TOP/VERSION") source="a tree outside git"
+	if n=$(git -C "$BPFDRV_TOP" rev-list --count HEAD 2>/dev/null); then
+		ver+=+git$n.$(git -C "$BPFDRV_TOP" rev-parse --short=8 HEAD)
+		source="commit $(git -C "$BPFDRV_TOP" rev-parse --short=12 HEAD)"
+	fi
+	log "building the Debian packages $ver (build/deb)"
+	in_root packaging/build-deb.sh "/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/deb" \
+		"$ver" "$source" || die "make deb failed"
 }
 if [ "$mode" = deb ]; then
 	build_debs
@@ -175,6 +185,8 @@ vm() {
 # its DMA (docs/pci.md), and vfio-pci (the benchmark) needs one too.
 vm_iommu="-device intel-iommu "
 
+. "$BPFDRV_TOP/selftests/vm/watch.sh"
+
 case $mode in vm|vm-start)
 	rel=${kernels[0]} dir=$BPFDRV_BUILD/vm/session
 	rm -rf "$dir"
@@ -199,10 +211,26 @@ case $mode in vm|vm-start)
 esac
 
 if [ "$mode" = demo ]; then
-	rel=${kernels[-1]}
-	log "booting $rel for the demo (about 30 s under TCG)"
-	vm "$rel" "selftests/demo.sh"
-	exit
+	rel=${kernels[-1]} out=$BPFDRV_BUILD/vm/demo.log
+	limit=$(boot_limit "$rel")
+	log "booting $rel for the demo (about 30 s under TCG; silent for $limit s, it boots again)"
+	mkdir -p "${out%/*}"
+	for try in 1 2; do
+		: >"$out"
+		vm "$rel" "selftests/demo.sh" >"$out" 2>&1 &
+		pid=$!
+		tail -n +1 -f --pid=$pid "$out" &
+		tailer=$!
+		rc=0
+		watch_guest demo "$out" $pid "$limit" || rc=$?
+		wait $pid
+		vrc=$?
+		wait $tailer
+		[ $rc = 3 ] || exit $vrc
+		log "demo: no line from the guest in $limit s: stopped"
+		[ $try = 1 ] && log "demo: booting it once more"
+	done
+	die "the demo's guest never came up (its console: ${out#"$BPFDRV_TOP"/})"
 fi
 
 if [ "$mode" = bench ]; then
@@ -249,25 +277,8 @@ tally() {
 # loop serving 9p): on two cores, two guests at once each ran 2.1 times
 # slower. Results are reported in the order the runs were started.
 max_jobs=${BPFDRV_JOBS:-$(($(nproc) >= 8 ? $(nproc) / 4 : 1))}
-job_labels=() job_logs=() job_pids=() job_kinds=()
-# launch KIND LABEL LOG CMD...: run CMD in the background once a slot is free;
-# its output goes to LOG, its exit status and time to LOG.status
-launch() {
-	local kind=$1 label=$2 out=$3
+job_labels=() job_logs=() job_pids=() job_kinds=() job_part_limits=()
 
-	shift 3
-	while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do
-		wait -n
-	done
-	log "$label: started (log: ${out#"$BPFDRV_TOP"/})"
-	rm -f "$out.status"
-	(
-		start=$SECONDS
-		"$@" >"$out" 2>&1
-		echo "$? $((SECONDS - start))" >"$out.status"
-	) &
-	job_kinds+=("$kind") job_labels+=("$label") job_logs+=("$out") job_pids+=($!)
-}
 
 # boot_suite REL ARGS: boot REL and run selftests/guest.sh ARGS. The stock
 # kernels have no KASAN: SLUB's checks with poisoning and red zones
@@ -291,7 +302,7 @@ boot_suite() {
 
 # report I: wait for the I-th run and tally it
 report() {
-	local kind=${job_kinds[$1]} label=${job_labels[$1]} out=${job_logs[$1]} rc secs
+	local kind=${job_kinds[$1]} label=${job_labels[$1]} out=${job_logs[$1]} rc secs limit
 
 	wait "${job_pids[$1]}"
 	read -r rc secs <"$out.status" 2>/dev/null || rc=? secs=?
@@ -307,6 +318,16 @@ report() {
 			kfailed=$((kfailed + 1))
 			echo "not ok $n - [$label] guest booted and ran to completion (rc $rc; see $out)"
 			tail -30 "$out" | sed 's/^/# /'
+		fi
+		# the guest took the part limit it was given
+		limit=$(tr -d '\r' <"$out" | sed -n "s/^# each part's limit: \([0-9]*\) s$/\1/p" | head -n 1)
+		n=$((n + 1))
+		if [ "${limit:-}" = "${job_part_limits[$1]}" ]; then
+			kpassed=$((kpassed + 1))
+			echo "ok $n - [$label] the guest's parts had BPFDRV_PART_TIMEOUT's limit (${limit} s)"
+		else
+			kfailed=$((kfailed + 1))
+			echo "not ok $n - [$label] the guest's parts had BPFDRV_PART_TIMEOUT's limit (${limit:-none} s, want ${job_part_limits[$1]})"
 		fi
 	fi
 	echo "# $label: $kpassed passed, $kfailed failed in $secs s"
@@ -340,7 +361,12 @@ log "up to $max_jobs runs at once"
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
 main_parts=$(echo " ${BPFDRV_PARTS:-} " |
-	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/^ *//; s/ *$//')
+	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ watch / /g; s/^ *//; s/ *$//')
+# the harness's own watch on its guests, with pretend guests (9 s)
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" watch "* ]]; then
+	launch host watch "$BPFDRV_BUILD/vm/test-watch.log" \
+		"$BPFDRV_TOP/selftests/vm/test-watch.sh"
+fi
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The harness's watch on its guests (watch.sh), with guests that are shell
+# functions: a silent one is stopped at BPFDRV_BOOT_LIMIT and booted once
+# more, then fails; a chatty one's parts are reported as they end and its
+# boot time recorded; the recorded times set the next bound. Prints
+# unnumbered TAP lines; runs on the host in about 15 s.
+set -u
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+BPFDRV_CACHE=$tmp
+max_jobs=2 job_labels=() job_logs=() job_pids=() job_kinds=() job_part_limits=()
+. "$(dirname "$0")/watch.sh"
+ok() { echo "ok - watch: $*"; }
+nok() { echo "not ok - watch: $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+
+silent() { echo "SeaBIOS"; sleep 60; echo "# kernel late"; }
+chatty() {
+	sleep 1
+	printf '# kernel 7.3\r\n# part core\nok - a\nok - b\n'
+	sleep 3
+	printf '# part pci: left out on this kernel\n# part mmap\nnot ok - c\n'
+	sleep 2
+	echo "# guest done"
+}
+start=$SECONDS
+BPFDRV_BOOT_LIMIT=4 launch boot "silentrel" "$tmp/silent.log" silent 2>"$tmp/silent.err"
+launch boot "chattyrel x" "$tmp/chatty.log" chatty 2>"$tmp/chatty.err"
+wait
+took=$((SECONDS - start))
+sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err"
+read -r rc secs <"$tmp/silent.log.status"
+check "a guest silent for BPFDRV_BOOT_LIMIT=4 s is stopped twice and fails (rc $rc, $secs s)" \
+	eval '[ "$rc" = 124 ] && [ "$secs" -ge 8 ] && [ "$secs" -lt 30 ] &&
+	      [ "$(grep -c "no line from the guest in 4 s: stopped" "$tmp/silent.err")" = 2 ] &&
+	      [ "$(grep -c "booting it once more" "$tmp/silent.err")" = 1 ]'
+check "its console's end is shown, and kept in the log" \
+	eval 'grep -q "|.*SeaBIOS" "$tmp/silent.err" && grep -q SeaBIOS "$tmp/silent.log"'
+running() {	# running CMDLINE: a process runs it
+	local f
+
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' <"$f" 2>/dev/null
+		echo
+	done | grep -qx "$1 "
+}
+check "no process of the stopped guest is left" eval '! running "sleep 60"'
+read -r rc secs <"$tmp/chatty.log.status"
+check "a guest that speaks runs to its end (rc $rc)" test "$rc" = 0
+check "each of its parts is reported as it ends, with its counts" \
+	eval 'grep -q "chattyrel x: part core: 2 passed, 0 failed in [0-9]* s" "$tmp/chatty.err" &&
+	      grep -q "chattyrel x: part mmap: 0 passed, 1 failed in [0-9]* s" "$tmp/chatty.err" &&
+	      ! grep -q "part pci" "$tmp/chatty.err"'
+check "its first line's time is recorded ($(cat "$tmp/boot-seconds" 2>/dev/null))" \
+	grep -Eq "^chattyrel [1-4]$" "$tmp/boot-seconds"
+check "the next bound is three times the slowest recorded, 120 s at least ($(boot_limit chattyrel) s)" \
+	test "$(boot_limit chattyrel)" = 120
+echo "chattyrel 70" >>"$tmp/boot-seconds"
+check "... $(boot_limit chattyrel) s after a 70 s boot; 600 s for a kernel never booted" \
+	eval '[ "$(boot_limit chattyrel)" = 210 ] && [ "$(boot_limit otherrel)" = 600 ]'
+check "both ran at once ($took s)" test "$took" -lt 20

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by run.sh: runs in the background (launch), the watch on a
+# guest's console (watch_guest) and its bound (boot_limit). Needs log()
+# and BPFDRV_CACHE; max_jobs and the job_* arrays are run.sh's.
+# selftests/vm/test-watch.sh tests it with guests that are shell functions.
+
+# A guest's first line is guest.sh's "# kernel" (the demo's "== kernel"):
+# one still silent after boot_limit seconds is stopped, the end of its
+# console shown, and booted once more (a fresh machine's first guest once
+# printed nothing for 17 minutes; booted again, it took 86 s). The bound:
+# BPFDRV_BOOT_LIMIT, else three times the slowest first line of that
+# kernel's recorded boots here (120 s at least), else 600 s.
+boot_times=$BPFDRV_CACHE/boot-seconds
+boot_limit() {	# boot_limit REL
+	local slowest
+
+	if [ -n "${BPFDRV_BOOT_LIMIT:-}" ]; then
+		echo "$BPFDRV_BOOT_LIMIT"
+		return
+	fi
+	slowest=$(awk -v r="$1" '$1 == r && $2 > m { m = $2 } END { print m + 0 }' \
+		"$boot_times" 2>/dev/null)
+	if [ "${slowest:-0}" -gt 0 ]; then
+		echo $((slowest * 3 > 120 ? slowest * 3 : 120))
+	else
+		echo 600
+	fi
+}
+kill_tree() {	# kill_tree PID: it and every process under it (no procps needed)
+	local child
+
+	for child in $(awk -v p="$1" '{ sub(/.*\) /, ""); if ($2 == p) {
+			split(FILENAME, f, "/"); print f[3] } }' /proc/[0-9]*/stat 2>/dev/null); do
+		kill_tree "$child"
+	done
+	kill "$1" 2>/dev/null
+}
+# watch_guest LABEL LOG PID LIMIT: until PID ends, say as each of the
+# guest's parts ends (its TAP lines and time); stop PID if LOG has no first
+# line within LIMIT s (returns 3), and record how long the first line took
+watch_guest() {
+	local label=$1 out=$2 pid=$3 limit=$4 start=$SECONDS seen=0 total
+	local first= line part= pstart=0 pok=0 pnok=0 rel=${1%% *}
+
+	part_done() {
+		[ -n "$part" ] &&
+			log "$label: part $part: $pok passed, $pnok failed in $((SECONDS - pstart)) s"
+		part=
+	}
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 2
+		total=$(wc -l <"$out" 2>/dev/null || echo 0)
+		while IFS= read -r line; do
+			case $line in
+			"# kernel "*|*"== kernel "*)
+				[ -n "$first" ] && continue
+				first=$((SECONDS - start))
+				echo "$rel $first" >>"$boot_times"
+				log "$label: the guest is up after $first s";;
+			"# part "*:*)	# left out on this kernel
+				;;
+			"# part "*)
+				part_done
+				part=${line#\# part } pstart=$SECONDS pok=0 pnok=0;;
+			"# guest done"*)
+				part_done;;
+			"ok - "*) pok=$((pok + 1));;
+			"not ok - "*) pnok=$((pnok + 1));;
+			esac
+		done < <(sed -n "$((seen + 1)),${total}p" "$out" 2>/dev/null | tr -d '\r')
+		seen=$total
+		if [ -z "$first" ] && [ $((SECONDS - start)) -ge "$limit" ]; then
+			kill_tree "$pid"
+			return 3
+		fi
+	done
+	part_done
+	return 0
+}
+
+# launch KIND LABEL LOG CMD...: run CMD in the background once a slot is free;
+# its output goes to LOG, its exit status and time to LOG.status. A guest
+# (KIND boot) is watched: its parts' progress, and a silent boot retried once.
+launch() {
+	local kind=$1 label=$2 out=$3
+
+	shift 3
+	while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do
+		wait -n
+	done
+	log "$label: started (log: ${out#"$BPFDRV_TOP"/})"
+	rm -f "$out.status" "$out.silent"
+	(
+		start=$SECONDS limit=$(boot_limit "${label%% *}")
+		for try in 1 2; do
+			"$@" >"$out" 2>&1 &
+			pid=$!
+			rc=0
+			[ "$kind" = boot ] && { watch_guest "$label" "$out" $pid "$limit" || rc=$?; }
+			if [ $rc != 3 ]; then
+				wait $pid
+				rc=$?
+				break
+			fi
+			wait $pid 2>/dev/null
+			rc=124
+			mv "$out" "$out.silent"
+			log "$label: no line from the guest in $limit s: stopped; the end of its console:"
+			tail -n 12 "$out.silent" | tr -d '\r' | sed "s/^/bpfdrv-vm:   | /" >&2
+			[ $try = 1 ] && log "$label: booting it once more"
+		done
+		[ $rc = 124 ] && [ -f "$out.silent" ] && [ ! -s "$out" ] &&
+			cp "$out.silent" "$out"
+		echo "$rc $((SECONDS - start))" >"$out.status"
+	) &
+	job_kinds+=("$kind") job_labels+=("$label") job_logs+=("$out") job_pids+=($!)
+	job_part_limits+=("${BPFDRV_PART_TIMEOUT:-600}")	# what guest.sh is given
+}
