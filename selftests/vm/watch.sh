@@ -60,6 +60,10 @@ watch_guest() {
 				log "$label: the guest is up after $first s";;
 			"# part "*:*)	# left out on this kernel
 				;;
+			"# part "*" took "*)	# its end, and its time in the guest
+				[ -n "$part" ] &&
+					log "$label: part $part: $pok passed, $pnok failed in ${line##* took }"
+				part=;;
 			"# part "*)
 				part_done
 				part=${line#\# part } pstart=$SECONDS pok=0 pnok=0;;
