@@ -222,7 +222,7 @@ if [ "$mode" = demo ]; then
 		tail -n +1 -f --pid=$pid "$out" &
 		tailer=$!
 		rc=0
-		watch_guest demo "$out" $pid "$limit" || rc=$?
+		watch_guest "$rel demo" "$out" $pid "$limit" || rc=$?
 		wait $pid
 		vrc=$?
 		wait $tailer
