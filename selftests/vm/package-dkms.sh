@@ -10,8 +10,8 @@
 # and a purge must remove every build. (The guest's package part installs the
 # packages in a booted system.) Beside them, the bookworm root gets Debian
 # 12's default kernel's headers (6.1, which bpfdrv cannot run on: DKMS must
-# skip it, and apt stay usable), and the trixie root the cloud flavour of
-# the newest kernel (no I2C, SPI, GPIO, hwmon, LEDs or DRM: the module must
+# skip it, and apt stay usable), and each root the cloud flavour of its
+# newest kernel (no I2C, SPI, GPIO, hwmon, LEDs or DRM: the module must
 # build without them). Prints unnumbered TAP lines. Needs root.
 #   package-dkms.sh REL...
 # With --tarball, it builds for trixie's kernel REL alone and leaves DKMS's
@@ -59,14 +59,12 @@ export DEBIAN_FRONTEND=noninteractive
 
 # the kernel bpfdrv cannot run on (bookworm), the one it builds for without
 # its buses and classes (trixie): their headers, as a user installs them
-old= cloud=
+old= cloud=${*: -1}
+cloud=${cloud%%-*}-cloud-amd64
 if [ "$suite" = bookworm ]; then
 	old=$(apt-cache search --names-only '^linux-headers-6\.1\.0-[0-9]+-amd64$' |
 		cut -d' ' -f1 | sort -V | tail -n 1)
 	old=${old#linux-headers-}
-else
-	cloud=${*: -1}
-	cloud=${cloud%%-*}-cloud-amd64
 fi
 for rel in $old $cloud; do
 	if apt-get install -y -q --no-install-recommends "linux-headers-$rel" >/tmp/hdr 2>&1; then
