@@ -55,7 +55,7 @@ check "each of its parts is reported as it ends, with its counts" \
 	      grep -q "chattyrel x: part mmap: 0 passed, 1 failed in [0-9]* s" "$tmp/chatty.err" &&
 	      [ "$(grep -c "chattyrel x: part" "$tmp/chatty.err")" = 2 ]'
 check "its first line's time is recorded ($(cat "$tmp/boot-seconds" 2>/dev/null))" \
-	grep -Eq "^chattyrel [1-4]$" "$tmp/boot-seconds"
+	grep -Eq "^chattyrel [1-9][0-9]*$" "$tmp/boot-seconds"
 check "the next bound is three times the slowest recorded, 120 s at least ($(boot_limit chattyrel) s)" \
 	test "$(boot_limit chattyrel)" = 120
 echo "chattyrel 70" >>"$tmp/boot-seconds"
