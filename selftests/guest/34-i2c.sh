@@ -232,8 +232,32 @@ EOF
 	r=$(dd if=/dev/bpfdrv/i2c_gpio bs=8 count=1 2>/dev/null | od -An -td4 | xargs)
 	check "raw i2c: i2c_gpio reads the line (0) and the EEPROM ($r)" \
 		eval "[ \"\${r%% *}\" = 0 ] && [ \"\${r##* }\" -ge 0 ]"
-	check "raw i2c: delete the adapter under i2c_gpio: done in 20 s" \
+	# reads flood the GPIO and I2C kfuncs while the revocation drains them
+	python3 -S - /dev/bpfdrv/i2c_gpio >"$OUT/gpioio" 2>&1 <<'EOF' &
+import os, struct, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+reads, rets = 0, set()
+try:
+    while True:
+        rets.update(struct.unpack("<ii", os.read(fd, 8)))
+        reads += 1
+except OSError as e:
+    print("reads", reads, "returns", sorted(rets), "errno", e.errno)
+EOF
+	io=$!
+	sleep 1
+	check "raw i2c: delete the adapter under i2c_gpio's reads: done in 20 s" \
 		timeout 20 sh -c "echo 0 >$RAWP/present"
+	check "raw i2c: the reads end" wait_for 10 eval "! kill -0 $io"
+	wait $io
+	sed 's/^/# /' "$OUT/gpioio"
+	# every kfunc result a level, a byte or ENODEV (-19); the node then ENODEV
+	check "raw i2c: the kfuncs gave levels, bytes or ENODEV, then the node ENODEV" \
+		python3 -S -c '
+import sys
+w = open(sys.argv[1]).read().split()
+rets = [int(x.strip("[],")) for x in w[w.index("returns") + 1:w.index("errno")]]
+sys.exit(not (int(w[1]) > 100 and w[-1] == "19" and all(r in (-19,) or r >= 0 for r in rets)))' "$OUT/gpioio"
 	check "raw i2c: i2c_gpio is ejected (node gone)" wait_gone i2c_gpio
 	check "raw i2c: bpfdrv status: removed, i2c_gpio lost GPIO chip bpfdrv-i2c-gpio-sim" \
 		wait_for 10 eval "$BPFDRV status i2c_gpio 2>&1 |
