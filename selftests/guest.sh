@@ -24,12 +24,15 @@ fi
 # A part that hangs fails, shows where the kernel is stuck, and leaves the
 # guest's time to the parts after it (the host's limit is for the whole
 # boot): the stacks of the tasks in bpfdrv's code, and the log's end.
+# Those in D state too: bpfdrv's own waits are TASK_IDLE ("I", no hung
+# task), a wait elsewhere may be for them.
 stuck_tasks() {
-	local t
+	local t state
 
 	for t in /proc/[0-9]*/task/[0-9]*; do
-		grep -q bpfdrv "$t/stack" 2>/dev/null || continue
-		echo "# $(cat "$t/comm" 2>/dev/null) (task ${t##*/}, state $(awk '{ print $3 }' "$t/stat" 2>/dev/null)):"
+		state=$(awk '{ print $3 }' "$t/stat" 2>/dev/null)
+		[ "$state" = D ] || grep -q bpfdrv "$t/stack" 2>/dev/null || continue
+		echo "# $(cat "$t/comm" 2>/dev/null) (task ${t##*/}, state $state):"
 		sed 's/^/#   /' "$t/stack"
 	done
 	dmesg | tail -n 40 | sed 's/^/# log: /'
@@ -56,8 +59,23 @@ for part in selftests/guest/[0-9]*-*.sh; do
 	fi
 	echo "# part $name"
 	start=$SECONDS
-	timeout -k 10 "$part_limit" bash "$part"
+	timeout -k 10 "$part_limit" bash "$part" &
+	pid=$!
+	# A part its limit's KILL does not end is stuck in the kernel, where
+	# no signal reaches it (and timeout waits for it): say where, and end
+	# the guest rather than leave the host's limit to end it in silence.
+	(
+		sleep $((part_limit + 30))
+		kill -0 $pid 2>/dev/null || exit 0
+		nok "part $name ended within $part_limit s (a task of it cannot be killed)"
+		stuck_tasks
+		echo "# guest stopped: part $name is stuck"
+		echo o >/proc/sysrq-trigger
+	) &
+	guard=$!
+	wait $pid
 	rc=$?
+	kill $guard 2>/dev/null
 	if [ $rc = 124 ] || [ $rc = 137 ]; then
 		nok "part $name ended within $part_limit s"
 		stuck_tasks

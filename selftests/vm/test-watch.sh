@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The harness's watch on its guests (watch.sh), with guests that are shell
 # functions: a silent one is stopped at BPFDRV_BOOT_LIMIT and booted once
-# more, then fails; a chatty one's parts are reported as they end and its
+# more, then fails; one that goes silent once up is stopped at
+# BPFDRV_QUIET_LIMIT; a chatty one's parts are reported as they end and its
 # boot time recorded; the recorded times set the next bound. Prints
 # unnumbered TAP lines; runs on the host in about 15 s.
 set -u
@@ -18,6 +19,7 @@ check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 
 nap=59.$$	# this run's own, told apart from any other sleep
 silent() { echo "SeaBIOS"; sleep "$nap"; echo "# kernel late"; }
+frozen() { printf '# kernel 7.3\n# part pci\nok - a\n'; sleep "$nap"; echo "# guest done"; }
 chatty() {
 	sleep 1
 	printf '# kernel 7.3\r\n# part core\nok - a\nok - b\n'
@@ -29,9 +31,10 @@ chatty() {
 start=$SECONDS
 BPFDRV_BOOT_LIMIT=4 launch boot "silentrel" "$tmp/silent.log" silent 2>"$tmp/silent.err"
 launch boot "chattyrel x" "$tmp/chatty.log" chatty 2>"$tmp/chatty.err"
+BPFDRV_QUIET_LIMIT=5 launch boot "frozenrel" "$tmp/frozen.log" frozen 2>"$tmp/frozen.err"
 wait
 took=$((SECONDS - start))
-sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err"
+sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err" "$tmp/frozen.err"
 read -r rc secs <"$tmp/silent.log.status"
 check "a guest silent for BPFDRV_BOOT_LIMIT=4 s is stopped twice and fails (rc $rc, $secs s)" \
 	eval '[ "$rc" = 124 ] && [ "$secs" -ge 8 ] && [ "$secs" -lt 30 ] &&
@@ -47,7 +50,12 @@ running() {	# running CMDLINE: a process runs it
 		echo
 	done | grep -qx "$1 "
 }
-check "no process of the stopped guest is left" eval '! running "sleep $nap"'
+read -r rc secs <"$tmp/frozen.log.status"
+check "a guest up, then silent for BPFDRV_QUIET_LIMIT=5 s, is stopped once and fails (rc $rc, $secs s)" \
+	eval '[ "$rc" = 124 ] && [ "$secs" -ge 5 ] && [ "$secs" -lt 20 ] &&
+	      grep -q "frozenrel: no line from the guest in 5 s (in part pci): stopped" "$tmp/frozen.err" &&
+	      grep -q "|.*ok - a" "$tmp/frozen.err" && ! grep -q "booting it once more" "$tmp/frozen.err"'
+check "no process of the stopped guests is left" eval '! running "sleep $nap"'
 read -r rc secs <"$tmp/chatty.log.status"
 check "a guest that speaks runs to its end (rc $rc)" test "$rc" = 0
 check "each of its parts is reported as it ends, with its counts" \

@@ -38,10 +38,14 @@ kill_tree() {	# kill_tree PID: it and every process under it (no procps needed)
 }
 # watch_guest LABEL LOG PID LIMIT: until PID ends, say as each of the
 # guest's parts ends (its TAP lines and time); stop PID if LOG has no first
-# line within LIMIT s (returns 3), and record how long the first line took
+# line within LIMIT s (returns 3), and record how long the first line took.
+# A guest up but silent for longer than a part may run (guest.sh ends a
+# stuck part, or its guest, by then) is frozen: stopped (returns 4), the
+# end of its console shown, rather than left to the VM's limit.
 watch_guest() {
 	local label=$1 out=$2 pid=$3 limit=$4 start=$SECONDS seen=0 total
-	local first= line part= pstart=0 pok=0 pnok=0 rel=${1%% *}
+	local first= line part= pstart=0 pok=0 pnok=0 rel=${1%% *} heard=$SECONDS
+	local quiet=${BPFDRV_QUIET_LIMIT:-$((${BPFDRV_PART_TIMEOUT:-600} + 300))}
 
 	part_done() {
 		[ -n "$part" ] &&
@@ -73,10 +77,17 @@ watch_guest() {
 			"not ok - "*) pnok=$((pnok + 1));;
 			esac
 		done < <(sed -n "$((seen + 1)),${total}p" "$out" 2>/dev/null | tr -d '\r')
+		[ "$total" -gt "$seen" ] && heard=$SECONDS
 		seen=$total
 		if [ -z "$first" ] && [ $((SECONDS - start)) -ge "$limit" ]; then
 			kill_tree "$pid"
 			return 3
+		fi
+		if [ -n "$first" ] && [ $((SECONDS - heard)) -ge "$quiet" ]; then
+			log "$label: no line from the guest in $quiet s${part:+ (in part $part)}: stopped; the end of its console:"
+			tail -n 12 "$out" | tr -d '\r' | sed "s/^/bpfdrv-vm:   | /" >&2
+			kill_tree "$pid"
+			return 4
 		fi
 	done
 	part_done
@@ -104,7 +115,9 @@ launch() {
 			[ "$kind" = boot ] && { watch_guest "$label" "$out" $pid "$limit" || rc=$?; }
 			if [ $rc != 3 ]; then
 				wait $pid
-				rc=$?
+				vrc=$?
+				# 4: frozen, stopped as the VM's limit would
+				if [ $rc = 4 ]; then rc=124; else rc=$vrc; fi
 				break
 			fi
 			wait $pid 2>/dev/null
