@@ -96,7 +96,8 @@ watch_guest() {
 
 # launch KIND LABEL LOG CMD...: run CMD in the background once a slot is free;
 # its output goes to LOG, its exit status and time to LOG.status. A guest
-# (KIND boot) is watched: its parts' progress, and a silent boot retried once.
+# (KIND boot) is watched: its parts' progress, and a silent boot, or a
+# guest that froze, retried once.
 launch() {
 	local kind=$1 label=$2 out=$3
 
@@ -105,7 +106,7 @@ launch() {
 		wait -n
 	done
 	log "$label: started (log: ${out#"$BPFDRV_TOP"/})"
-	rm -f "$out.status" "$out.silent"
+	rm -f "$out.status" "$out.silent" "$out.frozen"
 	(
 		start=$SECONDS limit=$(boot_limit "${label%% *}")
 		for try in 1 2; do
@@ -113,10 +114,17 @@ launch() {
 			pid=$!
 			rc=0
 			[ "$kind" = boot ] && { watch_guest "$label" "$out" $pid "$limit" || rc=$?; }
+			# 4: frozen once up (under TCG, once in CI's runs so far,
+			# unexplained: docs/testing.md): kept, and booted once more
+			if [ $rc = 4 ] && [ $try = 1 ]; then
+				wait $pid 2>/dev/null
+				mv "$out" "$out.frozen"
+				log "$label: booting it once more (the frozen run's log: ${out#"$BPFDRV_TOP"/}.frozen)"
+				continue
+			fi
 			if [ $rc != 3 ]; then
 				wait $pid
 				vrc=$?
-				# 4: frozen, stopped as the VM's limit would
 				if [ $rc = 4 ]; then rc=124; else rc=$vrc; fi
 				break
 			fi
