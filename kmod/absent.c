@@ -26,9 +26,9 @@ static int __maybe_unused bpfdrv_absent(const struct chr_ext_ops *ops,
 {
 	if (!declared)
 		return 0;
-	pr_info("driver %s declares %s, but this kernel was built without them (%s)\n",
-		ops->name, what, config);
-	return -EOPNOTSUPP;
+	return bpfdrv_refuse_err(-EOPNOTSUPP,
+				 "driver %s declares %s, which this kernel was built without (%s)",
+				 ops->name, what, config);
 }
 
 __bpf_kfunc_start_defs();

@@ -189,9 +189,9 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 	/* refused at load, with the reason, rather than per instance */
 	cls = bpfdrv_accel_get();
 	if (!cls) {
-		pr_info("driver %s is an accelerator, but bpfdrv_accel.ko (the DRM accel class) cannot be loaded\n",
-			ops->name);
-		return -EOPNOTSUPP;
+		return bpfdrv_refuse_err(-EOPNOTSUPP,
+					 "driver %s is an accelerator, but bpfdrv_accel.ko (the DRM accel class) cannot be loaded",
+					 ops->name);
 	}
 	module_put(cls->owner);
 	return 0;

@@ -225,20 +225,46 @@ static DEFINE_SPINLOCK(bpfdrv_refusal_lock);
 static char bpfdrv_refusal[2 * BPFDRV_EXIT_MSG_MAX];
 static unsigned long bpfdrv_refusals;
 
-static __printf(1, 2) int bpfdrv_refuse(const char *fmt, ...)
+static __printf(2, 0) int bpfdrv_vrefuse(int err, const char *fmt,
+					  va_list args)
 {
 	char msg[sizeof(bpfdrv_refusal)];
-	va_list args;
 
-	va_start(args, fmt);
 	vscnprintf(msg, sizeof(msg), fmt, args);
-	va_end(args);
 	pr_info("%s\n", msg);
 	spin_lock(&bpfdrv_refusal_lock);
 	strscpy(bpfdrv_refusal, msg, sizeof(bpfdrv_refusal));
 	bpfdrv_refusals++;
 	spin_unlock(&bpfdrv_refusal_lock);
-	return -EACCES;
+	return err;
+}
+
+static __printf(1, 2) int bpfdrv_refuse(const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = bpfdrv_vrefuse(-EACCES, fmt, args);
+	va_end(args);
+	return ret;
+}
+
+/**
+ * bpfdrv_refuse_err - refuse a driver's declaration, saying why where the
+ *	tool reads it back (last_refusal), not only in the kernel log
+ * @err: what the refusal returns
+ * @fmt: why
+ */
+int bpfdrv_refuse_err(int err, const char *fmt, ...)
+{
+	va_list args;
+	int ret;
+
+	va_start(args, fmt);
+	ret = bpfdrv_vrefuse(err, fmt, args);
+	va_end(args);
+	return ret;
 }
 
 /* /sys/kernel/bpfdrv/last_refusal: refusals so far, and the last one's why */

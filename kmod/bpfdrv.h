@@ -418,6 +418,7 @@ int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
 			const void *udata);
 int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
+__printf(2, 3) int bpfdrv_refuse_err(int err, const char *fmt, ...);
 int bpfdrv_kfuncs_init(void);
 int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
 			int start, int end);

@@ -495,24 +495,33 @@ for f in ivpu_bo_create_ioctl ivpu_submit_ioctl ivpu_cmdq_submit_ioctl \
 	expect_eq "trace --list: $f attached iff the kernel has it ($want)" \
 		"$(jsum "$OUT/list.json" attached type=hook target=$f)" "$want"
 done
-via=$(python3 -S -c 'import json, sys
+# a kernel without DRM (a cloud kernel): its hooks are left out, not failed
+if ! grep -q " drm_ioctl\b" /proc/kallsyms; then
+	check "trace --list: without DRM in this kernel, drm_ioctl is listed, not attached" \
+		eval '[ "$(jcount "$OUT/list.json" type=hook hook=drm_ioctl)" -ge 1 ] &&
+		      [ "$(jsum "$OUT/list.json" attached type=hook hook=drm_ioctl)" = 0 ]'
+	grep '"hook":"drm_ioctl"' "$OUT/list.json" | head -2 | sed 's/^/# /'
+	echo "# skip: drm_ioctl's ways of attaching, ivpu's names (this kernel has no DRM)"
+else
+	via=$(python3 -S -c 'import json, sys
 print([o["kind"] for o in map(json.loads, open(sys.argv[1]))
        if o["type"] == "hook" and o["hook"] == "drm_ioctl"][0])' "$OUT/list.json")
-echo "# drm_ioctl traced by $via; start-up: $(grep '"type":"startup"' "$OUT/list.json")"
-check "trace --list: drm_ioctl is traced by fentry or kprobe.multi, not a kretprobe" \
-	test "$via" = fentry -o "$via" = kprobe.multi
-$BPFDRV trace -g drm -C --list --json >"$OUT/listc.json" 2>&1
-expect_eq "trace -C --list: drm_ioctl is traced by kprobe.multi at entry only" \
-	"$(jsum "$OUT/listc.json" attached type=hook hook=drm_ioctl kind=kprobe.multi \
-	   'status=attached, entry only')" 1
-for via in fentry:--fentry kprobe.multi:--kprobe-multi kprobe:--kprobes; do
-	$BPFDRV trace -g drm ${via#*:} --list --json >"$OUT/listk.json" 2>&1
-	expect_eq "trace --list ${via#*:}: drm_ioctl is traced by ${via%%:*}" \
-		"$(jsum "$OUT/listk.json" attached type=hook hook=drm_ioctl kind=${via%%:*})" 1
-done
-if grep -q " ivpu_bo_bind\b" /proc/kallsyms; then bo=ivpu_bo_bind; else bo=ivpu_bo_pin; fi
-expect_eq "trace --list: the buffer-pin hook uses this kernel's name ($bo)" \
-	"$(jsum "$OUT/list.json" attached type=hook hook=bo_bind target=$bo)" 1
+	echo "# drm_ioctl traced by $via; start-up: $(grep '"type":"startup"' "$OUT/list.json")"
+	check "trace --list: drm_ioctl is traced by fentry or kprobe.multi, not a kretprobe" \
+		test "$via" = fentry -o "$via" = kprobe.multi
+	$BPFDRV trace -g drm -C --list --json >"$OUT/listc.json" 2>&1
+	expect_eq "trace -C --list: drm_ioctl is traced by kprobe.multi at entry only" \
+		"$(jsum "$OUT/listc.json" attached type=hook hook=drm_ioctl kind=kprobe.multi \
+		   'status=attached, entry only')" 1
+	for via in fentry:--fentry kprobe.multi:--kprobe-multi kprobe:--kprobes; do
+		$BPFDRV trace -g drm ${via#*:} --list --json >"$OUT/listk.json" 2>&1
+		expect_eq "trace --list ${via#*:}: drm_ioctl is traced by ${via%%:*}" \
+			"$(jsum "$OUT/listk.json" attached type=hook hook=drm_ioctl kind=${via%%:*})" 1
+	done
+	if grep -q " ivpu_bo_bind\b" /proc/kallsyms; then bo=ivpu_bo_bind; else bo=ivpu_bo_pin; fi
+	expect_eq "trace --list: the buffer-pin hook uses this kernel's name ($bo)" \
+		"$(jsum "$OUT/list.json" attached type=hook hook=bo_bind target=$bo)" 1
+fi
 
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 ev=/sys/kernel/tracing/events

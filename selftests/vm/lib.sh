@@ -73,17 +73,26 @@ kernel_image() {
 	local p
 
 	for p in "/boot/vmlinuz-$1" "/usr/lib/modules/$1/vmlinuz"; do
-		[ -f "$BPFDRV_ROOT$p" ] && { echo "$p"; return; }
+		[ -f "$BPFDRV_ROOT$p" ] || [ -f "${BPFDRV_ROOT_UPPER:-/nonexistent}/upper$p" ] &&
+			{ echo "$p"; return; }
 	done
 }
 
 # in_root CMD...: run CMD inside the root, in a private mount namespace so that
 # no bind mount outlives the command. The source tree is at /src, and
-# BPFDRV_DRIVERS, if set, at /drivers.
+# BPFDRV_DRIVERS, if set, at /drivers. With BPFDRV_ROOT_UPPER=DIR, the root
+# is an overlay whose changes go to DIR (the root itself stays as it is:
+# other guests boot it meanwhile).
 in_root() {
 	unshare --mount --propagation private -- /bin/bash -c '
 		set -e
-		root=$1; top=$2; drivers=$3; shift 3
+		root=$1; top=$2; drivers=$3; upper=$4; shift 4
+		if [ -n "$upper" ]; then
+			mkdir -p "$upper/upper" "$upper/work" "$upper/root"
+			mount -t overlay overlay -o "lowerdir=$root,upperdir=$upper/upper,workdir=$upper/work" \
+				"$upper/root"
+			root=$upper/root
+		fi
 		mount --rbind /dev "$root/dev"
 		mount -t proc proc "$root/proc"
 		mount --rbind /sys "$root/sys"
@@ -98,5 +107,5 @@ in_root() {
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			LANG=C.UTF-8 CI="${CI:-}" BPFDRV_ACCEL="${BPFDRV_ACCEL:-}" \
 			/bin/bash -c "cd /src && \"\$@\"" bash "$@"
-	' bash "$BPFDRV_ROOT" "$BPFDRV_TOP" "${BPFDRV_DRIVERS:-}" "$@"
+	' bash "$BPFDRV_ROOT" "$BPFDRV_TOP" "${BPFDRV_DRIVERS:-}" "${BPFDRV_ROOT_UPPER:-}" "$@"
 }

@@ -11,6 +11,8 @@
 #   BPFDRV_VM_TIMEOUT=s    limit for one VM run (default 1800)
 #   BPFDRV_PART_TIMEOUT=s  limit for one part in a guest (default 600)
 #   BPFDRV_BOOT_LIMIT=s    a guest silent this long is booted again (watch.sh)
+#   BPFDRV_QUIET_LIMIT=s   a guest up but silent this long is stopped
+#                          (default: the part limit and 300 s)
 #   BPFDRV_JOBS=n          make test: runs (VM boots, host checks) at once
 #                          (default: a quarter of the host's cores, at least 1)
 #   BPFDRV_DEB12_PARTS="." make test: the parts run on Debian 12's kernel
@@ -226,6 +228,7 @@ if [ "$mode" = demo ]; then
 		wait $pid
 		vrc=$?
 		wait $tailer
+		[ $rc = 4 ] && exit 1
 		[ $rc = 3 ] || exit $vrc
 		log "demo: no line from the guest in $limit s: stopped"
 		[ $try = 1 ] && log "demo: booting it once more"
@@ -307,6 +310,8 @@ report() {
 	wait "${job_pids[$1]}"
 	read -r rc secs <"$out.status" 2>/dev/null || rc=? secs=?
 	tally "$label" "$out"
+	[ -f "$out.frozen" ] &&
+		echo "# [$label] the guest froze once, and was booted again (its first run: $out.frozen)"
 	if [ "$kind" = boot ]; then
 		n=$((n + 1))
 		# its first line and its last: nothing was lost on the way
@@ -361,7 +366,7 @@ log "up to $max_jobs runs at once"
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
 main_parts=$(echo " ${BPFDRV_PARTS:-} " |
-	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ watch / /g; s/^ *//; s/ *$//')
+	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ watch / /g; s/ cloud / /g; s/^ *//; s/ *$//')
 # the harness's own watch on its guests, with pretend guests (9 s)
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" watch "* ]]; then
 	launch host watch "$BPFDRV_BUILD/vm/test-watch.log" \
@@ -441,6 +446,35 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" swiotlb "* ]]; then
 			launch boot "$rel swiotlb" \
 			"$BPFDRV_BUILD/vm/test-$rel-swiotlb.log" boot_suite "$rel" swiotlb
 	done
+fi
+# Debian's cloud kernel, of the newest line: built without I2C, SPI, GPIO,
+# hwmon, LEDs and DRM, and without 9p. Its guest boots an overlay of the
+# root (the root stays as the other guests see it) that has the kernel,
+# its headers and virtiofsd, over virtiofs; it runs the refusals of what
+# the kernel lacks (the absent part), the core and the tracing parts.
+if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" cloud "* ]]; }; then
+	cloud=${kernels[-1]%-amd64}-cloud-amd64
+	upper=$BPFDRV_BUILD/vm/root-$cloud
+	prep=$BPFDRV_BUILD/vm/prepare-$cloud.log
+	rm -rf --one-file-system "$upper"
+	log "$cloud: installing it, its headers and virtiofsd in an overlay of the root; building bpfdrv.ko for it"
+	# trixie's 6.12 packages the image as linux-image-*, later lines as linux-binary-*
+	if BPFDRV_ROOT_UPPER=$upper in_root /bin/bash -c '
+		set -e
+		export DEBIAN_FRONTEND=noninteractive
+		image="linux-binary-$1 linux-modules-$1"
+		apt-cache show "linux-binary-$1" >/dev/null 2>&1 || image=linux-image-$1
+		apt-get install -y -q --no-install-recommends virtiofsd "linux-headers-$1" $image
+		make -s kmod KREL="$1" KDIR="/usr/src/linux-headers-$1"
+	' bash "$cloud" >"$prep" 2>&1; then
+		BPFDRV_ROOT_UPPER=$upper \
+			launch boot "$cloud" "$BPFDRV_BUILD/vm/test-$cloud.log" \
+			boot_suite "$cloud" -e BPFDRV_TRACE_SHORT=1 absent core trace
+	else
+		launch host "$cloud" "$BPFDRV_BUILD/vm/test-$cloud.log" /bin/bash -c '
+			echo "not ok - $1 and bpfdrv.ko for it install in an overlay of the root"
+			tail -n 15 "$2" | sed "s/^/# /"' bash "$cloud" "$prep"
+	fi
 fi
 # the packages outside the guests: DKMS for every kernel (in an overlay of
 # the root that has its headers), and the packaged tool on the host itself
