@@ -25,13 +25,18 @@
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 2100)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap eject
-#                          update; make test-debug adds accel)
+#                          update fuzz; make test-debug adds accel)
+#   BPFDRV_FUZZ_SECONDS=s, BPFDRV_FUZZ_SEED=n, BPFDRV_FUZZ_THREADS=n: the
+#                          fuzz part's length (30), seed, threads (4)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
 #                          (default 3; bpftrace takes ~45 s to attach under TCG)
 #   BPFDRV_DRIVERS=dir     make vm, make vm-start: a directory of your own
 #                          drivers, at /drivers in the guest
+#   BPFDRV_PLAN=1          test and bench: print what each run would do
+#                          (with BPFDRV_KERNELS) instead of setting up,
+#                          building and booting (test-settings.sh)
 #
 # make vm boots one kernel (the newest, or the first of BPFDRV_KERNELS) for
 # development and opens a shell in it; make vm-start boots it without one,
@@ -43,12 +48,13 @@ mode=${1:-test}
 case $mode in test|demo|bench|deb|vm|vm-start|check) ;;
 *) die "usage: run.sh test|demo|bench|deb|vm|vm-start|check";; esac
 [ "$(id -u)" = 0 ] || die "make $mode needs root (debootstrap, chroot, mount); try: sudo make $mode"
+plan=${BPFDRV_PLAN:-}
 
 for tool in unshare chroot timeout; do
 	command -v $tool >/dev/null || die "$tool is missing on the host"
 done
 
-"$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
+[ -n "$plan" ] || "$BPFDRV_TOP/selftests/vm/mkroot.sh" || exit 1
 
 # The packages build in the root: its debhelper, clang and libbpf.
 # Their version: VERSION, then the commit count and commit, so that each
@@ -74,7 +80,11 @@ fi
 case $mode in demo|bench|vm|vm-start)
 	[ -n "${BPFDRV_KERNELS:-}" ] || export BPFDRV_KERNELS=newest;;
 esac
-mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
+if [ -n "$plan" ]; then
+	read -ra kernels <<<"${BPFDRV_KERNELS:?BPFDRV_PLAN needs BPFDRV_KERNELS}"
+else
+	mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
+fi
 [ ${#kernels[@]} -gt 0 ] || die "no kernels"
 # The debug kernel (KASAN, lockdep: selftests/vm/debug-kernel.sh), built once
 # from Debian's source and cached: make test-debug runs it alone, on what
@@ -82,8 +92,12 @@ mapfile -t kernels < <("$BPFDRV_TOP/selftests/vm/kernels.sh") || exit 1
 # going, mappings, class devices); make test after the matrix, on a part of
 # that (debug_round below).
 if [ "$mode" = test ] && [ "${BPFDRV_DEBUG_KERNEL:-}" = only ]; then
-	kernels=("$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh")") || exit 1
-	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation accel}
+	if [ -n "$plan" ]; then
+		kernels=(debug)
+	else
+		kernels=("$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh")") || exit 1
+	fi
+	export BPFDRV_PARTS=${BPFDRV_PARTS:-core hostile pci mmap irq gpio classes i2c spi eject update isolation accel fuzz}
 	# KASAN and lockdep under TCG: several times slower
 	export BPFDRV_VM_TIMEOUT=${BPFDRV_VM_TIMEOUT:-5400}
 	export BPFDRV_PART_TIMEOUT=${BPFDRV_PART_TIMEOUT:-1800}
@@ -106,13 +120,15 @@ targets="bpf user selftests"
 # tool (bpfdrv-ci's harness has no tests)
 [ "$mode" = demo ] && targets="bpf user ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/selftests/test_edu"
 [ "$mode" = check ] && targets="bpf user"
-log "building ${targets// /, } (once, for every kernel)"
-in_root make -s $targets >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
-	{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
+host_tool=/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/host
+if [ -z "$plan" ]; then
+	log "building ${targets// /, } (once, for every kernel)"
+	in_root make -s $targets >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
+		{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
+fi
 # the tool as the packages build it (libbpf linked in), for the host's own
 # kernel: the host-trace part runs it there
-host_tool=/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/host
-if [ "$mode" = test ]; then
+if [ "$mode" = test ] && [ -z "$plan" ]; then
 	in_root make -s user STATIC_LIBBPF=1 BUILD="$host_tool" >>"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 		{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build for the host failed"; }
 fi
@@ -121,9 +137,9 @@ with_package=0
 if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] ||
 	[[ " $BPFDRV_PARTS " == *" package "* ]]; }; then
 	with_package=1
-	build_debs
+	[ -n "$plan" ] || build_debs
 fi
-for rel in "${kernels[@]}"; do
+[ -n "$plan" ] || for rel in "${kernels[@]}"; do
 	log "building bpfdrv.ko for $rel"
 	BPFDRV_ROOT=$(kernel_root "$rel") in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
 		>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1 ||
@@ -176,6 +192,10 @@ vm() {
 	local img rel=$1 cmd=$2
 
 	shift 2
+	if [ -n "$plan" ]; then
+		echo "plan: vm $rel: timeout ${BPFDRV_VM_TIMEOUT:-1800}${BPFDRV_ROOT_UPPER:+, an overlay of the root} $accel $* -e $cmd"
+		return
+	fi
 	img=$(kernel_image "$rel")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-1800}" vng --run "$img" $accel \
 		--disable-microvm --user root --cpus 2 --memory 2G \
@@ -188,6 +208,20 @@ vm() {
 vm_iommu="-device intel-iommu "
 
 . "$BPFDRV_TOP/selftests/vm/watch.sh"
+if [ -n "$plan" ]; then
+	launch() {	# the plan: what each run would do
+		local kind=$1 label=$2
+
+		shift 3
+		if [ "$kind" = boot ]; then
+			echo "plan: boot $label: part limit ${BPFDRV_PART_TIMEOUT:-600}, boot limit $(boot_limit "${label%% *}") s"
+			"$@"
+		else
+			echo "plan: host $label: ${*#"$BPFDRV_TOP"/}"
+		fi
+	}
+	report() { :; }
+fi
 
 case $mode in vm|vm-start)
 	rel=${kernels[0]} dir=$BPFDRV_BUILD/vm/session
@@ -238,6 +272,7 @@ fi
 
 if [ "$mode" = bench ]; then
 	rel=${kernels[-1]} out=$BPFDRV_BUILD/bench
+	[ -n "$plan" ] && out=$(mktemp -d)
 	mkdir -p "$out"
 	if [ -n "$accel" ]; then echo accel=tcg; else echo accel=kvm; fi >"$out/meta"
 	log "booting $rel for the benchmark (a few minutes under TCG; log: $out/guest.log)"
@@ -246,6 +281,7 @@ if [ "$mode" = bench ]; then
 	# the tracers') then costs 20 times more
 	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15} ${BPFDRV_BENCH_TRACE_ROUNDS:-3}" \
 		--append tsc=reliable >"$out/guest.log" 2>&1
+	[ -n "$plan" ] && { cat "$out/guest.log"; rm -rf "$out"; exit 0; }
 	grep -q "^# bench done" <(tr -d '\r' <"$out/guest.log") ||
 		{ tail -30 "$out/guest.log" >&2; die "the benchmark did not complete"; }
 	! grep "^# error" "$out/guest.log" >&2 || die "the benchmark failed (see $out/guest.log)"
@@ -291,10 +327,13 @@ job_labels=() job_logs=() job_pids=() job_kinds=() job_part_limits=()
 # and drivers (400: kmalloc-512) only: on every kmalloc cache 7.2's run
 # took 7% longer.
 boot_suite() {
-	local rel=$1
+	local rel=$1 v
 
 	shift
 	[ -n "${BPFDRV_PART_TIMEOUT:-}" ] && set -- -e "BPFDRV_PART_TIMEOUT=$BPFDRV_PART_TIMEOUT" "$@"
+	for v in BPFDRV_FUZZ_SECONDS BPFDRV_FUZZ_SEED BPFDRV_FUZZ_THREADS BPFDRV_FUZZ_OBJECTS; do
+		[ -n "${!v:-}" ] && set -- -e "$v=${!v}" "$@"
+	done
 	# the console in the log from warnings up, with their stacks (printed
 	# at the default level): a panic or a hang says why and where
 	vm "$rel" "selftests/guest.sh $*" --verbose --append loglevel=5 \
@@ -367,16 +406,19 @@ log "up to $max_jobs runs at once"
 # compiles in the guest instead). The longest runs start first.
 main_parts=$(echo " ${BPFDRV_PARTS:-} " |
 	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ watch / /g; s/ cloud / /g; s/^ *//; s/ *$//')
-# the harness's own watch on its guests, with pretend guests (9 s)
+# the harness's own watch on its guests, with pretend guests (20 s), and
+# its settings, each through the plan it makes (2 s)
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" watch "* ]]; then
 	launch host watch "$BPFDRV_BUILD/vm/test-watch.log" \
 		"$BPFDRV_TOP/selftests/vm/test-watch.sh"
+	[ -n "$plan" ] || launch host settings "$BPFDRV_BUILD/vm/test-settings.log" \
+		"$BPFDRV_TOP/selftests/vm/test-settings.sh"
 fi
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")
 	rm -f "$BPFDRV_BUILD"/deb/bpfdrv-*.dkms.tar.gz
-	if [ ${#pkg_kernels[@]} = 1 ] && [ -z "${BPFDRV_PACKAGE_COMPILE:-}" ] &&
+	if [ ${#pkg_kernels[@]} = 1 ] && [ -z "${BPFDRV_PACKAGE_COMPILE:-}" ] && [ -z "$plan" ] &&
 		[ "$(kernel_root "${pkg_kernels[0]}")" = "$BPFDRV_ROOT" ]; then
 		log "DKMS builds bpfdrv.ko for the package guest (${pkg_kernels[0]})"
 		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" --tarball "${pkg_kernels[0]}" \
@@ -456,10 +498,11 @@ if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " ==
 	cloud=${kernels[-1]%-amd64}-cloud-amd64
 	upper=$BPFDRV_BUILD/vm/root-$cloud
 	prep=$BPFDRV_BUILD/vm/prepare-$cloud.log
-	rm -rf --one-file-system "$upper"
-	log "$cloud: installing it, its headers and virtiofsd in an overlay of the root; building bpfdrv.ko for it"
+	[ -n "$plan" ] || rm -rf --one-file-system "$upper"
+	[ -n "$plan" ] ||
+		log "$cloud: installing it, its headers and virtiofsd in an overlay of the root; building bpfdrv.ko for it"
 	# trixie's 6.12 packages the image as linux-image-*, later lines as linux-binary-*
-	if BPFDRV_ROOT_UPPER=$upper in_root /bin/bash -c '
+	if [ -n "$plan" ] || BPFDRV_ROOT_UPPER=$upper in_root /bin/bash -c '
 		set -e
 		export DEBIAN_FRONTEND=noninteractive
 		image="linux-binary-$1 linux-modules-$1"
@@ -528,6 +571,11 @@ debug_round() {
 		echo "# skip: the debug kernel (KASAN, lockdep): $free GiB free, less than the 12 asked for its build (make test-debug runs it)"
 		return
 	fi
+	if [ -n "$plan" ]; then
+		BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 launch boot "debug" - \
+			boot_suite "debug" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
+		return
+	fi
 	log "the debug kernel (KASAN, lockdep): building it if not cached (log: ${log#"$BPFDRV_TOP"/})"
 	n=$((n + 1))
 	if ! rel=$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh" 2>"$log") ||
@@ -545,10 +593,10 @@ debug_round() {
 	# spi, 376 s more, did not fit the guest's 30 minutes: test-debug)
 	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
 	report $((${#job_pids[@]} - 1))
 }
-[ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && [ -z "${BPFDRV_KERNELS:-}" ] &&
+[ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && { [ -z "${BPFDRV_KERNELS:-}" ] || [ -n "$plan" ]; } &&
 	[ "${BPFDRV_DEBUG:-}" != 0 ] && [ "${BPFDRV_DEBUG_KERNEL:-}" != only ] && debug_round
 echo "1..$n"
 echo "$passed passed, $failed failed"
