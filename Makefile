@@ -7,6 +7,7 @@
 #                 KERNELS=newest: the quick run, on the newest kernel only
 # make test-debug the lifetime parts on a KASAN and lockdep kernel, built
 #                 once from Debian's source (about 11 minutes) and cached
+# make fuzz       the system-call fuzzer on that kernel (FUZZ_MINUTES=10)
 # make demo       boot a VM and show a driver attaching and data flowing
 # make bench      bpfdrv against a native module and CUSE in one VM boot;
 #                 results in build/bench/
@@ -35,7 +36,8 @@ BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bp
 BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,\
 	     $(filter-out %/bad_accel.bpf.c,$(wildcard selftests/progs/*.bpf.c)))
 HOSTILE := $(patsubst selftests/hostile/%.bpf.c,$(BUILD)/selftests/hostile/%.bpf.o,$(wildcard selftests/hostile/*.bpf.c))
-TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c))
+TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c)) \
+	      $(BUILD)/selftests/fuzz_sys
 BENCH_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/bench/*.c))
 HEADERS := $(wildcard include/*.h)
 # Driver skeletons from bpfdrv new, built as a user would (selftests load them).
@@ -70,7 +72,7 @@ BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
-.PHONY: all bpf user kmod selftests test test-debug demo bench vm vm-start vm-run vm-stop vm-build \
+.PHONY: all bpf user kmod selftests test test-debug fuzz demo bench vm vm-start vm-run vm-stop vm-build \
 	vm-check clean \
 	install install-tool install-dev install-dkms-src install-harness deb
 all: bpf user kmod
@@ -79,7 +81,7 @@ bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
 	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES) \
-	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES)
+	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES) $(BUILD)/asan/user/bpfdrv
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -257,6 +259,17 @@ $(BUILD)/selftests/test_beside: \
 
 $(BUILD)/selftests/test_fmt_race $(BUILD)/selftests/test_beside: selftests/datasec.h
 
+# the tool built with ASan and UBSan, for the object fuzzer (fuzz_obj.py)
+ASAN_CC := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer
+$(BUILD)/asan/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidia/*.h) \
+		$(HEADERS) VERSION
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CC="$(ASAN_CC)" $@
+
+# the system-call fuzzer: DRM's UAPI headers come from libdrm
+$(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/tap.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) $< -o $@ -lpthread
+
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
@@ -345,6 +358,18 @@ test:
 # the lifetime parts on the KASAN and lockdep kernel, built once and cached
 test-debug:
 	BPFDRV_DEBUG_KERNEL=only $(if $(PARTS),BPFDRV_PARTS="$(PARTS)") \
+		selftests/vm/run.sh test
+
+# the system-call fuzzer on the KASAN and lockdep kernel: FUZZ_MINUTES
+# (10) long, a new seed each run (FUZZ_SEED=n repeats one)
+FUZZ_MINUTES ?= 10
+fuzz:
+	BPFDRV_DEBUG_KERNEL=only BPFDRV_PARTS=fuzz \
+		BPFDRV_FUZZ_SECONDS=$$(($(FUZZ_MINUTES) * 60)) \
+		BPFDRV_FUZZ_SEED=$(or $(FUZZ_SEED),$$(date +%s)) \
+		BPFDRV_FUZZ_OBJECTS=$$(($(FUZZ_MINUTES) * 10)) \
+		BPFDRV_PART_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 900)) \
+		BPFDRV_VM_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 2400)) \
 		selftests/vm/run.sh test
 
 demo:

@@ -480,7 +480,7 @@ void trace_print_hist(FILE *out, const struct trace_hist *h)
 	for (i = 0; i <= last; i++) {
 		unsigned long long lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
 		int stars = max ? (int)((unsigned long long)h->slots[i] * width / max) : 0;
-		char range[32];
+		char range[48];	/* two 20-digit numbers */
 
 		snprintf(range, sizeof(range), "%llu -> %llu", lo, hi);
 		fprintf(out, "%24s : %-8u |%-*.*s|\n", range, h->slots[i], width,

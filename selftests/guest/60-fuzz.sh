@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The system-call fuzzer (selftests/fuzz_sys.c) on the nodes of echo, fifo,
+# edu and edu_accel, while a second loop updates, detaches and attaches
+# drivers, unbinds, binds, hot-removes and rescans the PCI functions under
+# it. What it finds the kernel reports (the guest's log check: KASAN,
+# lockdep, SLUB's checks, stalls); after it, every driver detaches and
+# both modules unload. Before it, mutated driver objects are handed to
+# the tool (selftests/fuzz_obj.py). BPFDRV_FUZZ_SECONDS (30),
+# BPFDRV_FUZZ_THREADS (4), BPFDRV_FUZZ_OBJECTS (60) and BPFDRV_FUZZ_SEED
+# (a fixed one; make fuzz picks a new one) set it.
+. "$(dirname "$0")/lib.sh"
+
+seconds=${BPFDRV_FUZZ_SECONDS:-30}
+threads=${BPFDRV_FUZZ_THREADS:-4}
+seed=${BPFDRV_FUZZ_SEED:-20261129}
+ACCEL_KO=$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko
+mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+
+load_module || { nok "insmod bpfdrv.ko for the fuzzer"; exit 0; }
+
+# what a person can hand the tool: mutated driver objects, to the tool
+# built with ASan and UBSan, nothing else attached meanwhile
+if [ -x "$B/asan/user/bpfdrv" ]; then
+	python3 selftests/fuzz_obj.py -n "${BPFDRV_FUZZ_OBJECTS:-60}" -S "$seed" \
+		--tool "$B/asan/user/bpfdrv" $OBJ/echo.bpf.o $OBJ/fifo.bpf.o \
+		$OBJ/edu.bpf.o $OBJ/lm75.bpf.o $OBJ/gpio_leds.bpf.o $OBJ/edu_accel.bpf.o \
+		$TOBJ/timers.bpf.o $TOBJ/classes.bpf.o
+	$BPFDRV unload --all >/dev/null 2>&1
+else
+	echo "# skip: the object fuzzer (no ASan build of the tool: make $B/asan/user/bpfdrv)"
+fi
+check "fuzz: load echo and fifo" \
+	eval "$BPFDRV load --pin $OBJ/echo.bpf.o && $BPFDRV load --pin $OBJ/fifo.bpf.o"
+nodes="/dev/bpfdrv/echo /dev/bpfdrv/fifo"
+if [ ${#edus[@]} -ge 2 ]; then
+	check "fuzz: load edu on ${edus[0]}" \
+		$BPFDRV load --pin --device "${edus[0]}" "$OBJ/edu.bpf.o"
+	nodes+=" /dev/bpfdrv/edu0 /dev/bpfdrv/edu1"
+	if modprobe -a drm drm_shmem_helper gpu_sched 2>/dev/null && insmod "$ACCEL_KO"; then
+		check "fuzz: load edu_accel on ${edus[1]}" \
+			$BPFDRV load --pin --device "${edus[1]}" "$OBJ/edu_accel.bpf.o"
+		nodes+=" $(ls /dev/accel/accel* 2>/dev/null | tr '\n' ' ')"
+	else
+		echo "# skip: edu_accel (no DRM accel class here)"
+	fi
+else
+	echo "# skip: edu and edu_accel (want two edu devices)"
+fi
+echo "# fuzzing: $nodes"
+
+# the other side: the drivers and devices change under the calls
+chaos() {
+	local i=0
+
+	while [ ! -e "$OUT/stop" ]; do
+		i=$((i + 1))
+		case $((i % 6)) in
+		0) $BPFDRV update echo "$TOBJ/update/echo_v2.bpf.o";;
+		1) $BPFDRV unload fifo && $BPFDRV load --pin "$OBJ/fifo.bpf.o";;
+		2) [ -n "${edus[0]:-}" ] && $BPFDRV unbind "${edus[0]}" &&
+			$BPFDRV bind "${edus[0]}";;
+		3) $BPFDRV update echo "$OBJ/echo.bpf.o";;
+		4) [ -n "${edus[0]:-}" ] && echo 1 >"/sys/bus/pci/devices/${edus[0]}/remove" &&
+			echo 1 >/sys/bus/pci/rescan && wait_for 10 test -e "/sys/bus/pci/devices/${edus[0]}" &&
+			$BPFDRV bind "${edus[0]}";;
+		5) [ -n "${edus[1]:-}" ] && [ -d /sys/module/bpfdrv_accel ] &&
+			$BPFDRV unbind "${edus[1]}" && $BPFDRV bind "${edus[1]}";;
+		esac >/dev/null 2>&1
+		sleep 0.$((RANDOM % 10))
+	done
+	echo "$i" >"$OUT/chaos"
+}
+chaos &
+chaos_pid=$!
+tap_run timeout -k 10 $((seconds + 90)) $B/selftests/fuzz_sys -t "$threads" -s "$seconds" \
+	-S "$seed" $nodes
+touch "$OUT/stop"
+wait $chaos_pid
+echo "# the other side changed drivers and devices $(cat "$OUT/chaos") times"
+
+# everything detaches and unloads after it
+for d in echo fifo edu edu_accel; do
+	$BPFDRV unload "$d" >/dev/null 2>&1
+done
+for b in "${edus[@]}"; do
+	[ "$(driver_of "$b")" = bpfdrv ] && $BPFDRV unbind "$b" >/dev/null 2>&1
+done
+if [ -d /sys/module/bpfdrv_accel ]; then
+	check "fuzz: bpfdrv_accel.ko unloads after it" wait_for 60 rmmod bpfdrv_accel
+fi
+check "fuzz: bpfdrv.ko unloads after it (nothing holds it)" wait_for 60 rmmod bpfdrv
