@@ -41,6 +41,7 @@
 #include "bpfdrv_accel.h"
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
+#include "bpfdrv_edu_accel.h"
 #include "bpfdrv_fifo.h"
 
 #define FILES		48
@@ -69,6 +70,15 @@ static struct {
 	atomic_uintptr_t addr;
 	size_t len;
 } maps[MAPS];
+/* What each kind of call was tried, and how often it succeeded: depth. */
+enum call_kind { C_OPEN, C_CLOSE, C_RW, C_BO, C_SUBMIT, C_DRM, C_IOCTL, C_POLL,
+		 C_MMAP, C_NR };
+static const char * const kind_names[C_NR] = {
+	"open", "close", "read/write", "BO_CREATE", "SUBMIT", "other DRM",
+	"driver and random ioctls", "poll", "mmap",
+};
+
+static atomic_ullong tries[C_NR], succeeded[C_NR];
 static atomic_ullong calls, faults, interrupted;
 static atomic_int stop;
 static int verbose;
@@ -174,16 +184,19 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void call_begin(struct fuzz_thread *t)
+static void call_begin(struct fuzz_thread *t, enum call_kind kind)
 {
 	atomic_store(&t->began_ns, now_ns());
 	atomic_fetch_add(&calls, 1);
+	atomic_fetch_add(&tries[kind], 1);
 }
 
-static void call_end(struct fuzz_thread *t, long ret)
+static void call_end(struct fuzz_thread *t, enum call_kind kind, long ret)
 {
 	atomic_store(&t->began_ns, 0);
-	if (ret < 0 && errno == EINTR)
+	if (ret >= 0)
+		atomic_fetch_add(&succeeded[kind], 1);
+	else if (errno == EINTR)
 		atomic_fetch_add(&interrupted, 1);
 }
 
@@ -211,9 +224,9 @@ static void op_open(struct fuzz_thread *t)
 	if (!one_in(t, 4))
 		flags |= O_NONBLOCK;
 	note("open %s 0x%x", path, flags);
-	call_begin(t);
+	call_begin(t, C_OPEN);
 	fd = open(path, flags);
-	call_end(t, fd);
+	call_end(t, C_OPEN, fd);
 	if (fd >= 0)
 		keep_fd(t, fd);
 }
@@ -225,8 +238,8 @@ static void op_close(struct fuzz_thread *t)
 	if (fd < 0)
 		return;
 	note("close %d", fd);
-	call_begin(t);
-	call_end(t, close(fd));
+	call_begin(t, C_CLOSE);
+	call_end(t, C_CLOSE, close(fd));
 }
 
 static const char * const rw_names[] = { "read", "write", "pread", "pwrite" };
@@ -242,7 +255,7 @@ static void op_rw(struct fuzz_thread *t)
 	if (buf == t->buf)
 		memset(buf, (int)rnd(t), len < 256 ? len : 256);
 	note("%s %d %p %zu %lld", rw_names[how], fd, buf, len, (long long)off);
-	call_begin(t);
+	call_begin(t, C_RW);
 	switch (how) {
 	case 0:
 		ret = read(fd, buf, len);
@@ -256,15 +269,20 @@ static void op_rw(struct fuzz_thread *t)
 	default:
 		ret = pwrite(fd, buf, len, off);
 	}
-	call_end(t, ret);
+	call_end(t, C_RW, ret);
 }
 
 /* A handle this thread saw, or one at the edges. */
 static __u32 pick_handle(struct fuzz_thread *t)
 {
-	if (one_in(t, 4))
+	switch (below(t, 4)) {
+	case 0:
 		return (__u32)edge_u64(t);
-	return t->handles[below(t, HANDLES)];
+	case 1:	/* each file's handles start at 1 */
+		return 1 + below(t, 8);
+	default:
+		return t->handles[below(t, HANDLES)];
+	}
 }
 
 static void keep_handle(struct fuzz_thread *t, __u32 h)
@@ -289,6 +307,7 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		unsigned char raw[512];
 	} a;
 	__u32 sobj[4];
+	enum call_kind kind;
 	unsigned long cmd;
 	unsigned int i;
 	long ret;
@@ -309,12 +328,23 @@ static void op_drm(struct fuzz_thread *t, int fd)
 	case 3:
 	case 4:
 		cmd = DRM_IOCTL_BPFDRV_SUBMIT;
-		a.submit.ring = below(t, 5);
-		a.submit.nr_bos = below(t, BPFDRV_ACCEL_JOB_BOS_MAX + 2);
 		for (i = 0; i < BPFDRV_ACCEL_JOB_BOS_MAX; i++)
 			a.submit.bos[i] = pick_handle(t);
 		a.submit.in_syncobj = one_in(t, 2) ? 0 : pick_handle(t);
 		a.submit.out_syncobj = one_in(t, 2) ? 0 : pick_handle(t);
+		if (one_in(t, 2)) {	/* a job edu_accel takes, mostly */
+			struct edu_accel_job job = {
+				.count = 1 + below(t, one_in(t, 8) ? 1 << 20 : 64),
+				.op = below(t, 3),
+			};
+
+			a.submit.nr_bos = 1 + below(t, 2);
+			a.submit.arg_len = sizeof(job);
+			memcpy(a.submit.arg, &job, sizeof(job));
+			break;
+		}
+		a.submit.ring = below(t, 5);
+		a.submit.nr_bos = below(t, BPFDRV_ACCEL_JOB_BOS_MAX + 2);
 		a.submit.arg_len = below(t, BPFDRV_ACCEL_JOB_ARG_MAX + 8);
 		for (i = 0; i < BPFDRV_ACCEL_JOB_ARG_MAX; i++)
 			a.submit.arg[i] = rnd(t);
@@ -363,10 +393,12 @@ static void op_drm(struct fuzz_thread *t, int fd)
 			a.version.desc_len = edge_size(t, 64);
 		}
 	}
+	kind = cmd == DRM_IOCTL_BPFDRV_SUBMIT ? C_SUBMIT :
+	       cmd == DRM_IOCTL_BPFDRV_BO_CREATE ? C_BO : C_DRM;
 	note("drm ioctl %d 0x%lx", fd, cmd);
-	call_begin(t);
+	call_begin(t, kind);
 	ret = ioctl(fd, cmd, &a);
-	call_end(t, ret);
+	call_end(t, kind, ret);
 	if (ret)
 		return;
 	if (cmd == DRM_IOCTL_BPFDRV_BO_CREATE)
@@ -414,9 +446,9 @@ static void op_ioctl(struct fuzz_thread *t)
 		for (unsigned int i = 0; i < 64; i++)
 			((__u64 *)t->buf)[i] = edge_u64(t);
 	note("ioctl %d 0x%lx %p", fd, cmd, arg);
-	call_begin(t);
+	call_begin(t, C_IOCTL);
 	ret = ioctl(fd, cmd, arg);
-	call_end(t, ret);
+	call_end(t, C_IOCTL, ret);
 }
 
 static void op_poll(struct fuzz_thread *t)
@@ -430,9 +462,9 @@ static void op_poll(struct fuzz_thread *t)
 		p[i].events = rnd(t);
 	}
 	note("poll %u", n);
-	call_begin(t);
+	call_begin(t, C_POLL);
 	ret = poll(p, n, below(t, 5));
-	call_end(t, ret);
+	call_end(t, C_POLL, ret);
 }
 
 static void sig_fault(int sig)
@@ -485,10 +517,10 @@ static void op_mmap(struct fuzz_thread *t)
 		off = edge_u64(t) & ~(__u64)(page - 1) & 0x7fffffffffffULL;
 	}
 	note("mmap %d %zu 0x%x 0x%llx", fd, len, prot, (long long)off);
-	call_begin(t);
+	call_begin(t, C_MMAP);
 	addr = mmap(NULL, len, prot, one_in(t, 4) ? MAP_PRIVATE : MAP_SHARED,
 		    fd, off);
-	call_end(t, addr == MAP_FAILED ? -1 : 0);
+	call_end(t, C_MMAP, addr == MAP_FAILED ? -1 : 0);
 	if (addr == MAP_FAILED)
 		return;
 	for (i = 0; i < 4 && len; i++)
@@ -713,6 +745,10 @@ int main(int argc, char **argv)
 		 (unsigned long long)atomic_load(&calls) / (seconds ? seconds : 1),
 		 (unsigned long long)atomic_load(&interrupted),
 		 (unsigned long long)atomic_load(&faults));
+	for (i = 0; i < C_NR; i++)
+		tap_diag("fuzz_sys:   %-24s %10llu tried, %10llu succeeded", kind_names[i],
+			 (unsigned long long)atomic_load(&tries[i]),
+			 (unsigned long long)atomic_load(&succeeded[i]));
 	ok(atomic_load(&calls) > 0,
 	   "fuzz: %u threads made system calls on %u nodes for %u s, and every thread ended",
 	   nr_threads, nr_nodes, seconds);
