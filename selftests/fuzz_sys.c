@@ -61,6 +61,10 @@ struct fuzz_thread {
 	unsigned char *buf;		/* BUF_MAX + a guard page */
 	__u32 handles[HANDLES];	/* buffer objects and syncobjs seen */
 	__u64 offsets[8];		/* mmap offsets BO_INFO gave */
+	char last[16][112];		/* its last calls, for a reproducer */
+	unsigned int nr_last;
+	atomic_int returned;		/* at the stop; else killed in a call */
+	int joined;
 };
 
 static const char **nodes;
@@ -161,19 +165,34 @@ static void *edge_buf(struct fuzz_thread *t, size_t len)
 	}
 }
 
+/* A call about to be made: kept among the thread's last, printed with -v. */
 static void note(const char *fmt, ...)
 {
+	char *line = self->last[self->nr_last++ % 16];
 	va_list ap;
 
-	if (!verbose)
-		return;
 	va_start(ap, fmt);
-	flockfile(stderr);
-	fprintf(stderr, "[%u] ", self->idx);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	vsnprintf(line, sizeof(self->last[0]), fmt, ap);
 	va_end(ap);
+	if (verbose)
+		fprintf(stderr, "[%u] %s\n", self->idx, line);
+}
+
+/*
+ * A thread that ended before the stop was killed inside a call (an Oops
+ * kills the task that hit it, not its process): its last calls are the
+ * reproducer.
+ */
+static void reap(struct fuzz_thread *t)
+{
+	unsigned int i, n = t->nr_last < 16 ? t->nr_last : 16;
+
+	t->joined = 1;
+	if (atomic_load(&t->returned))
+		return;
+	ok(0, "fuzz: thread %u was killed inside a call (the kernel log says why)", t->idx);
+	for (i = t->nr_last - n; i != t->nr_last; i++)
+		tap_diag("  then: %s", t->last[i % 16]);
 }
 
 static long long now_ns(void)
@@ -633,6 +652,7 @@ static void *fuzz_thread(void *arg)
 			op_misc(t);
 		}
 	}
+	atomic_store(&t->returned, 1);
 	return NULL;
 }
 
@@ -712,7 +732,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < nr_threads; i++) {
 			long long began = atomic_load(&threads[i].began_ns);
 
-			if (began && now_ns() - began > 1000000000LL)
+			if (threads[i].joined)
+				continue;
+			if (!pthread_tryjoin_np(threads[i].tid, NULL))
+				reap(&threads[i]);
+			else if (began && now_ns() - began > 1000000000LL)
 				pthread_kill(threads[i].tid, SIGUSR1);
 		}
 		if (now_ns() - last >= 10000000000LL) {
@@ -725,7 +749,7 @@ int main(int argc, char **argv)
 	atomic_store(&stop, 1);
 	for (i = 0; i < nr_threads; i++) {
 		/* until it returns: a call may block again after a signal */
-		while (pthread_tryjoin_np(threads[i].tid, NULL)) {
+		while (!threads[i].joined && pthread_tryjoin_np(threads[i].tid, NULL)) {
 			pthread_kill(threads[i].tid, SIGUSR1);
 			usleep(10000);
 			if (now_ns() - start > (seconds + 60) * 1000000000LL) {
@@ -733,6 +757,8 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+		if (!threads[i].joined)
+			reap(&threads[i]);
 	}
 	for (i = 0; i < FILES; i++)
 		if (atomic_load(&files[i]) >= 0)
