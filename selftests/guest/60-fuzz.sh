@@ -5,8 +5,11 @@
 # drivers, unbinds, binds, hot-removes and rescans the PCI functions under
 # it. What it finds the kernel reports (the guest's log check: KASAN,
 # lockdep, SLUB's checks, stalls); after it, every driver detaches and
-# both modules unload. Before it, mutated driver objects are handed to
-# the tool (selftests/fuzz_obj.py). BPFDRV_FUZZ_SECONDS (30),
+# both modules unload. Hot-removal and rescan only with
+# BPFDRV_FUZZ_HOTREMOVE=1 (make fuzz): under TCG, guests that hot-remove
+# and rescan edu have, rarely, frozen with a vCPU halted whose timer
+# interrupt never came (docs/testing.md). Before it, mutated driver
+# objects go to the tool (selftests/fuzz_obj.py). BPFDRV_FUZZ_SECONDS (30),
 # BPFDRV_FUZZ_THREADS (4), BPFDRV_FUZZ_OBJECTS (60) and BPFDRV_FUZZ_SEED
 # (a fixed one; make fuzz picks a new one) set it.
 . "$(dirname "$0")/lib.sh"
@@ -61,7 +64,8 @@ chaos() {
 		2) [ -n "${edus[0]:-}" ] && $BPFDRV unbind "${edus[0]}" &&
 			$BPFDRV bind "${edus[0]}";;
 		3) $BPFDRV update echo "$OBJ/echo.bpf.o";;
-		4) [ -n "${edus[0]:-}" ] && echo 1 >"/sys/bus/pci/devices/${edus[0]}/remove" &&
+		4) [ "${BPFDRV_FUZZ_HOTREMOVE:-0}" = 1 ] && [ -n "${edus[0]:-}" ] &&
+			echo 1 >"/sys/bus/pci/devices/${edus[0]}/remove" &&
 			echo 1 >/sys/bus/pci/rescan && wait_for 10 test -e "/sys/bus/pci/devices/${edus[0]}" &&
 			$BPFDRV bind "${edus[0]}";;
 		5) [ -n "${edus[1]:-}" ] && [ -d /sys/module/bpfdrv_accel ] &&

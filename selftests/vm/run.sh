@@ -331,7 +331,8 @@ boot_suite() {
 
 	shift
 	[ -n "${BPFDRV_PART_TIMEOUT:-}" ] && set -- -e "BPFDRV_PART_TIMEOUT=$BPFDRV_PART_TIMEOUT" "$@"
-	for v in BPFDRV_FUZZ_SECONDS BPFDRV_FUZZ_SEED BPFDRV_FUZZ_THREADS BPFDRV_FUZZ_OBJECTS; do
+	for v in BPFDRV_FUZZ_SECONDS BPFDRV_FUZZ_SEED BPFDRV_FUZZ_THREADS BPFDRV_FUZZ_OBJECTS \
+		 BPFDRV_FUZZ_HOTREMOVE; do
 		[ -n "${!v:-}" ] && set -- -e "$v=${!v}" "$@"
 	done
 	# the console in the log from warnings up, with their stacks (printed
