@@ -3,7 +3,8 @@
 # The system-call fuzzer (selftests/fuzz_sys.c) on the nodes of echo, fifo,
 # edu and edu_accel, while a second loop updates, detaches and attaches
 # drivers, unbinds, binds, hot-removes and rescans the PCI functions under
-# it. What it finds the kernel reports (the guest's log check: KASAN,
+# it (edu_accel is detached and attached again: unbound, its function
+# would go to edu). What it finds the kernel reports (the guest's log check: KASAN,
 # lockdep, SLUB's checks, stalls); after it, every driver detaches and
 # both modules unload. Hot-removal and rescan only with
 # BPFDRV_FUZZ_HOTREMOVE=1 (make fuzz): under TCG, guests that hot-remove
@@ -69,7 +70,8 @@ chaos() {
 			echo 1 >/sys/bus/pci/rescan && wait_for 10 test -e "/sys/bus/pci/devices/${edus[0]}" &&
 			$BPFDRV bind "${edus[0]}";;
 		5) [ -n "${edus[1]:-}" ] && [ -d /sys/module/bpfdrv_accel ] &&
-			$BPFDRV unbind "${edus[1]}" && $BPFDRV bind "${edus[1]}";;
+			$BPFDRV unload edu_accel &&
+			$BPFDRV load --pin --device "${edus[1]}" "$OBJ/edu_accel.bpf.o";;
 		esac >/dev/null 2>&1
 		sleep 0.$((RANDOM % 10))
 	done
