@@ -456,6 +456,8 @@ newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update stall}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		args=(-x package -x swiotlb)
+		# the fuzzers run in the debug kernel's round and make fuzz
+		[ -z "${BPFDRV_PARTS:-}" ] && args+=(-x fuzz)
 		parts=$main_parts
 		if [ -z "${BPFDRV_PARTS:-}" ]; then
 			case $rel in
