@@ -608,12 +608,16 @@ static void op_misc(struct fuzz_thread *t)
 		if (pid == 0) {
 			unsigned char b[64];
 
+			/* never outlives the run, holding files: a read may block */
+			alarm(1);
+
 			if (read(fd, b, sizeof(b)) < 0 && write(fd, b, 1) < 0)
 				_exit(1);
 			_exit(0);
 		}
-		if (pid > 0)
-			waitpid(pid, NULL, 0);
+		/* a signal may interrupt the wait: the child ends within 1 s */
+		while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 		break;
 	default:
 		op_map_use(t);
