@@ -25,7 +25,7 @@
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 2100)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap eject
-#                          update fuzz; make test-debug adds accel)
+#                          update; make test-debug adds accel and fuzz)
 #   BPFDRV_FUZZ_SECONDS=s, BPFDRV_FUZZ_SEED=n, BPFDRV_FUZZ_THREADS=n: the
 #                          fuzz part's length (30), seed, threads (4)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
@@ -456,7 +456,7 @@ newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update stall}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
 		args=(-x package -x swiotlb)
-		# the fuzzers run in the debug kernel's round and make fuzz
+		# the fuzzers run in make fuzz and make test-debug
 		[ -z "${BPFDRV_PARTS:-}" ] && args+=(-x fuzz)
 		parts=$main_parts
 		if [ -z "${BPFDRV_PARTS:-}" ]; then
@@ -576,7 +576,7 @@ debug_round() {
 	fi
 	if [ -n "$plan" ]; then
 		BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 launch boot "debug" - \
-			boot_suite "debug" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
+			boot_suite "debug" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
 		return
 	fi
 	log "the debug kernel (KASAN, lockdep): building it if not cached (log: ${log#"$BPFDRV_TOP"/})"
@@ -596,7 +596,7 @@ debug_round() {
 	# spi, 376 s more, did not fit the guest's 30 minutes: test-debug)
 	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
+		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
 	report $((${#job_pids[@]} - 1))
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && { [ -z "${BPFDRV_KERNELS:-}" ] || [ -n "$plan" ]; } &&
