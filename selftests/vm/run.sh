@@ -418,7 +418,7 @@ fi
 if [ "$with_package" = 1 ]; then
 	pkg_kernels=("${kernels[-1]}")
 	[ -n "${BPFDRV_PARTS:-}" ] && pkg_kernels=("${kernels[@]}")
-	rm -f "$BPFDRV_BUILD"/deb/bpfdrv-*.dkms.tar.gz
+	[ -n "$plan" ] || rm -f "$BPFDRV_BUILD"/deb/bpfdrv-*.dkms.tar.gz
 	if [ ${#pkg_kernels[@]} = 1 ] && [ -z "${BPFDRV_PACKAGE_COMPILE:-}" ] && [ -z "$plan" ] &&
 		[ "$(kernel_root "${pkg_kernels[0]}")" = "$BPFDRV_ROOT" ]; then
 		log "DKMS builds bpfdrv.ko for the package guest (${pkg_kernels[0]})"
