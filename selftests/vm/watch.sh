@@ -27,14 +27,17 @@ boot_limit() {	# boot_limit REL
 		echo 600
 	fi
 }
+# (cat, not awk, reads /proc: awk stops at a process that ended meanwhile)
 kill_tree() {	# kill_tree PID: it and every process under it (no procps needed)
 	local child
 
-	for child in $(awk -v p="$1" '{ sub(/.*\) /, ""); if ($2 == p) {
-			split(FILENAME, f, "/"); print f[3] } }' /proc/[0-9]*/stat 2>/dev/null); do
+	kill -STOP "$1" 2>/dev/null	# no new children meanwhile
+	for child in $(cat /proc/[0-9]*/stat 2>/dev/null |
+		       awk -v p="$1" '{ pid = $1; sub(/.*\) /, ""); if ($2 == p) print pid }'); do
 		kill_tree "$child"
 	done
 	kill "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null
 }
 # watch_guest LABEL LOG PID LIMIT: until PID ends, say as each of the
 # guest's parts ends (its TAP lines and time); stop PID if LOG has no first
