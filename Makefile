@@ -81,7 +81,7 @@ bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
 	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES) \
-	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES) $(BUILD)/asan/user/bpfdrv
+	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)

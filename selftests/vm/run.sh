@@ -116,6 +116,8 @@ fi
 
 mkdir -p "$BPFDRV_BUILD/vm"
 targets="bpf user selftests"
+# the tool built with ASan and UBSan, for the fuzz part only
+[[ " ${BPFDRV_PARTS:-} " == *" fuzz "* ]] && targets+=" ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/asan/user/bpfdrv"
 # the demo runs the drivers and the edu test program only; vm-check, the
 # tool (bpfdrv-ci's harness has no tests)
 [ "$mode" = demo ] && targets="bpf user ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/selftests/test_edu"
