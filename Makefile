@@ -72,7 +72,7 @@ BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 ABI_FIXTURES := $(patsubst selftests/abi/%.bpf.c,$(BUILD)/selftests/abi/%.bpf.o,\
 		$(wildcard selftests/abi/*.bpf.c selftests/abi/v*/*.bpf.c))
 
-.PHONY: all bpf user kmod selftests test test-debug fuzz demo bench vm vm-start vm-run vm-stop vm-build \
+.PHONY: all bpf user kmod selftests gen-drivers test test-debug fuzz demo bench vm vm-start vm-run vm-stop vm-build \
 	vm-check clean \
 	install install-tool install-dev install-dkms-src install-harness deb
 all: bpf user kmod
@@ -265,6 +265,21 @@ $(BUILD)/asan/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/
 		$(HEADERS) VERSION
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CC="$(ASAN_CC)" $@
 
+# random drivers for the fuzz part (selftests/gen_driver.py); each compiles
+# or the generator is wrong. GEN_SEED and GEN_COUNT name the set.
+GEN_SEED ?= 20261129
+GEN_COUNT ?= 16
+GEN_DIR := $(BUILD)/selftests/gen
+GEN_STAMP := $(GEN_DIR)/seed-$(GEN_SEED)-$(GEN_COUNT)
+gen-drivers: $(GEN_STAMP)
+$(GEN_STAMP): selftests/gen_driver.py $(HEADERS)
+	rm -rf $(GEN_DIR)
+	python3 selftests/gen_driver.py -n $(GEN_COUNT) -S $(GEN_SEED) -o $(GEN_DIR)
+	for c in $(GEN_DIR)/*.bpf.c; do \
+		$(CLANG) $(BPF_CFLAGS) -c $$c -o $${c%.c}.o || exit 1; \
+	done
+	touch $@
+
 # the system-call fuzzer: DRM's UAPI headers come from libdrm
 $(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
@@ -368,6 +383,8 @@ fuzz:
 		BPFDRV_FUZZ_SECONDS=$$(($(FUZZ_MINUTES) * 60)) \
 		BPFDRV_FUZZ_SEED=$(or $(FUZZ_SEED),$$(date +%s)) \
 		BPFDRV_FUZZ_OBJECTS=$$(($(FUZZ_MINUTES) * 10)) BPFDRV_FUZZ_HOTREMOVE=1 \
+		BPFDRV_FUZZ_DRIVERS=$$(($(FUZZ_MINUTES) * 4)) \
+		BPFDRV_FUZZ_ARGS=$$(($(FUZZ_MINUTES) * 30)) \
 		BPFDRV_PART_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 900)) \
 		BPFDRV_VM_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 2400)) \
 		selftests/vm/run.sh test

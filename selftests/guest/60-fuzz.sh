@@ -10,8 +10,11 @@
 # BPFDRV_FUZZ_HOTREMOVE=1 (make fuzz): under TCG, guests that hot-remove
 # and rescan edu have, rarely, frozen with a vCPU halted whose timer
 # interrupt never came (docs/testing.md). Before it, mutated driver
-# objects go to the tool (selftests/fuzz_obj.py). BPFDRV_FUZZ_SECONDS (30),
-# BPFDRV_FUZZ_THREADS (4), BPFDRV_FUZZ_OBJECTS (60) and BPFDRV_FUZZ_SEED
+# objects, command lines and autoload.conf files go to the tool
+# (selftests/fuzz_obj.py, fuzz_args.py), and random drivers
+# (selftests/gen_driver.py) are loaded and fuzzed. BPFDRV_FUZZ_SECONDS (30),
+# BPFDRV_FUZZ_THREADS (4), BPFDRV_FUZZ_OBJECTS (60), BPFDRV_FUZZ_ARGS (150),
+# BPFDRV_FUZZ_DRIVER_SECONDS (3, per random driver) and BPFDRV_FUZZ_SEED
 # (a fixed one; make fuzz picks a new one) set it.
 . "$(dirname "$0")/lib.sh"
 
@@ -20,20 +23,72 @@ threads=${BPFDRV_FUZZ_THREADS:-4}
 seed=${BPFDRV_FUZZ_SEED:-20261129}
 ACCEL_KO=$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+bdf_args=()
+for b in "${edus[@]}"; do
+	bdf_args+=(--bdf "$b")
+done
 
 load_module || { nok "insmod bpfdrv.ko for the fuzzer"; exit 0; }
 
-# what a person can hand the tool: mutated driver objects, to the tool
-# built with ASan and UBSan, nothing else attached meanwhile
+# what a person can hand the tool: mutated driver objects, command lines
+# and autoload.conf files, to the tool built with ASan and UBSan, nothing
+# else attached meanwhile
 if [ -x "$B/asan/user/bpfdrv" ]; then
 	python3 selftests/fuzz_obj.py -n "${BPFDRV_FUZZ_OBJECTS:-60}" -S "$seed" \
 		--tool "$B/asan/user/bpfdrv" $OBJ/echo.bpf.o $OBJ/fifo.bpf.o \
 		$OBJ/edu.bpf.o $OBJ/lm75.bpf.o $OBJ/gpio_leds.bpf.o $OBJ/edu_accel.bpf.o \
 		$TOBJ/timers.bpf.o $TOBJ/classes.bpf.o
 	$BPFDRV unload --all >/dev/null 2>&1
+	# and random command lines and autoload.conf files
+	python3 selftests/fuzz_args.py -n "${BPFDRV_FUZZ_ARGS:-150}" -S "$seed" \
+		--tool "$B/asan/user/bpfdrv" --objs "$OBJ" "${bdf_args[@]}"
+	$BPFDRV unload --all >/dev/null 2>&1
 else
 	echo "# skip: the object fuzzer (no ASan build of the tool: make $B/asan/user/bpfdrv)"
 fi
+# random drivers (selftests/gen_driver.py): each is refused with a reason,
+# or attached, fuzzed through its node, and detached; its loops end then
+gen_fuzz() {	# gen_fuzz OBJ: one generated driver
+	local obj=$1 name out rc pid
+
+	name=$(basename "$obj" .bpf.o)
+	out=$($BPFDRV load --pin "$obj" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		if [ $rc -eq 1 ] && grep -q '^bpfdrv: ' <<<"$out"; then
+			gen_refused=$((gen_refused + 1))
+			echo "# $name refused: $(grep -m1 '^bpfdrv: ' <<<"$out" | cut -c1-150)"
+		else
+			nok "fuzz: $name is refused with a message or loads (exit $rc; $obj)"
+			sed 's/^/#   /' <<<"$out" | head -20
+		fi
+		return
+	fi
+	gen_attached=$((gen_attached + 1))
+	$B/selftests/fuzz_sys -t 2 -s "$gen_seconds" -S "$seed" "/dev/bpfdrv/$name" \
+		>"$OUT/gen.log" 2>&1 &
+	pid=$!
+	sleep "$gen_seconds"
+	# detached (or ejected by itself meanwhile); a call still in its loop ends
+	timeout 60 $BPFDRV unload "$name" >/dev/null 2>&1
+	if ! wait_for 60 node_gone "$name" || ! wait_for 90 eval "! kill -0 $pid 2>/dev/null"; then
+		nok "fuzz: $name detaches and its callers return within 60 s ($obj)"
+		kill -9 $pid 2>/dev/null
+		return
+	fi
+	wait $pid || { nok "fuzz: the fuzzer on $name ($obj)"; sed 's/^/#   /' "$OUT/gen.log" | tail -20; }
+	echo "# $name attached: $(grep -m1 -o '[0-9]* calls in [0-9]* s' "$OUT/gen.log"), then detached"
+}
+gen_refused=0 gen_attached=0 gen_seconds=${BPFDRV_FUZZ_DRIVER_SECONDS:-3}
+if ls $TOBJ/gen/*.bpf.o >/dev/null 2>&1; then
+	for obj in $TOBJ/gen/*.bpf.o; do
+		gen_fuzz "$obj"
+	done
+	ok "fuzz: $((gen_refused + gen_attached)) random drivers: $gen_refused refused with a reason, $gen_attached attached, fuzzed for ${gen_seconds} s each and detached"
+else
+	echo "# skip: random drivers (none built: make gen-drivers)"
+fi
+
 check "fuzz: load echo and fifo" \
 	eval "$BPFDRV load --pin $OBJ/echo.bpf.o && $BPFDRV load --pin $OBJ/fifo.bpf.o"
 nodes="/dev/bpfdrv/echo /dev/bpfdrv/fifo"

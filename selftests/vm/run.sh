@@ -28,6 +28,8 @@
 #                          update; make test-debug adds accel and fuzz)
 #   BPFDRV_FUZZ_SECONDS=s, BPFDRV_FUZZ_SEED=n, BPFDRV_FUZZ_THREADS=n: the
 #                          fuzz part's length (30), seed, threads (4)
+#   BPFDRV_FUZZ_DRIVERS=n  its random drivers (16; selftests/gen_driver.py)
+#   BPFDRV_FUZZ_ARGS=n     its random command lines for the tool (150)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -116,8 +118,13 @@ fi
 
 mkdir -p "$BPFDRV_BUILD/vm"
 targets="bpf user selftests"
-# the tool built with ASan and UBSan, for the fuzz part only
-[[ " ${BPFDRV_PARTS:-} " == *" fuzz "* ]] && targets+=" ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/asan/user/bpfdrv"
+# the tool built with ASan and UBSan, for the fuzz part only,
+# and the random drivers of its seed
+make_vars=
+if [[ " ${BPFDRV_PARTS:-} " == *" fuzz "* ]]; then
+	targets+=" ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/asan/user/bpfdrv gen-drivers"
+	make_vars="${BPFDRV_FUZZ_SEED:+GEN_SEED=$BPFDRV_FUZZ_SEED }${BPFDRV_FUZZ_DRIVERS:+GEN_COUNT=$BPFDRV_FUZZ_DRIVERS}"
+fi
 # the demo runs the drivers and the edu test program only; vm-check, the
 # tool (bpfdrv-ci's harness has no tests)
 [ "$mode" = demo ] && targets="bpf user ${BPFDRV_BUILD#"$BPFDRV_TOP"/}/selftests/test_edu"
@@ -125,8 +132,10 @@ targets="bpf user selftests"
 host_tool=/src/${BPFDRV_BUILD#"$BPFDRV_TOP"/}/host
 if [ -z "$plan" ]; then
 	log "building ${targets// /, } (once, for every kernel)"
-	in_root make -s $targets >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
+	in_root make -s $targets $make_vars >"$BPFDRV_BUILD/vm/build.log" 2>&1 ||
 		{ cat "$BPFDRV_BUILD/vm/build.log" >&2; die "build failed"; }
+else
+	echo "plan: build $targets${make_vars:+ $make_vars}"
 fi
 # the tool as the packages build it (libbpf linked in), for the host's own
 # kernel: the host-trace part runs it there
@@ -334,7 +343,7 @@ boot_suite() {
 	shift
 	[ -n "${BPFDRV_PART_TIMEOUT:-}" ] && set -- -e "BPFDRV_PART_TIMEOUT=$BPFDRV_PART_TIMEOUT" "$@"
 	for v in BPFDRV_FUZZ_SECONDS BPFDRV_FUZZ_SEED BPFDRV_FUZZ_THREADS BPFDRV_FUZZ_OBJECTS \
-		 BPFDRV_FUZZ_HOTREMOVE; do
+		 BPFDRV_FUZZ_HOTREMOVE BPFDRV_FUZZ_ARGS BPFDRV_FUZZ_DRIVER_SECONDS; do
 		[ -n "${!v:-}" ] && set -- -e "$v=${!v}" "$@"
 	done
 	# the console in the log from warnings up, with their stacks (printed

@@ -96,6 +96,14 @@ expect "BPFDRV_DEBUG_KERNEL=only (make test-debug): the debug kernel alone, ever
 expect "BPFDRV_FUZZ_SECONDS, _SEED, _THREADS and _OBJECTS reach the guest" \
 	-e "-e BPFDRV_FUZZ_OBJECTS=4 -e BPFDRV_FUZZ_THREADS=2 -e BPFDRV_FUZZ_SEED=9 -e BPFDRV_FUZZ_SECONDS=5 " \
 	-- BPFDRV_FUZZ_SECONDS=5 BPFDRV_FUZZ_SEED=9 BPFDRV_FUZZ_THREADS=2 BPFDRV_FUZZ_OBJECTS=4
+expect "BPFDRV_FUZZ_ARGS and _DRIVER_SECONDS reach the guest" \
+	-e "-e BPFDRV_FUZZ_DRIVER_SECONDS=2 -e BPFDRV_FUZZ_ARGS=7 " \
+	-- BPFDRV_FUZZ_ARGS=7 BPFDRV_FUZZ_DRIVER_SECONDS=2
+expect "BPFDRV_FUZZ_SEED and _DRIVERS pick the random drivers built for the fuzz part" \
+	-xE "plan: build .*gen-drivers GEN_SEED=9 GEN_COUNT=5" \
+	-- BPFDRV_PARTS=fuzz BPFDRV_FUZZ_SEED=9 BPFDRV_FUZZ_DRIVERS=5
+expect "without the fuzz part, no ASan tool and no random drivers are built" \
+	-xE "plan: build bpf user selftests" -- BPFDRV_PARTS=core
 expect "BPFDRV_BENCH_REPS, _SECONDS and _TRACE_ROUNDS set the benchmark" \
 	-e "plan: vm 7.3.1+deb13-amd64: .*--append tsc=reliable -e selftests/bench/guest-bench.sh 3 0.5 1$" \
 	-- BPFDRV_BENCH_REPS=3 BPFDRV_BENCH_SECONDS=0.5 BPFDRV_BENCH_TRACE_ROUNDS=1 -- bench
