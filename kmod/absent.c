@@ -11,6 +11,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/string.h>
 
 #include "bpfdrv.h"
@@ -41,11 +42,6 @@ static int bpfdrv_i2c_absent(const struct chr_ext_ops *ops)
 
 	return bpfdrv_absent(ops, declared, "I2C clients", "CONFIG_I2C");
 }
-
-const struct bpfdrv_part bpfdrv_part_i2c = {
-	.name = "i2c",
-	.valid = bpfdrv_i2c_absent,
-};
 
 __bpf_kfunc int bpfdrv_i2c_read_byte(struct bpfdrv_dev *dev, u32 client)
 {
@@ -99,6 +95,24 @@ __bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
 {
 	return -ENODEV;
 }
+
+BTF_KFUNCS_START(bpfdrv_i2c_absent_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_i2c_absent_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_i2c = {
+	.name = "i2c",
+	.kfuncs = &bpfdrv_i2c_absent_kfunc_ids,
+	.valid = bpfdrv_i2c_absent,
+};
 #endif
 
 #if !IS_ENABLED(CONFIG_SPI_MASTER)
@@ -109,11 +123,6 @@ static int bpfdrv_spi_absent(const struct chr_ext_ops *ops)
 
 	return bpfdrv_absent(ops, declared, "a SPI device", "CONFIG_SPI_MASTER");
 }
-
-const struct bpfdrv_part bpfdrv_part_spi = {
-	.name = "spi",
-	.valid = bpfdrv_spi_absent,
-};
 
 __bpf_kfunc int bpfdrv_spi_transfer(struct bpfdrv_dev *dev, void *buf,
 				    u32 buf__sz)
@@ -126,6 +135,17 @@ __bpf_kfunc int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
 {
 	return -ENODEV;
 }
+
+BTF_KFUNCS_START(bpfdrv_spi_absent_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_spi_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_spi_write_then_read, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_spi_absent_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_spi = {
+	.name = "spi",
+	.kfuncs = &bpfdrv_spi_absent_kfunc_ids,
+	.valid = bpfdrv_spi_absent,
+};
 #endif
 
 #if !IS_ENABLED(CONFIG_GPIOLIB)
@@ -137,11 +157,6 @@ static int bpfdrv_gpio_absent(const struct chr_ext_ops *ops)
 
 	return bpfdrv_absent(ops, declared, "GPIO lines", "CONFIG_GPIOLIB");
 }
-
-const struct bpfdrv_part bpfdrv_part_gpio = {
-	.name = "gpio",
-	.valid = bpfdrv_gpio_absent,
-};
 
 __bpf_kfunc int bpfdrv_gpio_get(struct bpfdrv_dev *dev, u32 line)
 {
@@ -165,6 +180,19 @@ __bpf_kfunc int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, u32 first,
 {
 	return -ENODEV;
 }
+
+BTF_KFUNCS_START(bpfdrv_gpio_absent_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_gpio_absent_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_gpio = {
+	.name = "gpio",
+	.kfuncs = &bpfdrv_gpio_absent_kfunc_ids,
+	.valid = bpfdrv_gpio_absent,
+};
 #endif
 
 #if !IS_ENABLED(CONFIG_HWMON)
@@ -176,15 +204,20 @@ static int bpfdrv_hwmon_absent(const struct chr_ext_ops *ops)
 	return bpfdrv_absent(ops, declared, "hwmon sensors", "CONFIG_HWMON");
 }
 
-const struct bpfdrv_part bpfdrv_part_hwmon = {
-	.name = "hwmon",
-	.valid = bpfdrv_hwmon_absent,
-};
-
 __bpf_kfunc int bpfdrv_sensor_report(struct bpfdrv_sensor_read *rd, s64 value)
 {
 	return -ENODEV;
 }
+
+BTF_KFUNCS_START(bpfdrv_hwmon_absent_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_sensor_report, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_hwmon_absent_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_hwmon = {
+	.name = "hwmon",
+	.kfuncs = &bpfdrv_hwmon_absent_kfunc_ids,
+	.valid = bpfdrv_hwmon_absent,
+};
 #endif
 
 #if !IS_ENABLED(CONFIG_INPUT)
@@ -195,11 +228,6 @@ static int bpfdrv_input_absent(const struct chr_ext_ops *ops)
 	return bpfdrv_absent(ops, declared, "input keys", "CONFIG_INPUT");
 }
 
-const struct bpfdrv_part bpfdrv_part_input = {
-	.name = "input",
-	.valid = bpfdrv_input_absent,
-};
-
 __bpf_kfunc int bpfdrv_input_key(struct bpfdrv_dev *dev, u32 code, u32 value)
 {
 	return -ENODEV;
@@ -209,6 +237,17 @@ __bpf_kfunc int bpfdrv_input_sync(struct bpfdrv_dev *dev)
 {
 	return -ENODEV;
 }
+
+BTF_KFUNCS_START(bpfdrv_input_absent_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_input_key, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_input_sync, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_input_absent_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_input = {
+	.name = "input",
+	.kfuncs = &bpfdrv_input_absent_kfunc_ids,
+	.valid = bpfdrv_input_absent,
+};
 #endif
 
 __bpf_kfunc_end_defs();

@@ -8,11 +8,14 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/dma-mapping.h>
 #include <linux/kmod.h>
 #include <linux/module.h>
 
 #include "bpfdrv.h"
+#include "pci.h"
 
 static DEFINE_MUTEX(bpfdrv_accel_lock);
 static const struct bpfdrv_accel_class *bpfdrv_accel_cls;
@@ -410,8 +413,17 @@ __bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_accel_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_job_done, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_slot, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_bo_load, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_accel_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_accel = {
 	.name = "accel",
+	.kfuncs = &bpfdrv_accel_kfunc_ids,
 	.valid = bpfdrv_accel_valid,
 	.claim = bpfdrv_accel_claim,
 	.add = bpfdrv_accel_add,

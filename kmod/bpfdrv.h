@@ -4,6 +4,7 @@
 #define __BPFDRV_H
 
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/cdev.h>
 #include <linux/completion.h>
 #include <linux/ctype.h>
@@ -364,8 +365,13 @@ void bpfdrv_driver_detach(struct chr_ext_ops *ops);
 int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old);
 void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
+/* What the binding (pci.c) tells the core (driver.c) of its functions. */
+struct bpfdrv_pci_fn_events {
+	void (*added)(struct bpfdrv_pci_fn *fn);	/* bound and mapped */
+	void (*removed)(struct bpfdrv_pci_fn *fn);	/* unbinding */
+};
 
-int bpfdrv_pci_init(void);
+int bpfdrv_pci_init(const struct bpfdrv_pci_fn_events *events);
 void bpfdrv_pci_exit(void);
 /*
  * Lockdown forbids access to PCI devices from outside their drivers. An
@@ -411,7 +417,6 @@ void bpfdrv_pci_group_check(struct bpfdrv_pci_fn *fn,
 bool bpfdrv_pci_group_revoke(struct bpfdrv_pci_fn *fn, struct pci_dev *mate,
 			     const char *why);
 void bpfdrv_pci_group_bound(struct pci_dev *pdev);
-int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn);
 const struct bpf_func_proto *
 bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog);
 int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
@@ -420,6 +425,14 @@ int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
 __printf(2, 3) int bpfdrv_refuse_err(int err, const char *fmt, ...);
 int bpfdrv_kfuncs_init(void);
+int bpfdrv_kfuncs_register(struct btf_id_set8 *set);
+/* for the sets: gone in 7.x, where trusted arguments are the default */
+#ifndef KF_TRUSTED_ARGS
+#define KF_TRUSTED_ARGS 0
+#endif
+int bpfdrv_loop_kfuncs_init(void);
+int bpfdrv_eject_kfuncs_init(void);
+int bpfdrv_parts_kfuncs_init(void);
 int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
 			int start, int end);
 int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it);
@@ -476,6 +489,13 @@ bool bpfdrv_hold_get(struct bpfdrv_hold *h);
 void bpfdrv_hold_put(struct bpfdrv_hold *h);
 void bpfdrv_hold_release(struct bpfdrv_hold *h);
 int bpfdrv_hold_watch_pci(void);
+/* What the bus watch (hold.c) tells the core (driver.c). */
+struct bpfdrv_hold_events {
+	void (*pci_bound)(struct pci_dev *pdev);	/* a driver binds it */
+	void (*dep_gone)(struct bpfdrv_device *bdev, const char *what);
+};
+
+void bpfdrv_hold_init(const struct bpfdrv_hold_events *events);
 void bpfdrv_hold_exit(void);
 
 /*
@@ -484,6 +504,7 @@ void bpfdrv_hold_exit(void);
  */
 struct bpfdrv_part {
 	const char *name;
+	struct btf_id_set8 *kfuncs;	/* registered at module load */
 	int (*valid)(const struct chr_ext_ops *ops);	/* at load */
 	int (*claim)(struct bpfdrv_device *bdev);	/* before init */
 	void (*live)(struct bpfdrv_device *bdev);	/* init succeeded */
@@ -495,6 +516,7 @@ struct bpfdrv_part {
 };
 
 extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
+	bpfdrv_part_pci_bar, bpfdrv_part_pci_dma,
 	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
 	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel,
 	bpfdrv_part_timers;

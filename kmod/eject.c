@@ -16,6 +16,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/capability.h>
 #include <linux/kobject.h>
 #include <linux/slab.h>
@@ -217,6 +218,16 @@ __bpf_kfunc void bpfdrv_eject(struct bpfdrv_dev *dev, const char *msg,
 }
 
 __bpf_kfunc_end_defs();
+
+BTF_KFUNCS_START(bpfdrv_eject_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_eject, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_eject_kfunc_ids)
+
+/* bpfdrv_eject(), for chr_ext_ops programs (kfuncs.c) */
+int bpfdrv_eject_kfuncs_init(void)
+{
+	return bpfdrv_kfuncs_register(&bpfdrv_eject_kfunc_ids);
+}
 
 static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)

@@ -31,6 +31,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/gpio/consumer.h>
 #include <linux/gpio/driver.h>
 #include <linux/gpio/machine.h>
@@ -534,8 +535,16 @@ __bpf_kfunc int bpfdrv_gpio_set_array(struct bpfdrv_dev *dev, u32 first,
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_gpio_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_gpio_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_gpio = {
 	.name = "gpio",
+	.kfuncs = &bpfdrv_gpio_kfunc_ids,
 	.claim = bpfdrv_gpio_claim,
 	.release = bpfdrv_gpio_release,
 };

@@ -39,6 +39,9 @@ struct bpfdrv_hold_bus {
 
 static LIST_HEAD(bpfdrv_hold_buses);
 static DEFINE_MUTEX(bpfdrv_hold_bus_lock);
+/* What the core does when a held device goes (driver.c, via main.c). */
+static const struct bpfdrv_hold_events *bpfdrv_hold_events;
+
 /* Every hold in place; a revocation runs whole under it. */
 static LIST_HEAD(bpfdrv_holds);
 static DEFINE_MUTEX(bpfdrv_holds_lock);
@@ -83,13 +86,13 @@ static int bpfdrv_hold_notify(struct notifier_block *nb, unsigned long action,
 	struct device *dev = data;
 
 	if (action == BUS_NOTIFY_BIND_DRIVER && dev_is_pci(dev)) {
-		bpfdrv_pci_group_bound(to_pci_dev(dev));
+		bpfdrv_hold_events->pci_bound(to_pci_dev(dev));
 		return NOTIFY_DONE;
 	}
 	if (action != BUS_NOTIFY_DEL_DEVICE && action != BUS_NOTIFY_UNBIND_DRIVER)
 		return NOTIFY_DONE;
 	while ((bdev = bpfdrv_hold_revoke_one(dev, what))) {
-		bpfdrv_instance_dep_gone(bdev, what);
+		bpfdrv_hold_events->dep_gone(bdev, what);
 		put_device(&bdev->dev);
 	}
 	return NOTIFY_DONE;
@@ -200,6 +203,12 @@ void bpfdrv_hold_release(struct bpfdrv_hold *h)
 	if (!h->gone)
 		put_device(h->dev);
 	h->dev = NULL;
+}
+
+/* Before any bus is watched: what the notifier tells the core. */
+void bpfdrv_hold_init(const struct bpfdrv_hold_events *events)
+{
+	bpfdrv_hold_events = events;
 }
 
 /* See drivers bound on the PCI bus, for the IOMMU groups (iommu.c). */

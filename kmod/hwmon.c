@@ -15,6 +15,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/ctype.h>
 #include <linux/hwmon.h>
 #include <linux/slab.h>
@@ -242,8 +243,13 @@ __bpf_kfunc int bpfdrv_sensor_report(struct bpfdrv_sensor_read *rd, s64 value)
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_hwmon_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_sensor_report, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_hwmon_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_hwmon = {
 	.name = "hwmon",
+	.kfuncs = &bpfdrv_hwmon_kfunc_ids,
 	.valid = bpfdrv_sensors_valid,
 	.add = bpfdrv_hwmon_add,
 	.del = bpfdrv_hwmon_del,

@@ -28,6 +28,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/i2c.h>
 #include <linux/slab.h>
 
@@ -544,8 +545,21 @@ __bpf_kfunc int bpfdrv_i2c_transfer(struct bpfdrv_dev *dev, u32 client,
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_i2c_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_read_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_write_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_i2c_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_i2c_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_i2c = {
 	.name = "i2c",
+	.kfuncs = &bpfdrv_i2c_kfunc_ids,
 	.valid = bpfdrv_i2c_valid,
 	.claim = bpfdrv_i2c_claim,
 	.release = bpfdrv_i2c_release,

@@ -12,6 +12,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/input.h>
 #include <linux/slab.h>
 
@@ -138,8 +139,14 @@ __bpf_kfunc int bpfdrv_input_sync(struct bpfdrv_dev *dev)
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_input_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_input_key, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_input_sync, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_input_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_input = {
 	.name = "input",
+	.kfuncs = &bpfdrv_input_kfunc_ids,
 	.add = bpfdrv_input_add,
 	.del = bpfdrv_input_del,
 };

@@ -19,11 +19,6 @@
 
 #include "bpfdrv.h"
 
-/* Gone in 7.x, where trusted arguments are the default. */
-#ifndef KF_TRUSTED_ARGS
-#define KF_TRUSTED_ARGS 0
-#endif
-
 /*
  * Copy @len bytes from @src to [@off, @off + @len) of the call's data, in
  * bounds. A direct call's data is the caller's memory: callbacks may not
@@ -355,71 +350,43 @@ BTF_ID_FLAGS(func, bpfdrv_ring_to_io, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_io_to_ring, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_file_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_dev_wake, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpfdrv_dev_yield, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpf_iter_bpfdrv_new, KF_ITER_NEW | KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpf_iter_bpfdrv_next, KF_ITER_NEXT | KF_RET_NULL)
-BTF_ID_FLAGS(func, bpf_iter_bpfdrv_destroy, KF_ITER_DESTROY)
-BTF_ID_FLAGS(func, bpfdrv_eject, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_pci_cfg_read, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_pci_cfg_write, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_pci_bar_len, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_mmio_read, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_mmio_write, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dma_alloc, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_io_to_dma, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dma_to_io, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dma_buf_alloc, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_dma_buf_free, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_io_to_dma_buf, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_dma_buf_to_io, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_gpio_get, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_set, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_get_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_gpio_set_array, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_input_key, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_input_sync, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_sensor_report, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_read_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_write_byte_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_read_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_write_word_data, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_read_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_write_block, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_i2c_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_spi_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_spi_write_then_read, KF_TRUSTED_ARGS | KF_SLEEPABLE)
-BTF_ID_FLAGS(func, bpfdrv_job_done, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_job_bo_load, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_job_slot, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_timer_start, KF_TRUSTED_ARGS)
-BTF_ID_FLAGS(func, bpfdrv_timer_cancel, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_dev_priv, KF_TRUSTED_ARGS | KF_RET_NULL)
 BTF_KFUNCS_END(bpfdrv_kfunc_ids)
 
+/* The module's BTF, which chr_ext_ops programs attach to (struct_ops.c). */
+struct btf *bpfdrv_btf;
+
 /*
- * Only chr_ext_ops programs may call these: the one struct_ops type whose
- * BTF is this module's.
+ * Only chr_ext_ops programs may call bpfdrv's kfuncs: the one struct_ops
+ * type whose BTF is this module's. The core asks a kfunc set's filter
+ * about kfuncs of the set's own BTF only, so this one filter, shared by
+ * every set (the core keeps it once), covers them all.
  */
 static int bpfdrv_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
-	if (!btf_id_set8_contains(&bpfdrv_kfunc_ids, kfunc_id))
-		return 0;
 	return prog->aux->attach_btf && prog->aux->attach_btf == bpfdrv_btf ?
 	       0 : -EACCES;
 }
 
-static const struct btf_kfunc_id_set bpfdrv_kfunc_set = {
-	.owner = THIS_MODULE,
-	.set = &bpfdrv_kfunc_ids,
-	.filter = bpfdrv_kfunc_filter,
-};
+/*
+ * The kfuncs of one part of the module, each set beside its functions
+ * (the parts' through the parts table, bpfdrv_parts_kfuncs_init()). The
+ * core keeps the set itself, not @kset.
+ */
+int bpfdrv_kfuncs_register(struct btf_id_set8 *set)
+{
+	const struct btf_kfunc_id_set kset = {
+		.owner = THIS_MODULE,
+		.set = set,
+		.filter = bpfdrv_kfunc_filter,
+	};
 
+	return register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS, &kset);
+}
+
+/* The kfuncs of I/O buffers, rings and private data (this file's own). */
 int bpfdrv_kfuncs_init(void)
 {
-	return register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
-					 &bpfdrv_kfunc_set);
+	return bpfdrv_kfuncs_register(&bpfdrv_kfunc_ids);
 }

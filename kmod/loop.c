@@ -27,6 +27,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
@@ -185,3 +186,15 @@ __bpf_kfunc void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it)
 }
 
 __bpf_kfunc_end_defs();
+
+BTF_KFUNCS_START(bpfdrv_loop_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_iter_bpfdrv_new, KF_ITER_NEW | KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iter_bpfdrv_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_bpfdrv_destroy, KF_ITER_DESTROY)
+BTF_KFUNCS_END(bpfdrv_loop_kfunc_ids)
+
+/* bpfdrv_for()'s iterator, for chr_ext_ops programs (kfuncs.c) */
+int bpfdrv_loop_kfuncs_init(void)
+{
+	return bpfdrv_kfuncs_register(&bpfdrv_loop_kfunc_ids);
+}

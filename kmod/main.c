@@ -63,6 +63,17 @@ static int bpfdrv_sysfs_init(void)
 	return ret;
 }
 
+/* The core's answers to events of the lower layers, handed down. */
+static const struct bpfdrv_hold_events bpfdrv_hold_events = {
+	.pci_bound = bpfdrv_pci_group_bound,
+	.dep_gone = bpfdrv_instance_dep_gone,
+};
+
+static const struct bpfdrv_pci_fn_events bpfdrv_pci_fn_events = {
+	.added = bpfdrv_pci_fn_added,
+	.removed = bpfdrv_pci_fn_removed,
+};
+
 static int __init bpfdrv_init(void)
 {
 	int ret;
@@ -72,16 +83,18 @@ static int __init bpfdrv_init(void)
 		return -ENOENT;
 	}
 
+	bpfdrv_hold_init(&bpfdrv_hold_events);
 	ret = bpfdrv_sysfs_init();
 	if (ret)
 		return ret;
 	ret = bpfdrv_node_init();
 	if (ret)
 		goto err_eject;
-	ret = bpfdrv_kfuncs_init();
+	ret = bpfdrv_kfuncs_init() ?: bpfdrv_loop_kfuncs_init() ?:
+	      bpfdrv_eject_kfuncs_init() ?: bpfdrv_parts_kfuncs_init();
 	if (ret)
 		goto err_node;
-	ret = bpfdrv_pci_init();
+	ret = bpfdrv_pci_init(&bpfdrv_pci_fn_events);
 	if (ret)
 		goto err_node;
 	ret = bpfdrv_struct_ops_init();

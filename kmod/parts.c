@@ -3,10 +3,11 @@
  * What an instance is made of besides its node and callbacks: its mmap
  * windows, its PCI function, the bus devices it claims (GPIO lines, I2C
  * clients, a SPI device) and its class devices (hwmon, input, LEDs). Each
- * plugs in with a struct bpfdrv_part in its own file; this table is the
- * one place that names them, and the core (struct_ops.c at load,
- * driver.c when an instance starts and finishes, chrdev.c at its release)
- * runs each step over the table without naming a bus or a class.
+ * plugs in with a struct bpfdrv_part in its own file, which names its
+ * kfuncs' set and its steps; this table is the one place that names them,
+ * and the core (main.c and struct_ops.c at load, driver.c when an instance
+ * starts and finishes, chrdev.c at its release) runs each step over the
+ * table without naming a bus or a class.
  *
  * Steps run in table order; del and release in reverse, so that what was
  * added last goes first.
@@ -16,6 +17,8 @@
 static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	&bpfdrv_part_mmap,
 	&bpfdrv_part_pci,
+	&bpfdrv_part_pci_bar,
+	&bpfdrv_part_pci_dma,
 	&bpfdrv_part_gpio,
 	&bpfdrv_part_i2c,
 	&bpfdrv_part_spi,
@@ -33,6 +36,21 @@ static const struct bpfdrv_part * const bpfdrv_parts[] = {
 #define for_each_part_reverse(i, p)					\
 	for ((i) = ARRAY_SIZE(bpfdrv_parts); (i)-- > 0 &&		\
 		      ((p) = bpfdrv_parts[i], 1);)
+
+/* At module load: each part's kfuncs, from the set beside them. */
+int bpfdrv_parts_kfuncs_init(void)
+{
+	const struct bpfdrv_part *p;
+	unsigned int i;
+	int ret;
+
+	for_each_part(i, p) {
+		ret = p->kfuncs ? bpfdrv_kfuncs_register(p->kfuncs) : 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
 
 /* At load: the declarations of every part; the log says what is wrong. */
 int bpfdrv_parts_valid(const struct chr_ext_ops *ops)

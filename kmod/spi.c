@@ -21,6 +21,7 @@
 
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -340,8 +341,14 @@ __bpf_kfunc int bpfdrv_spi_write_then_read(struct bpfdrv_dev *dev, void *tx,
 
 __bpf_kfunc_end_defs();
 
+BTF_KFUNCS_START(bpfdrv_spi_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_spi_transfer, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_ID_FLAGS(func, bpfdrv_spi_write_then_read, KF_TRUSTED_ARGS | KF_SLEEPABLE)
+BTF_KFUNCS_END(bpfdrv_spi_kfunc_ids)
+
 const struct bpfdrv_part bpfdrv_part_spi = {
 	.name = "spi",
+	.kfuncs = &bpfdrv_spi_kfunc_ids,
 	.valid = bpfdrv_spi_valid,
 	.claim = bpfdrv_spi_claim,
 	.release = bpfdrv_spi_release,

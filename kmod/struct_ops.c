@@ -14,9 +14,7 @@
 
 #include "call.h"
 
-/* The module's BTF, as the verifier sees it. */
-struct btf *bpfdrv_btf;
-
+/* The module's BTF, as the verifier sees it (kfuncs.c's filter). */
 static int bpfdrv_ops_init(struct btf *btf)
 {
 	bpfdrv_btf = btf;
@@ -136,129 +134,157 @@ static bool bpfdrv_input_keys_valid(const struct chr_ext_ops *ops)
 	return true;
 }
 
-/* Copy and check the data members; returning 1 marks a member handled. */
+/*
+ * The data members init_member takes: each copied as it is, or through
+ * its take(), which checks it first (saying why it refuses) and copies it.
+ * Returning 1 marks a member handled.
+ */
+struct bpfdrv_data_member {
+	u32 moff;
+	u32 size;
+	int (*take)(const struct bpfdrv_data_member *m,
+		    const struct chr_ext_ops *uops, struct chr_ext_ops *kops);
+};
+
+/* A string member: NUL-terminated within its array. */
+static int bpfdrv_take_string(const struct bpfdrv_data_member *m,
+			      const struct chr_ext_ops *uops,
+			      struct chr_ext_ops *kops)
+{
+	const char *src = (const char *)uops + m->moff;
+
+	if (strnlen(src, m->size) == m->size)
+		return -EINVAL;
+	strscpy((char *)kops + m->moff, src, m->size);
+	return 1;
+}
+
+static int bpfdrv_take_name(const struct bpfdrv_data_member *m,
+			    const struct chr_ext_ops *uops,
+			    struct chr_ext_ops *kops)
+{
+	if (!bpfdrv_name_valid(uops->name)) {
+		pr_info("invalid driver name (want 1-%d of [A-Za-z0-9_-], starting alphanumeric)\n",
+			BPFDRV_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	return bpfdrv_take_string(m, uops, kops);
+}
+
+static int bpfdrv_take_mode(const struct bpfdrv_data_member *m,
+			    const struct chr_ext_ops *uops,
+			    struct chr_ext_ops *kops)
+{
+	/* no setuid, setgid, sticky or execute bits on a device node */
+	if (uops->mode & ~0666) {
+		pr_info("invalid node mode %#o (at most 0666)\n", uops->mode);
+		return -EINVAL;
+	}
+	kops->mode = uops->mode;
+	return 1;
+}
+
+static int bpfdrv_take_flags(const struct bpfdrv_data_member *m,
+			     const struct chr_ext_ops *uops,
+			     struct chr_ext_ops *kops)
+{
+	if (uops->flags & ~BPFDRV_F_ALL) {
+		pr_info("invalid flags %#x (known: %#x)\n", uops->flags,
+			BPFDRV_F_ALL);
+		return -EINVAL;
+	}
+	kops->flags = uops->flags;
+	return 1;
+}
+
+/* name precedes abi_version: kops->name is taken already */
+static int bpfdrv_take_abi_version(const struct bpfdrv_data_member *m,
+				   const struct chr_ext_ops *uops,
+				   struct chr_ext_ops *kops)
+{
+	if (uops->abi_version > BPFDRV_ABI_VERSION) {
+		pr_info("driver %s was built for bpfdrv ABI %u; this module has ABI %u\n",
+			kops->name, uops->abi_version, BPFDRV_ABI_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	kops->abi_version = uops->abi_version ?: 1;
+	return 1;
+}
+
+static int bpfdrv_take_gpio_lines(const struct bpfdrv_data_member *m,
+				  const struct chr_ext_ops *uops,
+				  struct chr_ext_ops *kops)
+{
+	if (!bpfdrv_gpio_lines_valid(uops)) {
+		pr_info("invalid gpio_chip/gpio_lines declaration\n");
+		return -EINVAL;
+	}
+	memcpy(kops->gpio_lines, uops->gpio_lines, sizeof(kops->gpio_lines));
+	return 1;
+}
+
+static int bpfdrv_take_input_keys(const struct bpfdrv_data_member *m,
+				  const struct chr_ext_ops *uops,
+				  struct chr_ext_ops *kops)
+{
+	if (!bpfdrv_input_keys_valid(uops)) {
+		pr_info("invalid input_keys: codes 1..%d, ended by 0\n",
+			BPFDRV_INPUT_KEY_MAX);
+		return -EINVAL;
+	}
+	memcpy(kops->input_keys, uops->input_keys, sizeof(kops->input_keys));
+	return 1;
+}
+
+#define BPFDRV_DATA_MEMBER(m, take)					\
+	{ offsetof(struct chr_ext_ops, m),				\
+	  sizeof_field(struct chr_ext_ops, m), take }
+/*
+ * The class, I2C, SPI, mmap and accelerator declarations are copied here
+ * and checked whole in validate (bpfdrv_parts_valid()).
+ */
+static const struct bpfdrv_data_member bpfdrv_data_members[] = {
+	BPFDRV_DATA_MEMBER(name, bpfdrv_take_name),
+	BPFDRV_DATA_MEMBER(mode, bpfdrv_take_mode),
+	BPFDRV_DATA_MEMBER(flags, bpfdrv_take_flags),
+	BPFDRV_DATA_MEMBER(pci_ids, NULL),
+	BPFDRV_DATA_MEMBER(pci_slot, bpfdrv_take_string),
+	BPFDRV_DATA_MEMBER(gpio_chip, bpfdrv_take_string),
+	BPFDRV_DATA_MEMBER(gpio_lines, bpfdrv_take_gpio_lines),
+	BPFDRV_DATA_MEMBER(abi_version, bpfdrv_take_abi_version),
+	BPFDRV_DATA_MEMBER(leds, NULL),
+	BPFDRV_DATA_MEMBER(input_keys, bpfdrv_take_input_keys),
+	BPFDRV_DATA_MEMBER(sensors, NULL),
+	BPFDRV_DATA_MEMBER(i2c_adapter, NULL),
+	BPFDRV_DATA_MEMBER(i2c_addrs, NULL),
+	BPFDRV_DATA_MEMBER(spi_controller, NULL),
+	BPFDRV_DATA_MEMBER(spi_cs, NULL),
+	BPFDRV_DATA_MEMBER(spi_mode, NULL),
+	BPFDRV_DATA_MEMBER(spi_max_speed_hz, NULL),
+	BPFDRV_DATA_MEMBER(mmaps, NULL),
+	BPFDRV_DATA_MEMBER(accel, NULL),
+	BPFDRV_DATA_MEMBER(accel_ioctls, NULL),
+	BPFDRV_DATA_MEMBER(accel_rings, NULL),
+	BPFDRV_DATA_MEMBER(accel_timeout_ms, NULL),
+	BPFDRV_DATA_MEMBER(accel_dma_bits, NULL),
+	BPFDRV_DATA_MEMBER(accel_ring_jobs, NULL),
+};
+
 static int bpfdrv_ops_init_member(const struct btf_type *t,
 				  const struct btf_member *member,
 				  void *kdata, const void *udata)
 {
-	const struct chr_ext_ops *uops = udata;
-	struct chr_ext_ops *kops = kdata;
 	u32 moff = __btf_member_bit_offset(t, member) / 8;
+	const struct bpfdrv_data_member *m;
 	const char *cb;
 
-	switch (moff) {
-	case offsetof(struct chr_ext_ops, name):
-		if (!bpfdrv_name_valid(uops->name)) {
-			pr_info("invalid driver name (want 1-%d of [A-Za-z0-9_-], starting alphanumeric)\n",
-				BPFDRV_NAME_MAX - 1);
-			return -EINVAL;
-		}
-		strscpy(kops->name, uops->name, sizeof(kops->name));
-		return 1;
-	case offsetof(struct chr_ext_ops, mode):
-		/* no setuid, setgid, sticky or execute bits on a device node */
-		if (uops->mode & ~0666) {
-			pr_info("invalid node mode %#o (at most 0666)\n", uops->mode);
-			return -EINVAL;
-		}
-		kops->mode = uops->mode;
-		return 1;
-	case offsetof(struct chr_ext_ops, flags):
-		if (uops->flags & ~BPFDRV_F_ALL) {
-			pr_info("invalid flags %#x (known: %#x)\n", uops->flags,
-				BPFDRV_F_ALL);
-			return -EINVAL;
-		}
-		kops->flags = uops->flags;
-		return 1;
-	case offsetof(struct chr_ext_ops, pci_ids):
-		memcpy(kops->pci_ids, uops->pci_ids, sizeof(kops->pci_ids));
-		return 1;
-	case offsetof(struct chr_ext_ops, pci_slot):
-		if (strnlen(uops->pci_slot, sizeof(uops->pci_slot)) ==
-		    sizeof(uops->pci_slot))
-			return -EINVAL;
-		strscpy(kops->pci_slot, uops->pci_slot, sizeof(kops->pci_slot));
-		return 1;
-	case offsetof(struct chr_ext_ops, gpio_chip):
-		if (strnlen(uops->gpio_chip, sizeof(uops->gpio_chip)) ==
-		    sizeof(uops->gpio_chip))
-			return -EINVAL;
-		strscpy(kops->gpio_chip, uops->gpio_chip, sizeof(kops->gpio_chip));
-		return 1;
-	case offsetof(struct chr_ext_ops, abi_version):
-		if (uops->abi_version > BPFDRV_ABI_VERSION) {
-			pr_info("driver %s was built for bpfdrv ABI %u; this module has ABI %u\n",
-				kops->name, uops->abi_version, BPFDRV_ABI_VERSION);
-			return -EPROTONOSUPPORT;
-		}
-		kops->abi_version = uops->abi_version ?: 1;
-		return 1;
-	case offsetof(struct chr_ext_ops, gpio_lines):
-		if (!bpfdrv_gpio_lines_valid(uops)) {
-			pr_info("invalid gpio_chip/gpio_lines declaration\n");
-			return -EINVAL;
-		}
-		memcpy(kops->gpio_lines, uops->gpio_lines,
-		       sizeof(kops->gpio_lines));
-		return 1;
-	/* the class, I2C and SPI declarations: checked whole in validate */
-	case offsetof(struct chr_ext_ops, leds):
-		memcpy(kops->leds, uops->leds, sizeof(kops->leds));
-		return 1;
-	case offsetof(struct chr_ext_ops, input_keys):
-		if (!bpfdrv_input_keys_valid(uops)) {
-			pr_info("invalid input_keys: codes 1..%d, ended by 0\n",
-				BPFDRV_INPUT_KEY_MAX);
-			return -EINVAL;
-		}
-		memcpy(kops->input_keys, uops->input_keys,
-		       sizeof(kops->input_keys));
-		return 1;
-	case offsetof(struct chr_ext_ops, sensors):
-		memcpy(kops->sensors, uops->sensors, sizeof(kops->sensors));
-		return 1;
-	case offsetof(struct chr_ext_ops, i2c_adapter):
-		memcpy(kops->i2c_adapter, uops->i2c_adapter,
-		       sizeof(kops->i2c_adapter));
-		return 1;
-	case offsetof(struct chr_ext_ops, i2c_addrs):
-		memcpy(kops->i2c_addrs, uops->i2c_addrs, sizeof(kops->i2c_addrs));
-		return 1;
-	case offsetof(struct chr_ext_ops, spi_controller):
-		memcpy(kops->spi_controller, uops->spi_controller,
-		       sizeof(kops->spi_controller));
-		return 1;
-	case offsetof(struct chr_ext_ops, spi_cs):
-		kops->spi_cs = uops->spi_cs;
-		return 1;
-	case offsetof(struct chr_ext_ops, spi_mode):
-		kops->spi_mode = uops->spi_mode;
-		return 1;
-	case offsetof(struct chr_ext_ops, spi_max_speed_hz):
-		kops->spi_max_speed_hz = uops->spi_max_speed_hz;
-		return 1;
-	case offsetof(struct chr_ext_ops, mmaps):
-		memcpy(kops->mmaps, uops->mmaps, sizeof(kops->mmaps));
-		return 1;
-	case offsetof(struct chr_ext_ops, accel):
-		kops->accel = uops->accel;
-		return 1;
-	case offsetof(struct chr_ext_ops, accel_ioctls):
-		memcpy(kops->accel_ioctls, uops->accel_ioctls,
-		       sizeof(kops->accel_ioctls));
-		return 1;
-	case offsetof(struct chr_ext_ops, accel_rings):
-		kops->accel_rings = uops->accel_rings;
-		return 1;
-	case offsetof(struct chr_ext_ops, accel_timeout_ms):
-		kops->accel_timeout_ms = uops->accel_timeout_ms;
-		return 1;
-	case offsetof(struct chr_ext_ops, accel_dma_bits):
-		kops->accel_dma_bits = uops->accel_dma_bits;
-		return 1;
-	case offsetof(struct chr_ext_ops, accel_ring_jobs):
-		kops->accel_ring_jobs = uops->accel_ring_jobs;
+	for (m = bpfdrv_data_members;
+	     m < bpfdrv_data_members + ARRAY_SIZE(bpfdrv_data_members); m++) {
+		if (m->moff != moff)
+			continue;
+		if (m->take)
+			return m->take(m, udata, kdata);
+		memcpy(kdata + moff, udata + moff, m->size);
 		return 1;
 	}
 	cb = bpfdrv_cb_member_name(moff);

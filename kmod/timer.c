@@ -13,6 +13,8 @@
  * are stopped before the driver's exit runs: none fires once the detach
  * returns.
  */
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -85,13 +87,6 @@ static void bpfdrv_timers_free(struct bpfdrv_device *bdev)
 	bdev->timers = NULL;
 }
 
-const struct bpfdrv_part bpfdrv_part_timers = {
-	.name = "timers",
-	.claim = bpfdrv_timers_claim,
-	.revoke = bpfdrv_timers_revoke,
-	.free = bpfdrv_timers_free,
-};
-
 __bpf_kfunc_start_defs();
 
 /**
@@ -150,3 +145,16 @@ __bpf_kfunc int bpfdrv_timer_cancel(struct bpfdrv_dev *dev, u32 id)
 }
 
 __bpf_kfunc_end_defs();
+
+BTF_KFUNCS_START(bpfdrv_timer_kfunc_ids)
+BTF_ID_FLAGS(func, bpfdrv_timer_start, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_timer_cancel, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(bpfdrv_timer_kfunc_ids)
+
+const struct bpfdrv_part bpfdrv_part_timers = {
+	.name = "timers",
+	.kfuncs = &bpfdrv_timer_kfunc_ids,
+	.claim = bpfdrv_timers_claim,
+	.revoke = bpfdrv_timers_revoke,
+	.free = bpfdrv_timers_free,
+};

@@ -78,6 +78,28 @@ tap(not c, "kmod: no call cycle between the module's %d files"
     % len([f for f in files if f.endswith(".c")]),
     ["cycle: " + " -> ".join(c)] if c else ())
 
+# ... nor one by name: a function or variable of another file named
+# anywhere in code (a kfunc set, an ops table, a part, an attribute), not
+# only called. Strings are not code: allow.c's list of the kfuncs allowed
+# on the fence path compares names with what sprint_symbol() writes.
+code = {f: re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', s) for f, s in bodies.items()}
+for f, s in bodies.items():
+    if not f.endswith(".c"):
+        continue
+    for m in re.finditer(r"^(?!static|extern)(?:const )?struct \w+ (?:\* ?)?(?:const )?(\w+)"
+                         r"(?:\[\w*\])? *(?:=|;)", s, re.M):
+        defs[m.group(1)] = f
+calls = collections.defaultdict(set)
+for f, s in code.items():
+    if f.endswith(".c"):
+        for name, df in defs.items():
+            if df != f and re.search(r"\b%s\b" % name, s):
+                calls[f].add(df)
+c = cycle()
+tap(not c, "kmod: no cycle between files by name (functions and variables"
+    " named, %d symbols)" % len(defs),
+    ["cycle: " + " -> ".join(c)] if c else ())
+
 # one way to call a driver
 bad = []
 for f, s in bodies.items():
@@ -92,7 +114,7 @@ for f, s in bodies.items():
             bad.append("%s:%d: %s" % (f, n, line.strip()))
         # a chr_ext_ops callback (not a hold's or a link's own ops)
         m = re.search(r"(?<!h->)(?<!link->)\bops->(\w+)\(", line)
-        if m and not (f == "pci.c" and m.group(1) == "irq_hard"):
+        if m and not (f == "pci_irq.c" and m.group(1) == "irq_hard"):
             bad.append("%s:%d: %s" % (f, n, line.strip()))
 tap(not bad, "kmod: every callback is called through call.h "
     "(irq_hard and the update's lock excepted)", bad)

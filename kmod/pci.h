@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Between the files of PCI support: binding (pci.c), PCI_COMMAND
+ * (pci_cmd.c), the interrupt (pci_irq.c), config space and BARs
+ * (pci_bar.c), DMA buffers (pci_dma.c).
+ */
+#ifndef __BPFDRV_PCI_H
+#define __BPFDRV_PCI_H
+
+#include "bpfdrv.h"
+
+/* pci_cmd.c: every change to PCI_COMMAND, under fn->cmd_lock */
+int bpfdrv_pci_cmd_update(struct bpfdrv_pci_fn *fn, u16 clear, u16 set);
+bool bpfdrv_pci_intx_check_mask(struct bpfdrv_pci_fn *fn);
+void bpfdrv_pci_intx_unmask(struct bpfdrv_pci_fn *fn);
+int bpfdrv_pci_set_master(struct bpfdrv_pci_fn *fn);
+
+/* pci_irq.c */
+int bpfdrv_pci_irq_setup(struct bpfdrv_device *bdev, struct bpfdrv_pci_fn *fn);
+void bpfdrv_pci_irq_live(struct bpfdrv_device *bdev);
+void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev);
+
+/* pci_bar.c: the calling instance's function, if lockdown allows it */
+struct bpfdrv_pci_fn *bpfdrv_pci_fn_of(struct bpfdrv_dev *dev, int *err);
+
+/* pci_dma.c */
+void bpfdrv_pci_dma_free_all(struct bpfdrv_pci_fn *fn);
+
+#endif /* __BPFDRV_PCI_H */
