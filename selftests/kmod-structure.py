@@ -7,7 +7,11 @@
 - one way to call a driver: no file but call.h takes an instance's callback
   mutex or calls a callback (irq_hard, in hard-IRQ context, and the live
   update's own lock, are the two named exceptions);
-- one way to hold a bus device: only hold.c registers a bus notifier.
+- one way to hold a bus device: only hold.c registers a bus notifier;
+- no cycle by name either: a function or variable of another file named
+  anywhere in code (a kfunc set, an ops table, a part) counts;
+- the docs name what is there (architecture.md's file table, the files with
+  kfunc sets, every kfunc in docs/).
 
 Usage: kmod-structure.py [KMOD_DIR]
 """
@@ -99,6 +103,28 @@ c = cycle()
 tap(not c, "kmod: no cycle between files by name (functions and variables"
     " named, %d symbols)" % len(defs),
     ["cycle: " + " -> ".join(c)] if c else ())
+
+# the docs name what is there: every file in architecture.md's table,
+# every file with kfuncs where it says who registers them, every kfunc in
+# a page of docs/
+docs = os.path.join(kmod, "..", "docs")
+arch = open(os.path.join(docs, "architecture.md")).read()
+table = arch[arch.index("| file | role |"):arch.index("## Objects")]
+missing = [f for f in sorted(files) if "`kmod/%s`" % f not in table]
+tap(not missing, "docs: architecture.md's file table names every file of kmod/",
+    ["not in it: " + ", ".join(missing)] if missing else ())
+safety = arch[arch.index("## Kfunc safety"):arch.index("Four rules")]
+with_sets = sorted(f for f, s in bodies.items() if "BTF_KFUNCS_START" in s)
+missing = [f for f in with_sets if "`%s`" % f not in safety and "`kmod/%s`" % f not in safety]
+tap(not missing, "docs: architecture.md names the %d files with kfunc sets" % len(with_sets),
+    ["not named: " + ", ".join(missing)] if missing else ())
+all_docs = "".join(open(p).read() for p in glob.glob(os.path.join(docs, "*.md")))
+kfuncs = sorted({k for s in bodies.values()
+                 for k in re.findall(r"BTF_ID_FLAGS\(func, (\w+)", s)})
+missing = [k for k in kfuncs if not re.search(r"`[^`]*\b%s\b" % k, all_docs)]
+tap(not missing, "docs: all %d kfuncs documented (kfuncs.md, or their bus's page)"
+    % len(kfuncs),
+    ["not in it: " + ", ".join(missing)] if missing else ())
 
 # one way to call a driver
 bad = []
