@@ -253,7 +253,7 @@ struct bpfdrv_device {
 	struct bpfdrv_hold i2c_hold;	/* the adapter */
 	struct spi_device *spi;		/* its SPI device; NULL if none */
 	struct bpfdrv_hold spi_hold;	/* the SPI device */
-	/* class devices; see classes.c */
+	/* class devices: led.c, input.c, hwmon.c */
 	struct bpfdrv_leds *leds;
 	struct bpfdrv_input *input;	/* under input_lock */
 	spinlock_t input_lock;

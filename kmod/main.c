@@ -89,7 +89,7 @@ static int __init bpfdrv_init(void)
 		return ret;
 	ret = bpfdrv_node_init();
 	if (ret)
-		goto err_eject;
+		goto err_sysfs;
 	ret = bpfdrv_kfuncs_init() ?: bpfdrv_loop_kfuncs_init() ?:
 	      bpfdrv_eject_kfuncs_init() ?: bpfdrv_parts_kfuncs_init();
 	if (ret)
@@ -107,7 +107,7 @@ err_pci:
 err_node:
 	bpfdrv_hold_exit();	/* the PCI bus watch, if bpfdrv_pci_init() set it */
 	bpfdrv_node_exit();
-err_eject:
+err_sysfs:
 	pr_err("registration failed: %d\n", ret);
 	kobject_put(bpfdrv_kobj);
 	bpfdrv_eject_exit();

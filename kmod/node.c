@@ -149,11 +149,11 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for (op = BPFDRV_CB_OPEN; op <= BPFDRV_CB_POLL; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
-	/* the class callbacks (classes.c) */
+	/* the class callbacks (led.c, hwmon.c) */
 	for (op = BPFDRV_CB_LED_SET; op <= BPFDRV_CB_SENSOR_READ; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
-	/* the interrupt callbacks (pci.c, gpio.c) and live updates */
+	/* the interrupt callbacks (pci_irq.c, gpio.c) and live updates */
 	len += sysfs_emit_at(buf, len, "irq %llu\nirq_hard %llu\ngpio_edge %llu\ntakeover %llu\n",
 			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD],
 			     sum.calls[BPFDRV_CB_GPIO_EDGE],
