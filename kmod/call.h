@@ -2,7 +2,7 @@
 /*
  * The one way to call a driver (in the spirit of sched_ext's SCX_CALL_OP):
  * bpfdrv_call() and bpfdrv_call_void(). Every callback but irq_hard, which
- * runs in hard-IRQ context under RCU (pci.c), goes through them:
+ * runs in hard-IRQ context under RCU (pci_irq.c), goes through them:
  *
  *   enter:  pin the instance (bpfdrv_pin(): a detach drains the pins
  *           before it frees the driver), the gate of the call's kind, a

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kfuncs for chr_ext_ops programs: the I/O buffer, per-file and per-device
- * storage and wakeups; the PCI and GPIO kfuncs live in pci.c and gpio.c and
- * are listed here.
+ * storage and wakeups. Every file with kfuncs keeps their set beside them
+ * and registers it here (bpfdrv_kfuncs_register()), with one filter.
  *
  * Every context pointer they take is one bpfdrv passed to the running
  * callback: the contexts are kernel objects (their __kernel_object member) and
