@@ -214,7 +214,21 @@ static int wait_foreground(struct bpf_link **links, char names[][BPFDRV_NAME_MAX
 	return ejected ? 1 : 0;
 }
 
-int cmd_load(int argc, char **argv)
+/* The chr_ext_ops maps of one object, as cmd_load() attaches them. */
+struct load {
+	const char *path;
+	struct bpf_object *obj;
+	struct map_overrides o;
+	bool pin;
+	int n, n_gpio, n_i2c, n_spi;
+	char names[MAX_DRIVERS][BPFDRV_NAME_MAX];
+	struct bpf_map *maps[MAX_DRIVERS];
+	struct bpf_link *links[MAX_DRIVERS];
+	bool is_pci[MAX_DRIVERS];
+};
+
+/* Options and the object's path: 0, or the exit status (-1: go on). */
+static int load_parse_args(struct load *l, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "pin", no_argument, NULL, 'p' },
@@ -223,24 +237,14 @@ int cmd_load(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char names[MAX_DRIVERS][BPFDRV_NAME_MAX];
-	struct bpf_link *links[MAX_DRIVERS] = {};
-	struct bpf_map *maps[MAX_DRIVERS];
-	bool is_pci[MAX_DRIVERS] = {};
-	struct map_overrides o = { .bind = true };
-	struct bpf_object *obj;
-	const struct btf *btf;
-	struct bpf_map *map;
-	int i, n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0, opt, ret = 1;
-	bool pin = false, started = false;
-	const char *path;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "pn:d:vh", opts, NULL)) != -1) {
-		if (override_option(opt, optarg, &o))
+		if (override_option(opt, optarg, &l->o))
 			continue;
 		switch (opt) {
 		case 'p':
-			pin = true;
+			l->pin = true;
 			break;
 		case 'v':
 			libbpf_log_init(true);
@@ -257,123 +261,160 @@ int cmd_load(int argc, char **argv)
 		usage_load(stderr);
 		return 2;
 	}
-	path = argv[optind];
-	if (check_overrides(&o) || check_bpf_elf(path) || check_module())
+	l->path = argv[optind];
+	if (check_overrides(&l->o) || check_bpf_elf(l->path) || check_module())
 		return 1;
 	if (!init_ns_capable(CAP_SYS_ADMIN)) {
 		err("%s: loading a driver needs CAP_SYS_ADMIN in the initial user namespace (a BPF token does not grant it)",
-		    path);
+		    l->path);
 		return 1;
 	}
+	return -1;
+}
 
-	o.path = path;
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj) {
-		err("%s: cannot open BPF object: %s", path, strerror(errno));
-		return 1;
-	}
-	btf = bpf_object__btf(obj);
-	bpf_object__for_each_map(map, obj) {
+/* Find the object's drivers and apply the overrides to them: 0 or -1. */
+static int load_prepare_maps(struct load *l)
+{
+	const struct btf *btf = bpf_object__btf(l->obj);
+	struct map_overrides *o = &l->o;
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, l->obj) {
 		if (!is_chr_ext_ops(btf, map))
 			continue;
-		if (n == MAX_DRIVERS) {
-			err("%s: more than %d chr_ext_ops maps", path, MAX_DRIVERS);
-			goto out;
+		if (l->n == MAX_DRIVERS) {
+			err("%s: more than %d chr_ext_ops maps", l->path, MAX_DRIVERS);
+			return -1;
 		}
-		if (prepare_driver_map(btf, map, &o, names[n], &is_pci[n], &n_gpio,
-				       &n_i2c, &n_spi))
-			goto out;
-		maps[n++] = map;
+		if (prepare_driver_map(btf, map, o, l->names[l->n], &l->is_pci[l->n],
+				       &l->n_gpio, &l->n_i2c, &l->n_spi))
+			return -1;
+		l->maps[l->n++] = map;
 	}
-	if (!n) {
-		err("%s: no chr_ext_ops map in this object (%s)", path,
+	if (!l->n) {
+		err("%s: no chr_ext_ops map in this object (%s)", l->path,
 		    "declare one in SEC(\".struct_ops.link\")");
-		goto out;
+		return -1;
 	}
-	if (check_driver_programs(obj, path))
-		goto out;
-	if ((o.i2c_adapter || o.i2c_addrs) && n && !n_i2c) {
+	if (check_driver_programs(l->obj, l->path))
+		return -1;
+	if ((o->i2c_adapter || o->i2c_addrs) && !l->n_i2c) {
 		err("%s: --i2c-adapter/--i2c-addrs: no driver in it declares I2C addresses",
-		    path);
-		goto out;
+		    l->path);
+		return -1;
 	}
-	if (spi_overridden(&o) && n && !n_spi) {
-		err("%s: --spi-*: no driver in it declares a SPI device", path);
-		goto out;
+	if (spi_overridden(o) && !l->n_spi) {
+		err("%s: --spi-*: no driver in it declares a SPI device", l->path);
+		return -1;
 	}
-	if ((o.gpio_chip || o.gpio_lines) && n && !n_gpio) {
+	if ((o->gpio_chip || o->gpio_lines) && !l->n_gpio) {
 		err("%s: --gpio-chip/--gpio-lines: no driver in it declares GPIO lines",
-		    path);
-		goto out;
+		    l->path);
+		return -1;
 	}
-	if ((o.name || o.device) && n > 1) {
+	if ((o->name || o->device) && l->n > 1) {
 		err("%s: --%s needs an object with one chr_ext_ops map (this one has %d)",
-		    path, o.name ? "name" : "device", n);
-		goto out;
+		    l->path, o->name ? "name" : "device", l->n);
+		return -1;
 	}
-	if (load_object(obj, path))
+	return 0;
+}
+
+/* Attach each driver and wait for its instances' init: 0 or -1. */
+static int load_attach(struct load *l)
+{
+	const struct btf *btf = bpf_object__btf(l->obj);
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		/* libbpf writes the programs into a link's map here */
+		refusal_mark();
+		l->links[i] = bpf_map__attach_struct_ops(l->maps[i]);
+		if (!l->links[i]) {
+			int e = errno;
+
+			if (refusal_explain(l->path))
+				return -1;
+			if (e == EPERM || l->is_pci[i] ||
+			    !gpio_explain_map(btf, l->maps[i], e, l->names[i]))
+				attach_error(l->path, l->names[i], e, l->is_pci[i]);
+			return -1;
+		}
+		if (wait_started(l->names[i], l->links[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Pin the links (--pin) and say what attached: 0 or -1. */
+static int load_pin_and_report(struct load *l)
+{
+	int i;
+
+	if (l->pin && ensure_pin_dir())
+		return -1;
+	for (i = 0; i < l->n; i++) {
+		char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
+
+		if (l->pin) {
+			snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%.*s",
+				 BPFDRV_NAME_MAX - 1, l->names[i]);
+			unlink(pinpath);	/* a stale pin of a detached link */
+			if (bpf_link__pin(l->links[i], pinpath)) {
+				err("cannot pin %s: %s", pinpath, strerror(errno));
+				return -1;
+			}
+		}
+		if (!print_instances(l->names[i], l->pin))
+			printf("%s: attached%s; no device yet: nodes appear when a %s\n",
+			       l->names[i], l->pin ? " (pinned)" : "",
+			       "function it serves is bound (bpfdrv bind BDF)");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load l = { .o = { .bind = true } };
+	bool started = false;
+	int i, ret = 1;
+
+	ret = load_parse_args(&l, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	l.o.path = l.path;
+	l.obj = bpf_object__open_file(l.path, NULL);
+	if (!l.obj) {
+		err("%s: cannot open BPF object: %s", l.path, strerror(errno));
+		return 1;
+	}
+	if (load_prepare_maps(&l) || load_object(l.obj, l.path))
 		goto out;
 	/*
 	 * A foreground load detaches on Ctrl-C: catch it before the attach,
 	 * as the node appears before the attach returns, and a SIGINT then
 	 * (to a background job, whose SIGINT starts ignored) was lost.
 	 */
-	if (!pin) {
+	if (!l.pin) {
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
 	}
-
-	for (i = 0; i < n; i++) {
-		/* libbpf writes the programs into a link's map here */
-		refusal_mark();
-		links[i] = bpf_map__attach_struct_ops(maps[i]);
-		if (!links[i]) {
-			int e = errno;
-
-			if (refusal_explain(path))
-				goto out;
-			if (e == EPERM || is_pci[i] ||
-			    !gpio_explain_map(btf, maps[i], e, names[i]))
-				attach_error(path, names[i], e, is_pci[i]);
-			goto out;
-		}
-		if (wait_started(names[i], links[i]))
-			goto out;
-	}
-	started = true;
-
-	if (pin && ensure_pin_dir())
+	if (load_attach(&l))
 		goto out;
-	for (i = 0; i < n; i++) {
-		char pinpath[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1];
-
-		if (pin) {
-			snprintf(pinpath, sizeof(pinpath), PIN_DIR "/%.*s",
-				 BPFDRV_NAME_MAX - 1, names[i]);
-			unlink(pinpath);	/* a stale pin of a detached link */
-			if (bpf_link__pin(links[i], pinpath)) {
-				err("cannot pin %s: %s", pinpath, strerror(errno));
-				goto out;
-			}
-		}
-		if (!print_instances(names[i], pin))
-			printf("%s: attached%s; no device yet: nodes appear when a %s\n",
-			       names[i], pin ? " (pinned)" : "",
-			       "function it serves is bound (bpfdrv bind BDF)");
-	}
-	fflush(stdout);
-
-	ret = 0;
-	if (!pin)
-		ret = wait_foreground(links, names, n);
+	started = true;
+	if (load_pin_and_report(&l))
+		goto out;
+	ret = l.pin ? 0 : wait_foreground(l.links, l.names, l.n);
 out:
-	for (i = 0; i < n; i++)
-		if (links[i]) {
-			if (pin && !ret)
-				bpf_link__disconnect(links[i]);
-			bpf_link__destroy(links[i]);
+	for (i = 0; i < l.n; i++)
+		if (l.links[i]) {
+			if (l.pin && !ret)
+				bpf_link__disconnect(l.links[i]);
+			bpf_link__destroy(l.links[i]);
 		}
-	bpf_object__close(obj);
+	bpf_object__close(l.obj);
 	/* a load that failed to start leaves the functions as it found them */
 	if (ret && !started)
 		pci_give_back();

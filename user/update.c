@@ -383,32 +383,28 @@ static void usage_update(FILE *f)
 		"contents.\n");
 }
 
-int cmd_update(int argc, char **argv)
+/* What cmd_update() works with: the running driver and the new code. */
+struct update {
+	const char *name, *path;
+	struct map_overrides o;
+	int link_fd, st_fd;
+	struct bpf_map_info st_info;
+	struct bpf_object *obj;
+	struct bpf_map *found;		/* the new declaration */
+};
+
+/* Options, NAME and OBJ: 0, or the exit status (-1: go on). */
+static int update_parse_args(struct update *u, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		OVERRIDE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct map_overrides o = {};
-	struct old_map old[MAX_OLD_MAPS];
-	struct bpf_map_info st_info = {};
-	struct bpf_link_info linfo = {};
-	struct bpf_map *map, *found = NULL;
-	char mname[BPFDRV_NAME_MAX];
-	struct bpf_object *obj = NULL;
-	int opt, n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0, nold, nmembers;
-	int ret = 1;
-	__u32 old_ids[64];
-	int link_fd = -1, st_fd = -1;
-	const char *name, *path;
-	struct timespec t0, t1;
-	unsigned int id, updates;
-	__u32 len;
-	bool pci = false, named = false;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "n:d:h", opts, NULL)) != -1) {
-		if (override_option(opt, optarg, &o))
+		if (override_option(opt, optarg, &u->o))
 			continue;
 		switch (opt) {
 		case 'h':
@@ -423,116 +419,162 @@ int cmd_update(int argc, char **argv)
 		usage_update(stderr);
 		return 2;
 	}
-	name = argv[optind];
-	path = o.path = argv[optind + 1];
-	if (check_overrides(&o) || check_bpf_elf(path) || check_module())
+	u->name = argv[optind];
+	u->path = u->o.path = argv[optind + 1];
+	if (check_overrides(&u->o) || check_bpf_elf(u->path) || check_module())
 		return 1;
 	if (!init_ns_capable(CAP_SYS_ADMIN)) {
 		err("%s: updating a driver needs CAP_SYS_ADMIN in the initial user namespace",
-		    name);
+		    u->name);
 		return 1;
 	}
-	if (driver_entry(name, &id, &updates, NULL)) {
-		err("%s: no such driver attached (bpfdrv list shows them)", name);
-		return 1;
+	return -1;
+}
+
+/* The running driver's link and struct_ops map: 0 or -1. */
+static int update_open_running(struct update *u)
+{
+	struct bpf_link_info linfo = {};
+	unsigned int id, updates;
+	__u32 len;
+
+	if (driver_entry(u->name, &id, &updates, NULL)) {
+		err("%s: no such driver attached (bpfdrv list shows them)", u->name);
+		return -1;
 	}
 	if (!id) {
 		err("%s: attached without a link, which is what an update replaces",
-		    name);
-		return 1;
+		    u->name);
+		return -1;
 	}
-	link_fd = bpf_link_get_fd_by_id(id);
+	u->link_fd = bpf_link_get_fd_by_id(id);
 	len = sizeof(linfo);
-	if (link_fd < 0 || bpf_link_get_info_by_fd(link_fd, &linfo, &len) ||
+	if (u->link_fd < 0 || bpf_link_get_info_by_fd(u->link_fd, &linfo, &len) ||
 	    linfo.type != BPF_LINK_TYPE_STRUCT_OPS) {
-		err("%s: cannot open its link %u: %s", name, id, strerror(errno));
-		goto out;
+		err("%s: cannot open its link %u: %s", u->name, id, strerror(errno));
+		return -1;
 	}
-	st_fd = bpf_map_get_fd_by_id(linfo.struct_ops.map_id);
-	len = sizeof(st_info);
-	if (st_fd < 0 || bpf_map_get_info_by_fd(st_fd, &st_info, &len)) {
-		err("%s: cannot open its struct_ops map: %s", name, strerror(errno));
-		goto out;
+	u->st_fd = bpf_map_get_fd_by_id(linfo.struct_ops.map_id);
+	len = sizeof(u->st_info);
+	if (u->st_fd < 0 || bpf_map_get_info_by_fd(u->st_fd, &u->st_info, &len)) {
+		err("%s: cannot open its struct_ops map: %s", u->name, strerror(errno));
+		return -1;
 	}
+	return 0;
+}
 
-	obj = bpf_object__open_file(path, NULL);
-	if (!obj) {
-		err("%s: cannot open BPF object: %s", path, strerror(errno));
-		goto out;
-	}
-	/*
-	 * The map declaring NAME, or the object's only driver whatever its
-	 * name: the kernel then says what would change.
-	 */
-	bpf_object__for_each_map(map, obj) {
-		if (!is_chr_ext_ops(bpf_object__btf(obj), map))
+/*
+ * The map declaring NAME, or the object's only driver whatever its name:
+ * the kernel then says what would change. Only it is loaded: 0 or -1.
+ */
+static int update_pick_map(struct update *u)
+{
+	const struct btf *btf = bpf_object__btf(u->obj);
+	int n = 0, n_gpio = 0, n_i2c = 0, n_spi = 0;
+	char mname[BPFDRV_NAME_MAX];
+	bool pci = false, named = false;
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, u->obj) {
+		if (!is_chr_ext_ops(btf, map))
 			continue;
-		if (prepare_driver_map(bpf_object__btf(obj), map, &o, mname, &pci,
-				       &n_gpio, &n_i2c, &n_spi))
-			goto out;
-		if (!named && (!n || !strcmp(mname, name))) {
-			found = map;
-			named = !strcmp(mname, name);
+		if (prepare_driver_map(btf, map, &u->o, mname, &pci, &n_gpio,
+				       &n_i2c, &n_spi))
+			return -1;
+		if (!named && (!n || !strcmp(mname, u->name))) {
+			u->found = map;
+			named = !strcmp(mname, u->name);
 		}
 		n++;
 	}
-	if (!found) {
-		err("%s: no chr_ext_ops map in this object", path);
-		goto out;
+	if (!u->found) {
+		err("%s: no chr_ext_ops map in this object", u->path);
+		return -1;
 	}
 	if (n > 1 && !named) {
-		err("%s: %d drivers in this object, none named %s", path, n, name);
+		err("%s: %d drivers in this object, none named %s", u->path, n, u->name);
+		return -1;
+	}
+	if (check_driver_programs(u->obj, u->path))
+		return -1;
+	/* the object's other drivers stay unattached */
+	bpf_object__for_each_map(map, u->obj)
+		if (map != u->found && is_chr_ext_ops(btf, map))
+			bpf_map__set_autocreate(map, false);
+	return 0;
+}
+
+/*
+ * Swap the link to the new map, again while the kernel is busy (an
+ * instance starting or stopping, a long call): 0, with how long the
+ * successful swap took in @ms, or -1.
+ */
+static int update_swap(struct update *u, double *ms)
+{
+	LIBBPF_OPTS(bpf_link_update_opts, uopts,
+		    .flags = BPF_F_REPLACE, .old_map_fd = u->st_fd);
+	struct timespec t0, t1;
+	int tries = 0, r;
+
+	do {
+		if (tries)
+			usleep(UPDATE_RETRY_US);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		r = bpf_link_update(u->link_fd, bpf_map__fd(u->found), &uopts);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	} while (r && errno == EBUSY && ++tries < UPDATE_TRIES);
+	if (r) {
+		print_refusal(u->name, errno);
+		return -1;
+	}
+	*ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	return 0;
+}
+
+int cmd_update(int argc, char **argv)
+{
+	struct update u = { .link_fd = -1, .st_fd = -1 };
+	struct old_map old[MAX_OLD_MAPS];
+	int nold, nmembers, ret;
+	__u32 old_ids[64];
+	double ms;
+
+	ret = update_parse_args(&u, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	if (update_open_running(&u))
+		goto out;
+	u.obj = bpf_object__open_file(u.path, NULL);
+	if (!u.obj) {
+		err("%s: cannot open BPF object: %s", u.path, strerror(errno));
 		goto out;
 	}
-	if (check_driver_programs(obj, path))
+	if (update_pick_map(&u))
 		goto out;
-	/* only the chosen map is loaded: the object's others stay unattached */
-	bpf_object__for_each_map(map, obj)
-		if (map != found && is_chr_ext_ops(bpf_object__btf(obj), map))
-			bpf_map__set_autocreate(map, false);
-
-	nmembers = old_prog_ids(st_fd, &st_info, old_ids, 64);
+	nmembers = old_prog_ids(u.st_fd, &u.st_info, old_ids, 64);
 	nold = old_maps(old_ids, nmembers, old);
-	if (reuse_maps(obj, name, old, nold) || load_object(obj, path))
+	if (reuse_maps(u.obj, u.name, old, nold) || load_object(u.obj, u.path))
 		goto out;
 	refusal_mark();
-	if (set_struct_ops_value(obj, found, &st_info)) {
-		if (refusal_explain(path))
+	if (set_struct_ops_value(u.obj, u.found, &u.st_info)) {
+		if (refusal_explain(u.path))
 			goto out;
 		err("%s: the kernel refused the new declaration: %s (see dmesg)",
-		    path, strerror(errno));
+		    u.path, strerror(errno));
 		goto out;
 	}
 	fflush(stdout);
-
-	{
-		LIBBPF_OPTS(bpf_link_update_opts, uopts,
-			    .flags = BPF_F_REPLACE, .old_map_fd = st_fd);
-
-		int tries = 0, r;
-
-		/* busy: an instance starting or stopping, or a long call */
-		do {
-			if (tries)
-				usleep(UPDATE_RETRY_US);
-			clock_gettime(CLOCK_MONOTONIC, &t0);
-			r = bpf_link_update(link_fd, bpf_map__fd(found), &uopts);
-			clock_gettime(CLOCK_MONOTONIC, &t1);
-		} while (r && errno == EBUSY && ++tries < UPDATE_TRIES);
-		if (r) {
-			print_refusal(name, errno);
-			goto out;
-		}
-	}
-	report_callbacks(obj, name, &st_info, old_ids, nmembers);
-	printf("%s: updated to %s in %.3f ms\n", name, path,
-	       (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+	if (update_swap(&u, &ms))
+		goto out;
+	report_callbacks(u.obj, u.name, &u.st_info, old_ids, nmembers);
+	printf("%s: updated to %s in %.3f ms\n", u.name, u.path, ms);
 	ret = 0;
 out:
-	bpf_object__close(obj);
-	if (st_fd >= 0)
-		close(st_fd);
-	if (link_fd >= 0)
-		close(link_fd);
+	bpf_object__close(u.obj);
+	if (u.st_fd >= 0)
+		close(u.st_fd);
+	if (u.link_fd >= 0)
+		close(u.link_fd);
 	return ret;
 }
