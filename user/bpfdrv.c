@@ -49,11 +49,56 @@ static void usage(FILE *f)
 		"  autoload match|add|remove|boot|stop\n"
 		"                                  attach installed drivers on device match\n"
 		"                                  (udev) and at boot (bpfdrv.service)\n"
+		"  help [COMMAND]                  this overview, or a command's options\n"
 		"  -v  verbose (libbpf debug output)   -h  this help   -V  version\n");
+}
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "load", cmd_load }, { "unload", cmd_unload }, { "update", cmd_update },
+	{ "status", cmd_status }, { "list", cmd_list }, { "bind", cmd_bind },
+	{ "unbind", cmd_unbind }, { "stats", cmd_stats }, { "trace", cmd_trace },
+	{ "new", cmd_new }, { "autoload", cmd_autoload },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* bpfdrv help [COMMAND]: the overview, or the command's own --help */
+static int cmd_help(int argc, char **argv)
+{
+	char help[] = "--help";
+	const struct command *cmd;
+	char *args[3];
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	cmd = find_command(argv[1]);
+	if (argc > 2 || !cmd) {
+		err("help: %s%s%s (try: bpfdrv help)", argc > 2 ? "one command at a time" :
+		    "no command '", argc > 2 ? "" : argv[1], argc > 2 ? "" : "'");
+		return 2;
+	}
+	args[0] = argv[1];
+	args[1] = help;
+	args[2] = NULL;
+	return cmd->fn(2, args);
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *cmd;
 	bool verbose = false;
 	int i = 1;
 
@@ -79,28 +124,11 @@ int main(int argc, char **argv)
 	}
 	libbpf_log_init(verbose);
 
-	if (!strcmp(argv[i], "load"))
-		return cmd_load(argc - i, argv + i);
-	if (!strcmp(argv[i], "unload"))
-		return cmd_unload(argc - i, argv + i);
-	if (!strcmp(argv[i], "update"))
-		return cmd_update(argc - i, argv + i);
-	if (!strcmp(argv[i], "status"))
-		return cmd_status(argc - i, argv + i);
-	if (!strcmp(argv[i], "list"))
-		return cmd_list(argc - i, argv + i);
-	if (!strcmp(argv[i], "bind"))
-		return cmd_bind(argc - i, argv + i);
-	if (!strcmp(argv[i], "unbind"))
-		return cmd_unbind(argc - i, argv + i);
-	if (!strcmp(argv[i], "stats"))
-		return cmd_stats(argc - i, argv + i);
-	if (!strcmp(argv[i], "trace"))
-		return cmd_trace(argc - i, argv + i);
-	if (!strcmp(argv[i], "new"))
-		return cmd_new(argc - i, argv + i);
-	if (!strcmp(argv[i], "autoload"))
-		return cmd_autoload(argc - i, argv + i);
+	if (!strcmp(argv[i], "help"))
+		return cmd_help(argc - i, argv + i);
+	cmd = find_command(argv[i]);
+	if (cmd)
+		return cmd->fn(argc - i, argv + i);
 	err("unknown command '%s' (try: bpfdrv -h)", argv[i]);
 	return 2;
 }

@@ -255,6 +255,32 @@ static int load_skel(struct trace_session *s, const struct trace_opts *o)
 	return -1;
 }
 
+
+/*
+ * Hooks this kernel or machine lacks are never an error: one line says how
+ * many each group skipped (trace -l says which and why; -q: nothing).
+ */
+static void report_skipped(unsigned int groups)
+{
+	char line[512] = "";
+	size_t len = 0;
+	int i, g, n, total = 0;
+
+	for (g = 0; g < 32; g++) {
+		n = 0;
+		for (i = 0; i < NR_HOOKS; i++)
+			if ((hooks[i].group & groups & (1u << g)) && !hooks[i].attached)
+				n++;
+		if (!n)
+			continue;
+		total += n;
+		len += snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+				"%s%s %d", len ? ", " : "", trace_group_name(1u << g), n);
+	}
+	if (total)
+		fprintf(stderr, "bpfdrv: %d hook%s not in this kernel or machine skipped (%s): bpfdrv trace -l says why\n",
+			total, total == 1 ? "" : "s", line);
+}
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
@@ -332,12 +358,8 @@ int trace_session_run(struct trace_opts *o)
 		ret = 0;
 		goto out;
 	}
-	/* One line per hook we cannot trace here; never an error. */
-	for (i = 0; i < NR_HOOKS; i++)
-		if ((hooks[i].group & o->groups) && !hooks[i].attached && !o->quiet)
-			fprintf(stderr, "bpfdrv: skipping %s/%s (%s)\n",
-				trace_group_name(hooks[i].group), hooks[i].name,
-				hooks[i].why);
+	if (!o->quiet)
+		report_skipped(o->groups);
 	if (!nattached) {
 		err("nothing to trace: no hook of the chosen groups can be attached here");
 		goto out;
@@ -577,7 +599,7 @@ static void usage_trace(FILE *f)
 		"  -o, --output FILE    write the report to FILE\n"
 		"      --perfetto FILE  also write a timeline (Chrome trace-event JSON\n"
 		"                       for ui.perfetto.dev or chrome://tracing)\n"
-		"  -q, --quiet          do not list the skipped hooks\n"
+		"  -q, --quiet          do not count the skipped hooks on stderr\n"
 		"  -C, --count-only     count function calls at entry, without their\n"
 		"                       latency and errors: the cheapest way\n"
 		"      --fentry, --kprobe-multi, --kprobes\n"
