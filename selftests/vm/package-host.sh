@@ -23,6 +23,16 @@ else
 	echo "not ok - the packaged bpfdrv runs on the host"
 	echo "$out" | sed 's/^/# /'
 fi
+# help: the overview and each command's options, exit 0; a wrong name, 2
+b=$tmp/usr/bin/bpfdrv
+bogus=$("$b" help bogus 2>&1)
+rc=$?
+if "$b" help | grep -q "^usage: bpfdrv" && "$b" help trace | grep -q "^usage: bpfdrv trace" &&
+	[ $rc -eq 2 ] && grep -q "no command 'bogus'" <<<"$bogus"; then
+	echo "ok - bpfdrv help, help trace (exit 0) and help bogus (exit 2, says why)"
+else
+	echo "not ok - bpfdrv help, help trace (exit 0) and help bogus (exit 2, says why)"
+fi
 if ! command -v apt-get >/dev/null; then
 	echo "# skip: apt on the host (not a Debian host)"
 elif out=$(apt-get install --simulate -q "$deb" 2>&1); then
