@@ -450,7 +450,7 @@ static struct trace_hist *hist_get(__u32 hook, __u32 sub, const char *str,
 
 static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 {
-	__u64 us = delta_ns / 1000;
+	__u64 us = delta_ns / 1000, sq;
 	__u32 slot;
 
 	/* this CPU's copy: only a program nested in this one could race */
@@ -461,7 +461,13 @@ static void hist_record(struct trace_hist *h, __u64 delta_ns, bool error)
 		return;
 	h->timed++;
 	h->total_ns += delta_ns;
-	h->sumsq_us2 += us * us;
+	/* 100 ns units: sub-microsecond spreads count; 10 s squared fits */
+	sq = (delta_ns + 50) / 100;
+	sq *= sq;
+	if (delta_ns >= 400ULL * 1000000000 || h->sumsq_100ns2 + sq < sq)
+		h->sumsq_overflow = 1;
+	else
+		h->sumsq_100ns2 += sq;
 	if (delta_ns > h->max_ns)
 		h->max_ns = delta_ns;
 	slot = log2_u64(us);

@@ -95,7 +95,9 @@ struct trace_hist {
 	__u64 total_ns;
 	__u64 max_ns;
 	__u32 slots[TRACE_HIST_SLOTS];
-	__u64 sumsq_us2;	/* the squares of the latencies in us, added up */
+	/* the squares of the latencies in units of 100 ns, added up, unless */
+	__u64 sumsq_100ns2;
+	__u64 sumsq_overflow;	/* ... they overflowed: no stddev */
 	__u64 bytes;		/* DMA mappings: their sizes added up */
 	__u64 addr_min;		/* I/O page faults: the addresses' range */
 	__u64 addr_max;

@@ -298,7 +298,10 @@ static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *s
 		sum->errors += v[c].errors;
 		sum->timed += v[c].timed;
 		sum->total_ns += v[c].total_ns;
-		sum->sumsq_us2 += v[c].sumsq_us2;
+		if (__builtin_add_overflow(sum->sumsq_100ns2, v[c].sumsq_100ns2,
+					   &sum->sumsq_100ns2))
+			sum->sumsq_overflow = 1;
+		sum->sumsq_overflow |= v[c].sumsq_overflow;
 		sum->bytes += v[c].bytes;
 		if (v[c].addr_max > sum->addr_max)
 			sum->addr_max = v[c].addr_max;
@@ -445,6 +448,15 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 		qsort(rows, n, sizeof(*rows), proc_cmp);
 	*rowsp = rows;
 	return n;
+}
+
+/* A number, or null for NaN (JSON has none). */
+static void trace_json_num(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.3f", v);
 }
 
 /* --- printing --- */
@@ -635,18 +647,21 @@ void trace_report_interval(struct trace_session *s)
 }
 
 /*
- * The standard deviation of a row's latencies, from the sum of their
- * squares in whole microseconds (the mean from the same rounded values).
+ * The standard deviation of a row's latencies in microseconds, from the
+ * sum of their squares in units of 100 ns (rounded) and the exact mean;
+ * NaN when the squares overflowed (latencies of minutes).
  */
 double trace_stddev_us(const struct trace_hist *h)
 {
 	double n = h->timed, mean, var;
 
+	if (h->sumsq_overflow)
+		return NAN;
 	if (h->timed < 2)
 		return 0;
-	mean = (double)(h->total_ns / 1000) / n;
-	var = (double)h->sumsq_us2 / n - mean * mean;
-	return var > 0 ? sqrt(var * n / (n - 1)) : 0;
+	mean = h->total_ns / 100.0 / n;
+	var = ((double)h->sumsq_100ns2 / n - mean * mean) * n / (n - 1);
+	return var > 0 ? sqrt(var) / 10 : 0;
 }
 
 /* DMA bytes per device and the I/O page faults' addresses (-g iommu). */
@@ -678,14 +693,35 @@ static void print_dma_text(FILE *out, const struct trace_row *rows, int n)
 	}
 }
 
+/* Column widths that fit the longest hook and detail names (at least @hw, @dw). */
+static void name_widths(const struct trace_row *rows, int n,
+			const struct trace_proc_row *procs, int np, int *hw, int *dw)
+{
+	int i, len;
+
+	for (i = 0; i < n; i++) {
+		len = strlen(hooks[rows[i].hook].name);
+		*hw = len > *hw ? len : *hw;
+		len = strlen(rows[i].sub_name);
+		*dw = len > *dw ? len : *dw;
+	}
+	for (i = 0; i < np; i++) {
+		len = strlen(hooks[procs[i].hook].name);
+		*hw = len > *hw ? len : *hw;
+		len = strlen(procs[i].sub_name);
+		*dw = len > *dw ? len : *dw;
+	}
+}
+
 static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 			       int n, struct trace_proc_row *procs, int np)
 {
 	FILE *out = s->out;
-	int i;
+	int i, hw = 22, dw = 18;
 
-	fprintf(out, "\nTraced for %.1f s.\n\n%-7s %-22s %-18s %10s %7s %10s %10s\n",
-		now_s() - s->start_time, "GROUP", "HOOK", "DETAIL", "COUNT",
+	name_widths(rows, n, procs, np, &hw, &dw);
+	fprintf(out, "\nTraced for %.1f s.\n\n%-7s %-*s %-*s %10s %7s %10s %10s\n",
+		now_s() - s->start_time, "GROUP", hw, "HOOK", dw, "DETAIL", "COUNT",
 		"ERRORS", "AVG(us)", "MAX(us)");
 	for (i = 0; i < n; i++) {
 		const struct trace_hist *h = &rows[i].hist;
@@ -695,9 +731,10 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 			snprintf(avg, sizeof(avg), "%.1f", h->total_ns / 1e3 / h->timed);
 			snprintf(max, sizeof(max), "%.1f", h->max_ns / 1e3);
 		}
-		fprintf(out, "%-7s %-22s %-18s %10llu %7llu %10s %10s\n",
+		fprintf(out, "%-7s %-*s %-*s %10llu %7llu %10s %10s\n",
 			trace_group_name(hooks[rows[i].hook].group),
-			hooks[rows[i].hook].name, rows[i].sub_name[0] ? rows[i].sub_name : "-",
+			hw, hooks[rows[i].hook].name, dw,
+			rows[i].sub_name[0] ? rows[i].sub_name : "-",
 			(unsigned long long)h->count, (unsigned long long)h->errors,
 			avg, max);
 	}
@@ -705,15 +742,15 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 		fprintf(out, "(no events)\n");
 
 	if (np) {
-		fprintf(out, "\n%-7s %-16s %-22s %-18s %10s\n", "PID", "COMM", "HOOK",
-			"DETAIL", "COUNT");
+		fprintf(out, "\n%-7s %-16s %-*s %-*s %10s\n", "PID", "COMM", hw, "HOOK",
+			dw, "DETAIL", "COUNT");
 		for (i = 0; i < np; i++) {
 			char pid[16] = "-";
 
 			if (!trace_tgid_is_irq(procs[i].tgid))
 				snprintf(pid, sizeof(pid), "%u", procs[i].tgid);
-			fprintf(out, "%-7s %-16s %-22s %-18s %10llu\n", pid,
-				procs[i].comm, hooks[procs[i].hook].name,
+			fprintf(out, "%-7s %-16s %-*s %-*s %10llu\n", pid,
+				procs[i].comm, hw, hooks[procs[i].hook].name, dw,
 				procs[i].sub_name[0] ? procs[i].sub_name : "-",
 				(unsigned long long)procs[i].count);
 		}
@@ -722,14 +759,19 @@ static void print_summary_text(struct trace_session *s, struct trace_row *rows,
 	print_dma_text(out, rows, n);
 	for (i = 0; i < n; i++) {
 		const struct trace_hist *h = &rows[i].hist;
+		char sds[32] = "- (too long to square)";
+		double sd;
 
 		if (!h->timed)
 			continue;
-		fprintf(out, "\n%s %s%s%s: %llu, avg %.1f us, stddev %.1f us\n",
+		sd = trace_stddev_us(h);
+		if (!isnan(sd))
+			snprintf(sds, sizeof(sds), "%.1f us", sd);
+		fprintf(out, "\n%s %s%s%s: %llu, avg %.1f us, stddev %s\n",
 			trace_group_name(hooks[rows[i].hook].group),
 			hooks[rows[i].hook].name, rows[i].sub_name[0] ? " " : "",
 			rows[i].sub_name, (unsigned long long)h->timed,
-			h->total_ns / 1e3 / h->timed, trace_stddev_us(h));
+			h->total_ns / 1e3 / h->timed, sds);
 		trace_print_hist(out, h);
 	}
 }
@@ -775,12 +817,14 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 				(unsigned long long)r->hist.addr_min,
 				(unsigned long long)r->hist.addr_max);
 		fprintf(out, ",\"count\":%llu,\"errors\":%llu,\"timed\":%llu,"
-			"\"total_ns\":%llu,\"max_ns\":%llu,\"sumsq_us2\":%llu,"
-			"\"stddev_us\":%.3f,\"hist_us\":",
+			"\"total_ns\":%llu,\"max_ns\":%llu,\"sumsq_100ns2\":%llu,"
+			"\"stddev_us\":",
 			(unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
 			(unsigned long long)r->hist.timed, (unsigned long long)r->hist.total_ns,
 			(unsigned long long)r->hist.max_ns,
-			(unsigned long long)r->hist.sumsq_us2, trace_stddev_us(&r->hist));
+			(unsigned long long)r->hist.sumsq_100ns2);
+		trace_json_num(out, trace_stddev_us(&r->hist));
+		fputs(",\"hist_us\":", out);
 		trace_json_hist(out, &r->hist);
 		fputs("}\n", out);
 	}

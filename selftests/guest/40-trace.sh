@@ -82,6 +82,21 @@ for op in open release read write ioctl poll; do
 		"$(jsum "$OUT/trace.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
 		"$(jget "$OUT/tally.json" $op)"
 done
+# each row's stddev is its own latencies': from its sums (squares in 100 ns),
+# at most the spread from 0 to its max, and not 0 when read and write
+# differ in length (sub-microsecond rows once printed 0)
+check "trace: every row's stddev_us follows from its own sums and lies within its spread" \
+	python3 -S -c 'import json, math, sys
+rows = [o for o in map(json.loads, open(sys.argv[1])) if o.get("type") == "stat" and o["timed"] > 1]
+bad = []
+for r in rows:
+    n = r["timed"]
+    mean = r["total_ns"] / 100 / n
+    sd = math.sqrt(max(0, (r["sumsq_100ns2"] / n - mean * mean) * n / (n - 1))) / 10
+    if abs(sd - r["stddev_us"]) > 0.002 or r["stddev_us"] > r["max_ns"] / 1000:
+        bad.append((r["hook"], r.get("detail"), n, r["stddev_us"], sd))
+print("# %d rows; bad: %s" % (len(rows), bad))
+sys.exit(bool(bad) or not rows or all(r["stddev_us"] == 0 for r in rows))' "$OUT/trace.json"
 
 # The module times its file operations for its bpfdrv_fop tracepoint: the
 # tracer attaches there (no return probe), ftrace sees the same events, and
