@@ -425,7 +425,9 @@ int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
 int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
 __printf(2, 3) int bpfdrv_refuse_err(int err, const char *fmt, ...);
 int bpfdrv_kfuncs_init(void);
-int bpfdrv_kfuncs_register(struct btf_id_set8 *set);
+int bpfdrv_kfuncs_add(struct btf_id_set8 *set);
+int bpfdrv_kfuncs_register(void);
+void bpfdrv_kfuncs_exit(void);
 /* for the sets: gone in 7.x, where trusted arguments are the default */
 #ifndef KF_TRUSTED_ARGS
 #define KF_TRUSTED_ARGS 0

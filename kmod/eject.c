@@ -226,7 +226,7 @@ BTF_KFUNCS_END(bpfdrv_eject_kfunc_ids)
 /* bpfdrv_eject(), for chr_ext_ops programs (kfuncs.c) */
 int bpfdrv_eject_kfuncs_init(void)
 {
-	return bpfdrv_kfuncs_register(&bpfdrv_eject_kfunc_ids);
+	return bpfdrv_kfuncs_add(&bpfdrv_eject_kfunc_ids);
 }
 
 static ssize_t exits_show(struct kobject *kobj, struct kobj_attribute *attr,

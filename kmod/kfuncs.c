@@ -2,7 +2,7 @@
 /*
  * kfuncs for chr_ext_ops programs: the I/O buffer, per-file and per-device
  * storage and wakeups. Every file with kfuncs keeps their set beside them
- * and registers it here (bpfdrv_kfuncs_register()), with one filter.
+ * and adds it here; they are registered as one set, with one filter.
  *
  * Every context pointer they take is one bpfdrv passed to the running
  * callback: the contexts are kernel objects (their __kernel_object member) and
@@ -15,6 +15,8 @@
 #include <linux/btf_ids.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 
 #include "bpfdrv.h"
@@ -359,9 +361,8 @@ struct btf *bpfdrv_btf;
 
 /*
  * Only chr_ext_ops programs may call bpfdrv's kfuncs: the one struct_ops
- * type whose BTF is this module's. The core asks a kfunc set's filter
- * about kfuncs of the set's own BTF only, so this one filter, shared by
- * every set (the core keeps it once), covers them all.
+ * type whose BTF is this module's. The core asks the filter about kfuncs
+ * of this module's BTF only.
  */
 static int bpfdrv_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 {
@@ -370,23 +371,76 @@ static int bpfdrv_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
 }
 
 /*
- * The kfuncs of one part of the module, each set beside its functions
- * (the parts' through the parts table, bpfdrv_parts_kfuncs_init()). The
- * core keeps the set itself, not @kset.
+ * Each file with kfuncs keeps their set beside them and adds it here (the
+ * parts' through the parts table, bpfdrv_parts_kfuncs_init()); a module
+ * may register one set per program type, so bpfdrv_kfuncs_register()
+ * merges them into one, sorted by BTF ID as the core's lookup needs. The
+ * core keeps the merged set (6.12) or a copy of it: it goes with the module.
  */
-int bpfdrv_kfuncs_register(struct btf_id_set8 *set)
+#define BPFDRV_KFUNC_SETS	16
+
+static struct btf_id_set8 *bpfdrv_kfunc_sets[BPFDRV_KFUNC_SETS];
+static unsigned int bpfdrv_nr_kfunc_sets;
+static struct btf_id_set8 *bpfdrv_kfuncs_merged;
+
+int bpfdrv_kfuncs_add(struct btf_id_set8 *set)
 {
-	const struct btf_kfunc_id_set kset = {
+	if (bpfdrv_nr_kfunc_sets == BPFDRV_KFUNC_SETS)
+		return -E2BIG;
+	bpfdrv_kfunc_sets[bpfdrv_nr_kfunc_sets++] = set;
+	return 0;
+}
+
+/* Pairs of a set8 by their BTF ID, the pair's first word. */
+static int bpfdrv_kfunc_id_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int bpfdrv_kfuncs_register(void)
+{
+	struct btf_kfunc_id_set kset = {
 		.owner = THIS_MODULE,
-		.set = set,
 		.filter = bpfdrv_kfunc_filter,
 	};
+	struct btf_id_set8 *set;
+	unsigned int i, n = 0;
+	int ret;
 
-	return register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS, &kset);
+	for (i = 0; i < bpfdrv_nr_kfunc_sets; i++)
+		n += bpfdrv_kfunc_sets[i]->cnt;
+	set = kzalloc(struct_size(set, pairs, n), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
+	set->flags = bpfdrv_kfunc_ids.flags;	/* BTF_SET8_KFUNCS */
+	for (i = 0; i < bpfdrv_nr_kfunc_sets; i++) {
+		memcpy(set->pairs + set->cnt, bpfdrv_kfunc_sets[i]->pairs,
+		       bpfdrv_kfunc_sets[i]->cnt * sizeof(set->pairs[0]));
+		set->cnt += bpfdrv_kfunc_sets[i]->cnt;
+	}
+	sort(set->pairs, set->cnt, sizeof(set->pairs[0]), bpfdrv_kfunc_id_cmp, NULL);
+	kset.set = set;
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS, &kset);
+	if (ret) {
+		kfree(set);
+		return ret;
+	}
+	bpfdrv_kfuncs_merged = set;
+	return 0;
+}
+
+/* At module unload (or a failed load), when nothing can look them up. */
+void bpfdrv_kfuncs_exit(void)
+{
+	kfree(bpfdrv_kfuncs_merged);
+	bpfdrv_kfuncs_merged = NULL;
+	bpfdrv_nr_kfunc_sets = 0;
 }
 
 /* The kfuncs of I/O buffers, rings and private data (this file's own). */
 int bpfdrv_kfuncs_init(void)
 {
-	return bpfdrv_kfuncs_register(&bpfdrv_kfunc_ids);
+	return bpfdrv_kfuncs_add(&bpfdrv_kfunc_ids);
 }

@@ -196,5 +196,5 @@ BTF_KFUNCS_END(bpfdrv_loop_kfunc_ids)
 /* bpfdrv_for()'s iterator, for chr_ext_ops programs (kfuncs.c) */
 int bpfdrv_loop_kfuncs_init(void)
 {
-	return bpfdrv_kfuncs_register(&bpfdrv_loop_kfunc_ids);
+	return bpfdrv_kfuncs_add(&bpfdrv_loop_kfunc_ids);
 }

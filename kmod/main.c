@@ -91,12 +91,13 @@ static int __init bpfdrv_init(void)
 	if (ret)
 		goto err_sysfs;
 	ret = bpfdrv_kfuncs_init() ?: bpfdrv_loop_kfuncs_init() ?:
-	      bpfdrv_eject_kfuncs_init() ?: bpfdrv_parts_kfuncs_init();
+	      bpfdrv_eject_kfuncs_init() ?: bpfdrv_parts_kfuncs_init() ?:
+	      bpfdrv_kfuncs_register();
 	if (ret)
-		goto err_node;
+		goto err_kfuncs;
 	ret = bpfdrv_pci_init(&bpfdrv_pci_fn_events);
 	if (ret)
-		goto err_node;
+		goto err_kfuncs;
 	ret = bpfdrv_struct_ops_init();
 	if (ret)
 		goto err_pci;
@@ -104,7 +105,8 @@ static int __init bpfdrv_init(void)
 
 err_pci:
 	bpfdrv_pci_exit();
-err_node:
+err_kfuncs:
+	bpfdrv_kfuncs_exit();
 	bpfdrv_hold_exit();	/* the PCI bus watch, if bpfdrv_pci_init() set it */
 	bpfdrv_node_exit();
 err_sysfs:
@@ -118,6 +120,7 @@ err_sysfs:
 static void __exit bpfdrv_exit(void)
 {
 	bpfdrv_pci_exit();
+	bpfdrv_kfuncs_exit();
 	bpfdrv_hold_exit();
 	bpfdrv_node_exit();
 	kobject_put(bpfdrv_kobj);

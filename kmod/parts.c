@@ -37,7 +37,7 @@ static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	for ((i) = ARRAY_SIZE(bpfdrv_parts); (i)-- > 0 &&		\
 		      ((p) = bpfdrv_parts[i], 1);)
 
-/* At module load: each part's kfuncs, from the set beside them. */
+/* At module load: each part's kfuncs, from the set beside them (kfuncs.c). */
 int bpfdrv_parts_kfuncs_init(void)
 {
 	const struct bpfdrv_part *p;
@@ -45,7 +45,7 @@ int bpfdrv_parts_kfuncs_init(void)
 	int ret;
 
 	for_each_part(i, p) {
-		ret = p->kfuncs ? bpfdrv_kfuncs_register(p->kfuncs) : 0;
+		ret = p->kfuncs ? bpfdrv_kfuncs_add(p->kfuncs) : 0;
 		if (ret)
 			return ret;
 	}
