@@ -204,7 +204,7 @@ int bpfdrv_pci_irq_setup(struct bpfdrv_device *bdev, struct bpfdrv_pci_fn *fn)
 		hard = bpfdrv_pci_intx_hard;
 		irqflags = IRQF_SHARED;
 		fn->intx_masked = true;
-		/* masked until init succeeded: bpfdrv_pci_instance_live() */
+		/* masked until init succeeded: bpfdrv_pci_irq_live() */
 		bpfdrv_pci_cmd_update(fn, 0, PCI_COMMAND_INTX_DISABLE);
 	} else if (thread && !(IS_ENABLED(CONFIG_PREEMPT_RT) &&
 				 pdev->msi_enabled && ops->irq_hard)) {
