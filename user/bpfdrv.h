@@ -25,6 +25,7 @@ struct btf;
 
 /* user/util.c: what every command uses */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void json_str(FILE *out, const char *s);
 int check_module(void);
 int read_line(const char *path, char *buf, size_t size);
 int read_sysfs(const char *name, const char *attr, char *buf, size_t size);

@@ -97,7 +97,11 @@ static const char *dma_words(const char *dma)
 	return "";
 }
 
-int print_instances(const char *drv, bool pinned)
+/* Call @fn for each instance of driver @drv; returns how many it has. */
+static int for_each_instance(const char *drv,
+			     void (*fn)(const char *inst, const char *bdf,
+					const char *dma, bool first, void *arg),
+			     void *arg)
 {
 	struct dirent *de;
 	char owner[BPFDRV_NAME_MAX + 1], bdf[64], dma[16];
@@ -115,13 +119,55 @@ int print_instances(const char *drv, bool pinned)
 		instance_pci(de->d_name, bdf, sizeof(bdf));
 		if (read_sysfs(de->d_name, "dma", dma, sizeof(dma)))
 			strcpy(dma, "-");
-		printf("%s: attached, /dev/bpfdrv/%s%s%s%s%s\n", drv, de->d_name,
-		       strcmp(bdf, "-") ? " on " : "", strcmp(bdf, "-") ? bdf : "",
-		       pinned ? " (pinned)" : "", dma_words(dma));
+		fn(de->d_name, bdf, dma, !n, arg);
 		n++;
 	}
 	closedir(dir);
 	return n;
+}
+
+struct instance_text {
+	const char *drv;
+	bool pinned;
+};
+
+static void instance_text(const char *inst, const char *bdf, const char *dma,
+			  bool first, void *arg)
+{
+	const struct instance_text *t = arg;
+
+	printf("%s: attached, /dev/bpfdrv/%s%s%s%s%s\n", t->drv, inst,
+	       strcmp(bdf, "-") ? " on " : "", strcmp(bdf, "-") ? bdf : "",
+	       t->pinned ? " (pinned)" : "", dma_words(dma));
+}
+
+int print_instances(const char *drv, bool pinned)
+{
+	struct instance_text t = { drv, pinned };
+
+	return for_each_instance(drv, instance_text, &t);
+}
+
+/* An instance in bpfdrv status --json's "instances" array. */
+static void instance_json_entry(const char *inst, const char *bdf,
+				const char *dma, bool first, void *arg)
+{
+	char node[sizeof("/dev/bpfdrv/") + BPFDRV_NAME_MAX];
+
+	snprintf(node, sizeof(node), "/dev/bpfdrv/%s", inst);
+	fputs(first ? "{\"node\":" : ",{\"node\":", stdout);
+	json_str(stdout, node);
+	fputs(",\"pci\":", stdout);
+	if (strcmp(bdf, "-"))
+		json_str(stdout, bdf);
+	else
+		fputs("null", stdout);
+	fputs(",\"dma\":", stdout);
+	if (strcmp(dma, "-"))
+		json_str(stdout, dma);
+	else
+		fputs("null", stdout);
+	fputs("}", stdout);
 }
 
 static const char * const op_names[] = {
@@ -151,8 +197,24 @@ static int parse_stats(const char *name, unsigned long long *counts)
 	return 0;
 }
 
+/* An exit record as a JSON object's members (no braces). */
+static void exit_json(const struct exit_rec *r)
+{
+	fputs("\"driver\":", stdout);
+	json_str(stdout, r->name);
+	fputs(",\"kind\":", stdout);
+	json_str(stdout, r->kind);
+	printf(",\"time\":%lld,\"callback\":", r->time);
+	if (strcmp(r->cb, "-"))
+		json_str(stdout, r->cb);
+	else
+		fputs("null", stdout);
+	fputs(",\"message\":", stdout);
+	json_str(stdout, r->msg);
+}
+
 /* Every driver's last exit, after bpfdrv list's table. */
-static void print_exits(void)
+static void print_exits(bool json)
 {
 	FILE *f = fopen(EXITS_FILE, "r");
 	struct exit_rec r;
@@ -162,6 +224,12 @@ static void print_exits(void)
 	if (!f)
 		return;
 	while (next_exit(f, NULL, &r)) {
+		if (json) {
+			fputs("{\"type\":\"exit\",", stdout);
+			exit_json(&r);
+			fputs("}\n", stdout);
+			continue;
+		}
 		if (!header)
 			printf("\nLAST EXIT\n");
 		header = true;
@@ -187,16 +255,48 @@ static void attached_by(const char *drv, char *by, size_t size)
 		snprintf(by, size, "%s", access(pin, F_OK) ? "process" : "pin");
 }
 
+/* One instance of bpfdrv list --json. */
+static void instance_json(const char *inst, const char *drv, const char *bdf,
+			  unsigned long open_count, unsigned long link,
+			  const unsigned long long *c, const char *by)
+{
+	size_t i;
+
+	fputs("{\"type\":\"instance\",\"name\":", stdout);
+	json_str(stdout, inst);
+	fputs(",\"driver\":", stdout);
+	json_str(stdout, drv);
+	fputs(",\"pci\":", stdout);
+	if (strcmp(bdf, "-"))
+		json_str(stdout, bdf);
+	else
+		fputs("null", stdout);
+	printf(",\"open\":%lu,\"link_id\":%lu,\"calls\":{", open_count, link);
+	for (i = 0; i + 1 < NR_OPS; i++)
+		printf("%s\"%s\":%llu", i ? "," : "", op_names[i], c[i]);
+	printf("},\"bad_returns\":%llu,\"attached_by\":", c[NR_OPS - 1]);
+	json_str(stdout, by);
+	fputs("}\n", stdout);
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct dirent *de;
+	bool json = false;
 	DIR *dir;
 	int rows = 0;
 
+	if (argc > 1 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {
+		json = true;
+		argc--;
+		argv++;
+	}
 	if (argc > 1) {
 		bool help = !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help");
 
-		fprintf(help ? stdout : stderr, "usage: bpfdrv list\n");
+		fprintf(help ? stdout : stderr, "usage: bpfdrv list [--json]\n"
+			"  device instances, open files, call counts, and every driver's\n"
+			"  last exit; --json: one object per line (type instance or exit)\n");
 		return help ? 0 : 2;
 	}
 	if (check_module())
@@ -206,9 +306,10 @@ int cmd_list(int argc, char **argv)
 		err(SYSFS_CLASS ": %s", strerror(errno));
 		return 1;
 	}
-	printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s %s\n",
-	       "NAME", "DRIVER", "PCI", "OPEN", "LINK", "open", "release", "read",
-	       "write", "ioctl", "poll", "BAD", "BY");
+	if (!json)
+		printf("%-16s %-12s %-12s %5s %6s %8s %8s %8s %8s %8s %8s %4s %s\n",
+		       "NAME", "DRIVER", "PCI", "OPEN", "LINK", "open", "release",
+		       "read", "write", "ioctl", "poll", "BAD", "BY");
 	while ((de = readdir(dir))) {
 		unsigned long long c[NR_OPS] = {};
 		char open_count[32], link[32], drv[BPFDRV_NAME_MAX + 1], bdf[64];
@@ -223,16 +324,21 @@ int cmd_list(int argc, char **argv)
 			continue;	/* detached while we looked */
 		instance_pci(de->d_name, bdf, sizeof(bdf));
 		attached_by(drv, by, sizeof(by));
+		rows++;
+		if (json) {
+			instance_json(de->d_name, drv, bdf, strtoul(open_count, NULL, 10),
+				      strtoul(link, NULL, 10), c, by);
+			continue;
+		}
 		printf("%-16s %-12s %-12s %5lu %6lu %8llu %8llu %8llu %8llu %8llu %8llu %4llu %s\n",
 		       de->d_name, drv, bdf, strtoul(open_count, NULL, 10),
 		       strtoul(link, NULL, 10), c[0], c[1], c[2], c[3], c[4],
 		       c[5], c[6], by);
-		rows++;
 	}
 	closedir(dir);
-	if (!rows)
+	if (!rows && !json)
 		printf("(no drivers attached)\n");
-	print_exits();
+	print_exits(json);
 	return 0;
 }
 
@@ -264,18 +370,63 @@ int driver_entry(const char *name, unsigned int *link_id, unsigned int *updates,
 	return ret;
 }
 
+/* bpfdrv status --json NAME: the driver, its instances, its last exit. */
+static int status_json(const char *name, bool pinned)
+{
+	unsigned int link_id = 0, updates = 0;
+	char how[PATH_MAX];
+	struct exit_rec r;
+	bool has_exit, attached;
+	int n;
+
+	attached = !driver_entry(name, &link_id, &updates, NULL);
+	has_exit = find_exit(name, &r);
+	if (!attached && !has_exit) {
+		err("no driver named '%s' is attached or has exited (see: bpfdrv list)",
+		    name);
+		return 1;
+	}
+	fputs("{\"type\":\"driver\",\"name\":", stdout);
+	json_str(stdout, name);
+	printf(",\"attached\":%s,\"pinned\":%s,\"link_id\":%u,\"updates\":%u,"
+	       "\"attached_by\":", attached ? "true" : "false",
+	       pinned ? "true" : "false", link_id, updates);
+	if (attached && !attach_origin(name, how, sizeof(how)))
+		json_str(stdout, how);
+	else
+		fputs("null", stdout);
+	fputs(",\"instances\":[", stdout);
+	n = for_each_instance(name, instance_json_entry, NULL);
+	printf("],\"nr_instances\":%d,\"last_exit\":", n);
+	if (has_exit) {
+		fputs("{", stdout);
+		exit_json(&r);
+		fputs("}", stdout);
+	} else {
+		fputs("null", stdout);
+	}
+	fputs("}\n", stdout);
+	return 0;
+}
+
 int cmd_status(int argc, char **argv)
 {
 	char why[512], pin[sizeof(PIN_DIR) + BPFDRV_NAME_MAX + 1], how[PATH_MAX];
 	struct exit_rec r;
-	bool has_exit;
+	bool has_exit, json = false;
 	unsigned int link_id, updates;
 	int n;
 
+	if (argc == 3 && (!strcmp(argv[1], "-j") || !strcmp(argv[1], "--json"))) {
+		json = true;
+		argc--;
+		argv++;
+	}
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv status NAME\n"
+		fprintf(argc == 2 ? stdout : stderr, "usage: bpfdrv status [--json] NAME\n"
 			"  Whether driver NAME is attached, its devices, and its last exit\n"
-			"  (unload, error, protocol, removed) with the reason.\n");
+			"  (unload, error, protocol, removed) with the reason; --json: as\n"
+			"  one object.\n");
 		return argc == 2 ? 0 : 2;
 	}
 	if (check_module())
@@ -285,6 +436,8 @@ int cmd_status(int argc, char **argv)
 		return 1;
 	}
 	snprintf(pin, sizeof(pin), PIN_DIR "/%s", argv[1]);
+	if (json)
+		return status_json(argv[1], !access(pin, F_OK));
 	n = print_instances(argv[1], !access(pin, F_OK));
 	has_exit = find_exit(argv[1], &r);
 	if (!n && !has_exit) {

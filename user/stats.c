@@ -109,7 +109,7 @@ static int print_counters(const char *only, bool json)
 	for (i = 0; i < n; i++) {
 		if (json) {
 			printf("{\"type\":\"counters\",\"driver\":");
-			trace_json_str(stdout, c[i].name);
+			json_str(stdout, c[i].name);
 			for (j = 0; j < NR_CALLBACKS; j++)
 				printf(",\"%s\":%llu", callbacks[j], c[i].calls[j]);
 			printf(",\"bad_returns\":%llu}\n", c[i].bad_returns);
@@ -167,7 +167,7 @@ static void stats_report(struct trace_session *s, bool final)
 		if (s->opts->json) {
 			fprintf(out, "{\"type\":\"callback\",\"final\":%s,\"driver\":",
 				final ? "true" : "false");
-			trace_json_str(out, r->sub_name);
+			json_str(out, r->sub_name);
 			fprintf(out, ",\"minor\":%u,\"callback\":\"%s\",\"calls\":%llu,"
 				"\"errors\":%llu,\"total_ns\":%llu,\"max_ns\":%llu,"
 				"\"module_calls\":%lld,\"hist_us\":", r->sub,

@@ -104,7 +104,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		return 0;
 	begin(t);
 	fputs("{\"name\":", t->f);
-	trace_json_str(t->f, event_name(t, e->hook, e->sub));
+	json_str(t->f, event_name(t, e->hook, e->sub));
 	fprintf(t->f, ",\"cat\":\"%s\"", cat);
 	switch (e->kind) {
 	case TRACE_EV_SPAN:
@@ -120,7 +120,7 @@ static int on_event(void *ctx, void *data, size_t size)
 			(unsigned long long)e->ts ^ e->hook, e->ts / 1e3);
 		where(t, e);
 		fputs("},\n{\"name\":", t->f);
-		trace_json_str(t->f, event_name(t, e->hook, e->sub));
+		json_str(t->f, event_name(t, e->hook, e->sub));
 		fprintf(t->f, ",\"cat\":\"%s\",\"ph\":\"e\",\"id\":\"0x%llx\",\"ts\":%.3f",
 			cat, (unsigned long long)e->ts ^ e->hook, (e->ts + e->dur) / 1e3);
 		where(t, e);
@@ -168,7 +168,7 @@ static void meta(struct trace_timeline *t, const char *what, __u32 pid, __u32 ti
 	begin(t);
 	fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
 		what, pid, tid);
-	trace_json_str(t->f, name);
+	json_str(t->f, name);
 	fputs("}}", t->f);
 }
 

@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfdrv.h"
 #include "trace_hooks.h"
 #include "trace_nvidia.h"
 #include "trace.skel.h"
@@ -461,20 +462,6 @@ static void trace_json_num(FILE *out, double v)
 
 /* --- printing --- */
 
-void trace_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 void trace_print_hist(FILE *out, const struct trace_hist *h)
 {
 	int i, last = -1, width = 40;
@@ -524,7 +511,7 @@ static void print_irq_context(struct trace_session *s)
 	irq_context(s->opts, how, sizeof(how));
 	if (s->opts->json) {
 		fputs("{\"type\":\"irq_context\",\"how\":", s->out);
-		trace_json_str(s->out, how);
+		json_str(s->out, how);
 		fputs("}\n", s->out);
 	} else {
 		fprintf(s->out, "\nInterrupt context: %s.\n", how);
@@ -563,14 +550,14 @@ void print_list(struct trace_session *s)
 				"\"kind\":\"%s\",\"target\":", trace_group_name(h->group),
 				h->name, kind);
 			if (h->target)
-				trace_json_str(out, h->target);
+				json_str(out, h->target);
 			else
 				fputs("null", out);
 			fprintf(out, ",\"attached\":%s,\"status\":",
 				h->attached ? "true" : "false");
-			trace_json_str(out, status);
+			json_str(out, status);
 			fputs(",\"what\":", out);
-			trace_json_str(out, h->what);
+			json_str(out, h->what);
 			fputs("}\n", out);
 		} else {
 			fprintf(out, "%-7s %-22s %-10s %-28s %s\n", trace_group_name(h->group),
@@ -785,7 +772,7 @@ void trace_json_who(FILE *out, __u32 tgid, const char *comm)
 		fputs("\"pid\":null,\"context\":\"softirq\",\"comm\":", out);
 	else
 		fprintf(out, "\"pid\":%u,\"context\":\"task\",\"comm\":", tgid);
-	trace_json_str(out, comm);
+	json_str(out, comm);
 }
 
 static void print_summary_json(struct trace_session *s, struct trace_row *rows,
@@ -803,11 +790,11 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 			"\"target\":\"%s\",\"sub\":%u,\"detail\":",
 			trace_group_name(h->group), h->name, h->target ? h->target : "",
 			sub_number(r->hook, r->sub));
-		trace_json_str(out, r->sub_name);
+		json_str(out, r->sub_name);
 		if (hook_is_ioctl(r->hook)) {
 			row_driver(&r->hist, drv, sizeof(drv));
 			fputs(",\"driver\":", out);
-			trace_json_str(out, drv);
+			json_str(out, drv);
 		}
 		if (h->group == TRACE_IOMMU)
 			fprintf(out, ",\"bytes\":%llu", (unsigned long long)r->hist.bytes);
@@ -834,10 +821,10 @@ static void print_summary_json(struct trace_session *s, struct trace_row *rows,
 		fprintf(out, ",\"group\":\"%s\",\"hook\":\"%s\",\"sub\":%u,\"detail\":",
 			trace_group_name(hooks[procs[i].hook].group),
 			hooks[procs[i].hook].name, sub_number(procs[i].hook, procs[i].sub));
-		trace_json_str(out, procs[i].sub_name);
+		json_str(out, procs[i].sub_name);
 		if (hook_is_ioctl(procs[i].hook)) {
 			fputs(",\"driver\":", out);
-			trace_json_str(out, procs[i].driver);
+			json_str(out, procs[i].driver);
 		}
 		fprintf(out, ",\"count\":%llu}\n", (unsigned long long)procs[i].count);
 	}

@@ -108,7 +108,6 @@ const char *trace_driver_name(unsigned int minor);
 void trace_print_hist(FILE *out, const struct trace_hist *h);
 void trace_json_hist(FILE *out, const struct trace_hist *h);
 double trace_stddev_us(const struct trace_hist *h);
-void trace_json_str(FILE *out, const char *s);
 void trace_json_who(FILE *out, __u32 tgid, const char *comm);
 void trace_read_loss(struct trace_session *s, struct trace_loss *l);
 

@@ -145,3 +145,18 @@ int member_offset(const struct btf *btf, __u32 type_id, const char *name)
 			return btf_member_bit_offset(t, i) / 8;
 	return -1;
 }
+
+/* @s as a JSON string, quotes and escapes included. */
+void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}

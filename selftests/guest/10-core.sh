@@ -70,7 +70,27 @@ $BPFDRV list >"$OUT/list"
 sed 's/^/# /' "$OUT/list"
 check "list: counts opens/reads/writes of a driver (open 0, release 0, read 2, write 1)" \
 	awk '$1 == "counted" && $2 == "counted" && $4 == 0 && $6 == 0 && $7 == 0 && $8 == 2 && $9 == 1 { f = 1 } END { exit !f }' "$OUT/list"
+# the same as JSON, and status --json before and after the unload
+$BPFDRV list --json >"$OUT/list.json"
+check "list --json: the same counts, one object per line" python3 -S -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+r = [o for o in rows if o["type"] == "instance" and o["name"] == "counted"][0]
+sys.exit(not (r["driver"] == "counted" and r["pci"] is None and r["open"] == 0 and
+              r["calls"]["read"] == 2 and r["calls"]["write"] == 1 and
+              r["calls"]["release"] == 0 and r["attached_by"] == "pin"))' "$OUT/list.json"
+check "status --json: attached, pinned, its one node" python3 -S -c 'import json, subprocess, sys
+o = json.loads(subprocess.check_output(sys.argv[1:]))
+sys.exit(not (o["attached"] and o["pinned"] and o["nr_instances"] == 1 and
+              o["instances"][0]["node"] == "/dev/bpfdrv/counted"))' $BPFDRV status --json counted
 $BPFDRV unload counted
+check "status --json after the unload: not attached, its last exit an unload" \
+	python3 -S -c 'import json, subprocess, sys
+o = json.loads(subprocess.check_output(sys.argv[1:]))
+sys.exit(not (not o["attached"] and o["nr_instances"] == 0 and
+              o["last_exit"]["kind"] == "unload" and o["last_exit"]["driver"] == "counted"))' \
+	$BPFDRV status --json counted
+expect_err "status --json of a driver never seen: exit 1, says so" "no driver named" \
+	$BPFDRV status --json never-seen
 
 # --- a seekable register file: variable offset, variable length ---
 check "load --pin regfile" $BPFDRV load --pin $TOBJ/regfile.bpf.o
