@@ -47,6 +47,10 @@ class Gen:
         self.idx = idx
         self.loops = 0
         self.denied = []	# what bpfdrv does not grant, for the header
+        # one driver in five calls one thing it may not (a helper bpfdrv
+        # does not grant, a sleepable kfunc where it cannot sleep): refused
+        self.wrong = rng.randrange(5) == 0
+        self.sleepable = False	# the callback being written
 
     def pick(self, seq):
         return self.rng.choice(seq)
@@ -134,18 +138,22 @@ class Gen:
             return ["if (s->v[%d] == %s)" % (v, self.pick(EDGES)),
                     "\tbpfdrv_error(dev, \"gen%d: v%d %%u\", (__u32)s->v[%d]);"
                     % (self.idx, v, v)]
-        if k == "yield":
+        if k == "yield" and self.may_sleep():
             return ["s->v[%d] = bpfdrv_dev_yield(dev);" % v]
         if k == "bus" and self.chance(3):
-            return [self.pick([
+            calls = [
                 "s->v[%d] = bpfdrv_mmio_read(dev, 0, %s, 4, &s->v[%d]);" % (v, self.expr(ctx), v),
                 "s->v[%d] = bpfdrv_pci_bar_len(dev, %s);" % (v, self.pick(["0", "5", "6"])),
-                "s->v[%d] = bpfdrv_dma_alloc(dev, %s, 32);" % (v, self.pick(["4096", "0", "1 << 30"])),
-                "s->v[%d] = bpfdrv_gpio_get(dev, %s);" % (v, self.pick(["0", "31"])),
                 "s->v[%d] = bpfdrv_job_done(dev, 0, %s, 0);" % (v, self.expr(ctx)),
-                "s->v[%d] = bpfdrv_i2c_read_byte(dev, 0);" % v,
-            ])]
-        if k == "denied" and self.chance(4):
+            ]
+            if self.may_sleep():
+                calls += [
+                    "s->v[%d] = bpfdrv_dma_alloc(dev, %s, 32);" % (v, self.pick(["4096", "0", "1 << 30"])),
+                    "s->v[%d] = bpfdrv_gpio_get(dev, %s);" % (v, self.pick(["0", "31"])),
+                    "s->v[%d] = bpfdrv_i2c_read_byte(dev, 0);" % v,
+                ]
+            return [self.pick(calls)]
+        if k == "denied" and self.wrong and not self.denied:
             what, line = self.pick([
                 ("bpf_probe_read_kernel", "bpf_probe_read_kernel(&s->v[%d], 8, (void *)s->v[%d]);"
                  % (v, (v + 1) % NV)),
@@ -176,8 +184,19 @@ class Gen:
             return ["s->v[%d] = bpfdrv_%s(io, &s->ring, sizeof(s->ring));" % (v, call)]
         return ["s->v[%d]++;" % v]
 
+    def may_sleep(self):
+        """A sleepable kfunc here: in a sleepable callback, or as the
+        driver's one wrong thing."""
+        if self.sleepable:
+            return True
+        if self.wrong and not self.denied and self.chance(8):
+            self.denied.append("a sleepable kfunc where it cannot sleep")
+            return True
+        return False
+
     def callback(self, name, sleepable):
         args, ret, file, io = CALLBACKS[name]
+        self.sleepable = sleepable
         ctx = {"name": name, "file": file, "io": io, "loops": []}
         body = self.stmts(ctx, 0, self.rng.randint(1, 6))
         lines = ["SEC(\"struct_ops%s/gen%d_%s\")" % (".s" if sleepable else "", self.idx, name)]

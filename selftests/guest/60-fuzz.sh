@@ -37,11 +37,13 @@ if [ -x "$B/asan/user/bpfdrv" ]; then
 	python3 selftests/fuzz_obj.py -n "${BPFDRV_FUZZ_OBJECTS:-60}" -S "$seed" \
 		--tool "$B/asan/user/bpfdrv" $OBJ/echo.bpf.o $OBJ/fifo.bpf.o \
 		$OBJ/edu.bpf.o $OBJ/lm75.bpf.o $OBJ/gpio_leds.bpf.o $OBJ/edu_accel.bpf.o \
-		$TOBJ/timers.bpf.o $TOBJ/classes.bpf.o
+		$TOBJ/timers.bpf.o $TOBJ/classes.bpf.o ||
+		nok "fuzz: fuzz_obj.py ran to its end (exit $?)"
 	$BPFDRV unload --all >/dev/null 2>&1
 	# and random command lines and autoload.conf files
 	python3 selftests/fuzz_args.py -n "${BPFDRV_FUZZ_ARGS:-150}" -S "$seed" \
-		--tool "$B/asan/user/bpfdrv" --objs "$OBJ" "${bdf_args[@]}"
+		--tool "$B/asan/user/bpfdrv" --objs "$OBJ" "${bdf_args[@]}" ||
+		nok "fuzz: fuzz_args.py ran to its end (exit $?)"
 	$BPFDRV unload --all >/dev/null 2>&1
 else
 	echo "# skip: the object fuzzer (no ASan build of the tool: make $B/asan/user/bpfdrv)"
@@ -52,12 +54,26 @@ gen_fuzz() {	# gen_fuzz OBJ: one generated driver
 	local obj=$1 name out rc pid
 
 	name=$(basename "$obj" .bpf.o)
-	out=$($BPFDRV load --pin "$obj" 2>&1)
+	# a sleepable init may loop for hours: its loops end when the loader
+	# is killed, and nothing of the driver may stay
+	out=$(timeout -k 10 20 $BPFDRV load --pin "$obj" 2>&1)
 	rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		gen_killed=$((gen_killed + 1))
+		$BPFDRV unload "$name" >/dev/null 2>&1
+		if wait_for 30 eval "! grep -q '^$name ' /sys/kernel/bpfdrv/drivers" &&
+			node_gone "$name"; then
+			echo "# $name: its init ran past 20 s; the load was killed and nothing of it stayed"
+		else
+			nok "fuzz: $name: its load killed in init, it is gone within 30 s ($obj)"
+		fi
+		return
+	fi
 	if [ $rc -ne 0 ]; then
 		if [ $rc -eq 1 ] && grep -q '^bpfdrv: ' <<<"$out"; then
 			gen_refused=$((gen_refused + 1))
-			echo "# $name refused: $(grep -m1 '^bpfdrv: ' <<<"$out" | cut -c1-150)"
+			echo "# $name refused: $(grep -m1 -e '^bpfdrv:   reason:' -e '^bpfdrv: ' <<<"$out" |
+				sed 's/^bpfdrv: *\(reason: *\)\?//' | cut -c1-150)"
 		else
 			nok "fuzz: $name is refused with a message or loads (exit $rc; $obj)"
 			sed 's/^/#   /' <<<"$out" | head -20
@@ -79,12 +95,12 @@ gen_fuzz() {	# gen_fuzz OBJ: one generated driver
 	wait $pid || { nok "fuzz: the fuzzer on $name ($obj)"; sed 's/^/#   /' "$OUT/gen.log" | tail -20; }
 	echo "# $name attached: $(grep -m1 -o '[0-9]* calls in [0-9]* s' "$OUT/gen.log"), then detached"
 }
-gen_refused=0 gen_attached=0 gen_seconds=${BPFDRV_FUZZ_DRIVER_SECONDS:-3}
+gen_refused=0 gen_attached=0 gen_killed=0 gen_seconds=${BPFDRV_FUZZ_DRIVER_SECONDS:-3}
 if ls $TOBJ/gen/*.bpf.o >/dev/null 2>&1; then
 	for obj in $TOBJ/gen/*.bpf.o; do
 		gen_fuzz "$obj"
 	done
-	ok "fuzz: $((gen_refused + gen_attached)) random drivers: $gen_refused refused with a reason, $gen_attached attached, fuzzed for ${gen_seconds} s each and detached"
+	ok "fuzz: $((gen_refused + gen_attached + gen_killed)) random drivers: $gen_refused refused with a reason, $gen_attached attached, fuzzed for ${gen_seconds} s each and detached, $gen_killed killed in a long init and gone"
 else
 	echo "# skip: random drivers (none built: make gen-drivers)"
 fi
