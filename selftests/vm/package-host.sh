@@ -33,6 +33,20 @@ if "$b" help | grep -q "^usage: bpfdrv" && "$b" help trace | grep -q "^usage: bp
 else
 	echo "not ok - bpfdrv help, help trace (exit 0) and help bogus (exit 2, says why)"
 fi
+# the manual names every option each command's --help has
+man8=$tmp/usr/share/man/man8/bpfdrv.8.gz
+missing=
+for c in load unload update list status stats trace new autoload bind unbind; do
+	for o in $("$b" "$c" --help 2>&1 | grep -oE "(^|[ ,[])--[a-zA-Z0-9][a-zA-Z0-9-]*" |
+		   sed 's/^[ ,[]//' | sort -u); do
+		zcat "$man8" | sed 's/\\-/-/g' | grep -q -- "$o\b" || missing+=" $c $o"
+	done
+done
+if [ -z "$missing" ]; then
+	echo "ok - the manual names every option of every command's --help"
+else
+	echo "not ok - the manual names every option of every command's --help (missing:$missing)"
+fi
 if ! command -v apt-get >/dev/null; then
 	echo "# skip: apt on the host (not a Debian host)"
 elif out=$(apt-get install --simulate -q "$deb" 2>&1); then
