@@ -326,6 +326,8 @@ install-tool: $(BUILD)/user/bpfdrv $(BPF_DRIVERS)
 	install -D -m 644 packaging/bpfdrv.service \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/bpfdrv.service
 	install -D -m 644 packaging/autoload.conf $(DESTDIR)/etc/bpfdrv/autoload.conf
+	install -D -m 644 packaging/bpfdrv.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/bpfdrv
 
 # Headers, a pkg-config file, and the driver bpfdrv new writes as the example.
 install-dev: $(BUILD)/user/bpfdrv

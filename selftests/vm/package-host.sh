@@ -47,6 +47,18 @@ if [ -z "$missing" ]; then
 else
 	echo "not ok - the manual names every option of every command's --help (missing:$missing)"
 fi
+# bash completion: commands from help, options from the command's --help
+comp=$tmp/usr/share/bash-completion/completions/bpfdrv
+if [ -f "$comp" ] && out=$(PATH=$tmp/usr/bin:$PATH bash -c '. "$1"
+	COMP_WORDS=(bpfdrv tr); COMP_CWORD=1; _bpfdrv; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(bpfdrv trace --kp); COMP_CWORD=2; _bpfdrv; echo "${COMPREPLY[*]}"' _ "$comp") &&
+	[ "$out" = "trace
+--kprobe-multi --kprobes" ]; then
+	echo "ok - bash completion: bpfdrv tr<TAB> is trace, trace --kp<TAB> its two options"
+else
+	echo "not ok - bash completion: bpfdrv tr<TAB> is trace, trace --kp<TAB> its two options"
+	echo "$out" | sed 's/^/# /'
+fi
 if ! command -v apt-get >/dev/null; then
 	echo "# skip: apt on the host (not a Debian host)"
 elif out=$(apt-get install --simulate -q "$deb" 2>&1); then
