@@ -434,6 +434,89 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		keep_fd(t, a.shandle.fd);
 }
 
+/* One ioctl of @kind, counted and interruptible as every call is. */
+static long drm_call(struct fuzz_thread *t, int fd, enum call_kind kind,
+		     unsigned long cmd, void *arg)
+{
+	long ret;
+
+	note("drm ioctl %d 0x%lx", fd, cmd);
+	call_begin(t, kind);
+	ret = ioctl(fd, cmd, arg);
+	call_end(t, kind, ret);
+	return ret;
+}
+
+/*
+ * A job as a client makes one, on a file of an accel node: two buffers
+ * (tiny to 32 KiB), an out-syncobj, a submit of a job edu_accel takes
+ * (values or a DMA copy), sometimes a wait, and the buffers closed or
+ * kept. Random ioctls rarely get this far; the file goes to the table,
+ * where other threads close it, map its buffers, submit on it.
+ */
+static void op_drm_job(struct fuzz_thread *t)
+{
+	struct drm_bpfdrv_bo_create bo[2];
+	struct drm_syncobj_create sync = {};
+	struct drm_bpfdrv_submit sub = {};
+	struct edu_accel_job job = {
+		.count = 1 + below(t, 64),
+		.op = one_in(t, 4) ? EDU_ACCEL_OP_DMA : EDU_ACCEL_OP_FACT,
+	};
+	struct drm_syncobj_wait wait = {};
+	struct drm_gem_close close_bo;
+	const char *path = NULL;
+	unsigned int i, off = below(t, nr_nodes);
+	int fd;
+
+	for (i = 0; i < nr_nodes && !path; i++)
+		if (!strncmp(nodes[(i + off) % nr_nodes], "/dev/accel/", 11))
+			path = nodes[(i + off) % nr_nodes];
+	if (!path)
+		return;
+	note("open %s for a job", path);
+	call_begin(t, C_OPEN);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	call_end(t, C_OPEN, fd);
+	if (fd < 0)
+		return;
+	memset(bo, 0, sizeof(bo));
+	for (i = 0; i < 2; i++) {
+		bo[i].size = one_in(t, 4) ? 1 + below(t, 4096) : 4096ULL << below(t, 4);
+		if (drm_call(t, fd, C_BO, DRM_IOCTL_BPFDRV_BO_CREATE, &bo[i]))
+			goto out;
+		keep_handle(t, bo[i].handle);
+	}
+	if (drm_call(t, fd, C_DRM, DRM_IOCTL_SYNCOBJ_CREATE, &sync))
+		goto out;
+	keep_handle(t, sync.handle);
+	sub.nr_bos = 2;
+	sub.bos[0] = bo[0].handle;
+	sub.bos[1] = bo[1].handle;
+	sub.out_syncobj = sync.handle;
+	sub.in_syncobj = one_in(t, 4) ? sync.handle : 0;
+	sub.arg_len = sizeof(job);
+	memcpy(sub.arg, &job, sizeof(job));
+	if (drm_call(t, fd, C_SUBMIT, DRM_IOCTL_BPFDRV_SUBMIT, &sub))
+		goto out;
+	if (one_in(t, 2)) {
+		wait.handles = (uintptr_t)&sync.handle;
+		wait.count_handles = 1;
+		wait.timeout_nsec = now_ns() + below(t, 300000000);
+		drm_call(t, fd, C_DRM, DRM_IOCTL_SYNCOBJ_WAIT, &wait);
+	}
+	for (i = 0; i < 2 && one_in(t, 2); i++) {
+		close_bo.handle = bo[i].handle;
+		close_bo.pad = 0;
+		drm_call(t, fd, C_DRM, DRM_IOCTL_GEM_CLOSE, &close_bo);
+	}
+out:
+	if (one_in(t, 2))
+		keep_fd(t, fd);
+	else
+		close(fd);
+}
+
 static void op_ioctl(struct fuzz_thread *t)
 {
 	static const unsigned long known[] = {
@@ -447,6 +530,10 @@ static void op_ioctl(struct fuzz_thread *t)
 	void *arg;
 	long ret;
 
+	if (one_in(t, 8)) {
+		op_drm_job(t);
+		return;
+	}
 	if (one_in(t, 2)) {
 		op_drm(t, fd);
 		return;
