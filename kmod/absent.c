@@ -15,6 +15,8 @@
 #include <linux/string.h>
 
 #include "bpfdrv.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 static bool __maybe_unused bpfdrv_declared(const void *member, size_t size)
 {

@@ -16,6 +16,9 @@
 
 #include "bpfdrv.h"
 #include "pci.h"
+#include "accel.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 static DEFINE_MUTEX(bpfdrv_accel_lock);
 static const struct bpfdrv_accel_class *bpfdrv_accel_cls;

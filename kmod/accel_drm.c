@@ -53,6 +53,8 @@
 
 #include "call.h"
 #include "../include/bpfdrv_accel.h"
+#include "accel.h"
+#include "chrdev.h"
 
 #define BPFDRV_ACCEL_NR_IOCTLS	(DRM_BPFDRV_DRIVER_BASE + BPFDRV_ACCEL_IOCTLS_MAX)
 

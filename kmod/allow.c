@@ -37,6 +37,8 @@
 #include <linux/sysfs.h>
 
 #include "call.h"
+#include "allow.h"
+#include "loop.h"
 
 /*
  * Modules whose kfuncs drivers may call too, comma-separated, set by the

@@ -329,23 +329,10 @@ struct bpfdrv_io_kern {
 	bool faulted;			/* a direct copy met a missing page */
 };
 
-struct bpfdrv_file_kern *bpfdrv_file_open(struct bpfdrv_device *bdev,
-					  unsigned int f_flags);
-void bpfdrv_file_close(struct bpfdrv_file_kern *f);
-int bpfdrv_io_copy_out(struct bpfdrv_io_kern *k, u32 off, const void *src,
-		       u32 len);
-int bpfdrv_io_copy_in(struct bpfdrv_io_kern *k, u32 off, void *dst, u32 len);
-
-extern struct btf *bpfdrv_btf;
-
 static inline bool bpfdrv_driver_is_pci(const struct chr_ext_ops *ops)
 {
 	return ops->pci_slot[0] || ops->pci_ids[0].vendor;
 }
-
-bool bpfdrv_driver_capable(const struct chr_ext_ops *ops);
-/* the lists of drivers, instances and functions; see driver.c */
-extern struct mutex bpfdrv_lock;
 
 /* [@off, @off + @len) lies inside @size bytes. */
 static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
@@ -355,24 +342,8 @@ static inline bool bpfdrv_range_ok(u32 off, u32 len, u32 size)
 	return !check_add_overflow(off, len, &end) && end <= size;
 }
 
-int bpfdrv_node_init(void);
-void bpfdrv_node_exit(void);
-int bpfdrv_cdev_init(struct bpfdrv_device *bdev);
-extern const struct file_operations bpfdrv_fops;
 struct bpf_link;
-int bpfdrv_driver_attach(struct chr_ext_ops *ops, struct bpf_link *link);
-void bpfdrv_driver_detach(struct chr_ext_ops *ops);
-int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old);
-void bpfdrv_pci_fn_added(struct bpfdrv_pci_fn *fn);
-void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn);
-/* What the binding (pci.c) tells the core (driver.c) of its functions. */
-struct bpfdrv_pci_fn_events {
-	void (*added)(struct bpfdrv_pci_fn *fn);	/* bound and mapped */
-	void (*removed)(struct bpfdrv_pci_fn *fn);	/* unbinding */
-};
 
-int bpfdrv_pci_init(const struct bpfdrv_pci_fn_events *events);
-void bpfdrv_pci_exit(void);
 /*
  * Lockdown forbids access to PCI devices from outside their drivers. An
  * LSM may judge the current task (SELinux does), which in interrupt
@@ -391,54 +362,13 @@ static inline bool bpfdrv_pci_locked_down(void)
 	return true;
 }
 
-bool bpfdrv_name_valid(const char *name);
-
-void bpfdrv_driver_eject(struct bpfdrv_driver *drv, enum bpfdrv_exit_kind kind,
-			 enum bpfdrv_cb cb, const char *msg);
-void bpfdrv_exit_record(const char *name, const struct bpfdrv_exit_info *info);
-struct bpfdrv_link_detach *bpfdrv_link_detach_alloc(void);
-void bpfdrv_link_detach_async(struct bpfdrv_link_detach *d,
-			      struct bpf_link *link);
-void bpfdrv_eject_exit(void);
 /* /sys/kernel/bpfdrv/ (main.c), each beside the data it shows */
 extern struct kobj_attribute bpfdrv_attr_exits, bpfdrv_attr_unload,
 	bpfdrv_attr_starting, bpfdrv_attr_drivers, bpfdrv_attr_last_update,
 	bpfdrv_attr_last_refusal;
 extern const char * const bpfdrv_cb_names[BPFDRV_CB_NR];
 
-int bpfdrv_struct_ops_init(void);
-enum bpfdrv_dma bpfdrv_pci_dma(struct pci_dev *pdev);
-const char *bpfdrv_dma_name(enum bpfdrv_dma dma);
-int bpfdrv_pci_may_master(struct bpfdrv_pci_fn *fn);
-bool bpfdrv_pci_group_mate_foreign(struct pci_dev *pdev,
-				   const struct device_driver *drv);
-void bpfdrv_pci_group_check(struct bpfdrv_pci_fn *fn,
-			    const struct bpfdrv_driver *drv);
-bool bpfdrv_pci_group_revoke(struct bpfdrv_pci_fn *fn, struct pci_dev *mate,
-			     const char *why);
-void bpfdrv_pci_group_bound(struct pci_dev *pdev);
-const struct bpf_func_proto *
-bpfdrv_get_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog);
-int bpfdrv_allow_member(u32 moff, const char *cb, void *kdata,
-			const void *udata);
-int bpfdrv_allow_validate(const void *kdata, const u32 *moffs, int n);
-int bpfdrv_allow_unverified(const struct bpf_prog *prog, const char *cb);
 __printf(2, 3) int bpfdrv_refuse_err(int err, const char *fmt, ...);
-int bpfdrv_kfuncs_init(void);
-int bpfdrv_kfuncs_add(struct btf_id_set8 *set);
-int bpfdrv_kfuncs_register(void);
-void bpfdrv_kfuncs_exit(void);
-/* for the sets: gone in 7.x, where trusted arguments are the default */
-#ifndef KF_TRUSTED_ARGS
-#define KF_TRUSTED_ARGS 0
-#endif
-int bpfdrv_loop_kfuncs_init(void);
-int bpfdrv_eject_kfuncs_init(void);
-int bpfdrv_parts_kfuncs_init(void);
-int bpf_iter_bpfdrv_new(struct bpf_iter_bpfdrv *it, struct bpfdrv_dev *dev,
-			int start, int end);
-int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it);
-void bpf_iter_bpfdrv_destroy(struct bpf_iter_bpfdrv *it);
 
 /* [A-Za-z0-9]: the kernel's isalnum() takes Latin-1 letters too */
 static inline bool bpfdrv_isalnum(char c)
@@ -477,80 +407,5 @@ static inline bool bpfdrv_name_matches(const char *name, const char *pattern)
 		return !strncmp(name, pattern, len - 1);
 	return !strcmp(name, pattern);
 }
-
-void bpfdrv_mmap_open(struct bpfdrv_device *bdev, struct file *filp);
-void bpfdrv_mmap_revoke(struct bpfdrv_device *bdev);
-int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma);
-
-void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what);
-
-int bpfdrv_hold(struct bpfdrv_device *bdev, struct bpfdrv_hold *h,
-		struct device *dev, const struct bpfdrv_hold_ops *ops,
-		const char *what);
-bool bpfdrv_hold_get(struct bpfdrv_hold *h);
-void bpfdrv_hold_put(struct bpfdrv_hold *h);
-void bpfdrv_hold_release(struct bpfdrv_hold *h);
-int bpfdrv_hold_watch_pci(void);
-/* What the bus watch (hold.c) tells the core (driver.c). */
-struct bpfdrv_hold_events {
-	void (*pci_bound)(struct pci_dev *pdev);	/* a driver binds it */
-	void (*dep_gone)(struct bpfdrv_device *bdev, const char *what);
-};
-
-void bpfdrv_hold_init(const struct bpfdrv_hold_events *events);
-void bpfdrv_hold_exit(void);
-
-/*
- * A part of an instance (parts.c): a step left NULL does nothing. claim and
- * add may fail midway; release and del must then undo what was done.
- */
-struct bpfdrv_part {
-	const char *name;
-	struct btf_id_set8 *kfuncs;	/* registered at module load */
-	int (*valid)(const struct chr_ext_ops *ops);	/* at load */
-	int (*claim)(struct bpfdrv_device *bdev);	/* before init */
-	void (*live)(struct bpfdrv_device *bdev);	/* init succeeded */
-	int (*add)(struct bpfdrv_device *bdev);		/* the node exists */
-	void (*del)(struct bpfdrv_device *bdev);	/* before it goes */
-	void (*revoke)(struct bpfdrv_device *bdev);	/* drained, before exit */
-	void (*release)(struct bpfdrv_device *bdev);	/* after exit */
-	void (*free)(struct bpfdrv_device *bdev);	/* the last reference */
-};
-
-extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
-	bpfdrv_part_pci_bar, bpfdrv_part_pci_dma,
-	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
-	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel,
-	bpfdrv_part_timers;
-
-/*
- * The accelerator class lives in a module of its own, bpfdrv_accel.ko,
- * which needs DRM: bpfdrv.ko loads it when a driver declares the class
- * and pins it for as long as an instance has one (accel.c).
- */
-struct bpfdrv_accel_class {
-	struct module *owner;
-	int (*add)(struct bpfdrv_device *bdev);		/* sets bdev->accel */
-	void (*del)(struct bpfdrv_device *bdev);	/* and clears it */
-	/* the kfuncs' work, on bdev->accel, in any context (no sleep) */
-	int (*job_done)(void *accel, u32 ring, u64 seqno, int err);
-	int (*job_slot)(void *accel, u32 ring, u64 seqno);
-	int (*job_bo_copy)(void *accel, u32 ring, int slot, u32 bo, u32 off,
-			   void *buf, u32 len, bool store);
-	s64 (*job_bo_dma)(void *accel, u32 ring, int slot, u32 bo, u32 off,
-			  u32 len);
-};
-
-int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);
-void bpfdrv_accel_unregister(const struct bpfdrv_accel_class *cls);
-
-int bpfdrv_parts_valid(const struct chr_ext_ops *ops);
-int bpfdrv_parts_claim(struct bpfdrv_device *bdev);
-void bpfdrv_parts_live(struct bpfdrv_device *bdev);
-int bpfdrv_parts_add(struct bpfdrv_device *bdev);
-void bpfdrv_parts_del(struct bpfdrv_device *bdev);
-void bpfdrv_parts_revoke(struct bpfdrv_device *bdev);
-void bpfdrv_parts_release(struct bpfdrv_device *bdev);
-void bpfdrv_parts_free(struct bpfdrv_device *bdev);
 
 #endif /* __BPFDRV_H */

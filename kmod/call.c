@@ -11,6 +11,7 @@
 #include <linux/sched/clock.h>
 
 #include "call.h"
+#include "eject.h"
 
 /* The callbacks @ops has, for bpfdrv_call_peek(): BIT(enum bpfdrv_cb). */
 u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops)

@@ -37,6 +37,8 @@
 
 #define CREATE_TRACE_POINTS
 #include "bpfdrv_trace.h"
+#include "chrdev.h"
+#include "mmap.h"
 
 static atomic64_t bpfdrv_file_ids = ATOMIC64_INIT(0);
 

@@ -26,6 +26,11 @@
 #include <linux/wait_bit.h>
 
 #include "call.h"
+#include "driver.h"
+#include "eject.h"
+#include "iommu.h"
+#include "node.h"
+#include "parts.h"
 
 /* the lists of drivers, instances and PCI functions */
 DEFINE_MUTEX(bpfdrv_lock);

@@ -24,6 +24,8 @@
 #include <linux/timekeeping.h>
 
 #include "call.h"
+#include "eject.h"
+#include "kfuncs.h"
 
 /* Records kept: the newest per driver name, the oldest names dropped. */
 #define BPFDRV_MAX_EXITS	16

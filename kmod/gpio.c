@@ -39,6 +39,9 @@
 #include <linux/slab.h>
 
 #include "call.h"
+#include "hold.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 #define BPFDRV_GPIO_DIR_OUT	(BPFDRV_GPIO_OUT_LOW | BPFDRV_GPIO_OUT_HIGH)
 #define BPFDRV_GPIO_EDGES	(BPFDRV_GPIO_EDGE_RISING | BPFDRV_GPIO_EDGE_FALLING)

@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 
 #include "bpfdrv.h"
+#include "hold.h"
 
 /* A bus whose notifier is registered, until the module goes. */
 struct bpfdrv_hold_bus {

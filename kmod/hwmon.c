@@ -22,6 +22,8 @@
 #include <linux/sysfs.h>
 
 #include "call.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 /* "temp8_label" */
 #define BPFDRV_HWMON_ATTR_NAME_MAX	16

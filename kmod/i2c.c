@@ -33,6 +33,9 @@
 #include <linux/slab.h>
 
 #include "bpfdrv.h"
+#include "hold.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 struct bpfdrv_i2c {
 	struct i2c_adapter *adap;

@@ -17,6 +17,8 @@
 #include <linux/slab.h>
 
 #include "bpfdrv.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 struct bpfdrv_input {
 	struct input_dev *dev;

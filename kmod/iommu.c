@@ -26,6 +26,8 @@
 #include <linux/slab.h>
 
 #include "bpfdrv.h"
+#include "driver.h"
+#include "iommu.h"
 
 static bool allow_unsafe_dma;
 module_param(allow_unsafe_dma, bool, 0644);

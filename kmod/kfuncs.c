@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "bpfdrv.h"
+#include "kfuncs.h"
 
 /*
  * Copy @len bytes from @src to [@off, @off + @len) of the call's data, in

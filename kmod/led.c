@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 
 #include "call.h"
+#include "parts.h"
 
 /* Blink delays when the LED core leaves the choice to the driver. */
 #define BPFDRV_LED_BLINK_DEFAULT_MS	500

@@ -33,6 +33,9 @@
 #include <linux/sched/signal.h>
 
 #include "call.h"
+#include "eject.h"
+#include "kfuncs.h"
+#include "loop.h"
 
 static unsigned int loop_max_ms = 1000;
 module_param(loop_max_ms, uint, 0644);

@@ -13,6 +13,15 @@
 #include <linux/sysfs.h>
 
 #include "bpfdrv.h"
+#include "driver.h"
+#include "eject.h"
+#include "hold.h"
+#include "kfuncs.h"
+#include "loop.h"
+#include "node.h"
+#include "parts.h"
+#include "pci.h"
+#include "struct_ops.h"
 
 /*
  * struct_ops and kfunc registration "succeed" without doing anything when

@@ -27,6 +27,8 @@
 #include <linux/pseudo_fs.h>
 
 #include "bpfdrv.h"
+#include "mmap.h"
+#include "parts.h"
 
 #define BPFDRV_FS_MAGIC		0x62706664	/* "bpfd" */
 

@@ -13,6 +13,10 @@
 #include <linux/sysfs.h>
 
 #include "bpfdrv.h"
+#include "chrdev.h"
+#include "iommu.h"
+#include "node.h"
+#include "parts.h"
 
 static dev_t bpfdrv_devt;
 static DEFINE_IDA(bpfdrv_minor_ida);

@@ -13,6 +13,8 @@
  * added last goes first.
  */
 #include "bpfdrv.h"
+#include "kfuncs.h"
+#include "parts.h"
 
 static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	&bpfdrv_part_mmap,

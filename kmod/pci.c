@@ -20,6 +20,9 @@
 
 #include "bpfdrv.h"
 #include "pci.h"
+#include "hold.h"
+#include "iommu.h"
+#include "parts.h"
 
 /*
  * Called before the driver's init, on a function the instance holds

@@ -9,6 +9,16 @@
 
 #include "bpfdrv.h"
 
+/* pci.c: binding */
+/* What the binding (pci.c) tells the core (driver.c) of its functions. */
+struct bpfdrv_pci_fn_events {
+	void (*added)(struct bpfdrv_pci_fn *fn);	/* bound and mapped */
+	void (*removed)(struct bpfdrv_pci_fn *fn);	/* unbinding */
+};
+
+int bpfdrv_pci_init(const struct bpfdrv_pci_fn_events *events);
+void bpfdrv_pci_exit(void);
+
 /* pci_cmd.c: every change to PCI_COMMAND, under fn->cmd_lock */
 int bpfdrv_pci_cmd_update(struct bpfdrv_pci_fn *fn, u16 clear, u16 set);
 bool bpfdrv_pci_intx_check_mask(struct bpfdrv_pci_fn *fn);

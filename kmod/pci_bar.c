@@ -15,6 +15,8 @@
 
 #include "bpfdrv.h"
 #include "pci.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 /* PCI_COMMAND bits a driver may change; the rest stay as the kernel set them. */
 #define BPFDRV_CMD_WRITABLE	(PCI_COMMAND_MASTER | PCI_COMMAND_PARITY | \

@@ -9,6 +9,7 @@
 
 #include "bpfdrv.h"
 #include "pci.h"
+#include "iommu.h"
 
 /*
  * INTx may be shared with other devices: claim the interrupt only if this

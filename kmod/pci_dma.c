@@ -16,6 +16,9 @@
 
 #include "call.h"
 #include "pci.h"
+#include "kfuncs.h"
+#include "mmap.h"
+#include "parts.h"
 
 /*
  * DMA buffer @nr of the instance at [@dma_off, @dma_off + @len) after

@@ -16,6 +16,7 @@
 
 #include "call.h"
 #include "pci.h"
+#include "eject.h"
 
 static bool msi = true;
 module_param(msi, bool, 0444);

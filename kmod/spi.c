@@ -28,6 +28,9 @@
 #include <linux/spi/spi.h>
 
 #include "bpfdrv.h"
+#include "hold.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 static_assert(BPFDRV_SPI_CPHA == SPI_CPHA && BPFDRV_SPI_CPOL == SPI_CPOL &&
 	      BPFDRV_SPI_CS_HIGH == SPI_CS_HIGH &&

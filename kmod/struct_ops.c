@@ -13,6 +13,13 @@
 #include <linux/sysfs.h>
 
 #include "call.h"
+#include "allow.h"
+#include "driver.h"
+#include "kfuncs.h"
+#include "node.h"
+#include "parts.h"
+#include "struct_ops.h"
+#include "update.h"
 
 /* The module's BTF, as the verifier sees it (kfuncs.c's filter). */
 static int bpfdrv_ops_init(struct btf *btf)

@@ -20,6 +20,8 @@
 #include <linux/workqueue.h>
 
 #include "call.h"
+#include "parts.h"
+#include "kfuncs.h"
 
 struct bpfdrv_timer {
 	struct delayed_work work;

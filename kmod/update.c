@@ -32,6 +32,8 @@
 #include <linux/sysfs.h>
 
 #include "call.h"
+#include "driver.h"
+#include "update.h"
 
 /* How long an update waits for the calls in flight on all instances. */
 #define BPFDRV_UPDATE_WAIT	HZ
