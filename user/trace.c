@@ -590,7 +590,10 @@ static void usage_trace(FILE *f)
 		"  -g, --groups LIST    npu,drm,bpfdrv,nvidia,iommu,dev or all (default:\n"
 		"                       npu,drm,bpfdrv,nvidia; all is all but dev)\n"
 		"  -l, --list           show each hook, what it attached to, and exit\n"
-		"  -i, --interval SECS  print a live table every SECS seconds\n"
+		"  -i, --interval SECS  print a live table every SECS seconds (on a\n"
+		"                       terminal: --top's, redrawn in place)\n"
+		"      --top            redraw each interval's rates in place, with\n"
+		"                       the busiest processes (every 1 s unless -i)\n"
 		"  -d, --duration SECS  stop after SECS seconds (default: Ctrl-C)\n"
 		"  -p, --pid PID        only this process\n"
 		"  -f, --follow         with -p: and the processes it starts from now on\n"
@@ -640,6 +643,7 @@ int cmd_trace(int argc, char **argv)
 		{ "syscalls", no_argument, NULL, 'S' },
 		{ "device", required_argument, NULL, 'D' },
 		{ "irq-tracepoints", no_argument, NULL, 'I' },
+		{ "top", no_argument, NULL, 'T' },
 		{ "ioctl-names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -660,6 +664,9 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'I':
 			o.irq_tracepoints = true;
+			break;
+		case 'T':
+			o.top = true;
 			break;
 		case 'N':	/* NVIDIA's names and numbers, to check them against its header */
 			nvidia_print_ioctl_names(stdout);
@@ -702,6 +709,15 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (optind < argc)
 		o.cmd = argv + optind;
+	/* the live view redraws in place on a terminal, or when asked to */
+	if (o.top && !o.interval)
+		o.interval = 1;
+	if (o.interval && !o.json && !o.out && isatty(STDOUT_FILENO))
+		o.top = true;
+	if (o.top && o.json) {
+		err("--top draws for people: not with --json");
+		return 2;
+	}
 	/* --device alone: trace those devices; with -g: as the list says */
 	if (o.nr_devices && !groups_given)
 		o.groups = TRACE_DEV;

@@ -577,6 +577,128 @@ void print_list(struct trace_session *s)
 			s->t_attach, t_attach_func);
 }
 
+/* Column widths that fit the longest hook and detail names (at least @hw, @dw). */
+static void name_widths(const struct trace_row *rows, int n,
+			const struct trace_proc_row *procs, int np, int *hw, int *dw)
+{
+	int i, len;
+
+	for (i = 0; rows && i < n; i++) {
+		len = strlen(hooks[rows[i].hook].name);
+		*hw = len > *hw ? len : *hw;
+		len = strlen(rows[i].sub_name);
+		*dw = len > *dw ? len : *dw;
+	}
+	for (i = 0; i < np; i++) {
+		len = strlen(hooks[procs[i].hook].name);
+		*hw = len > *hw ? len : *hw;
+		len = strlen(procs[i].sub_name);
+		*dw = len > *dw ? len : *dw;
+	}
+}
+
+static int proc_key_cmp(const void *a, const void *b)
+{
+	const struct trace_proc_row *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->hook != y->hook)
+		return x->hook < y->hook ? -1 : 1;
+	return x->sub < y->sub ? -1 : x->sub > y->sub;
+}
+
+static int proc_delta_cmp(const void *a, const void *b)
+{
+	const struct trace_proc_row *x = a, *y = b;
+
+	return x->count < y->count ? 1 : x->count > y->count ? -1 : proc_key_cmp(a, b);
+}
+
+#define TOP_PROC_ROWS	20
+
+/*
+ * The top view (--top, or -i on a terminal): the screen redrawn each
+ * interval with each hook's rate and the busiest processes' rows since the
+ * last one, as nvtop and intel_gpu_top show theirs.
+ */
+static void trace_report_top(struct trace_session *s, const __u64 *totals)
+{
+	struct trace_proc_row *procs, *delta, *old;
+	double t = now_s(), dt = t - s->last_time;
+	int i, np, nd = 0, hw = 22, dw = 18;
+	struct trace_loss loss;
+	time_t wall = time(NULL);
+	char ts[16];
+
+	np = trace_read_procs(s, &procs);
+	if (np < 0)
+		np = 0;
+	qsort(procs, np, sizeof(*procs), proc_key_cmp);
+	delta = calloc(np ? np : 1, sizeof(*delta));
+	for (i = 0; delta && i < np; i++) {
+		__u64 before = 0;
+
+		old = s->prev_procs ? bsearch(&procs[i], s->prev_procs, s->nr_prev_procs,
+					      sizeof(*procs), proc_key_cmp) : NULL;
+		if (old)
+			before = old->count;
+		if (procs[i].count > before) {
+			delta[nd] = procs[i];
+			delta[nd++].count = procs[i].count - before;
+		}
+	}
+	if (delta)
+		qsort(delta, nd, sizeof(*delta), proc_delta_cmp);
+	name_widths(NULL, 0, delta, nd < TOP_PROC_ROWS ? nd : TOP_PROC_ROWS, &hw, &dw);
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&wall));
+	fputs("\033[H\033[2J", s->out);
+	fprintf(s->out, "bpfdrv trace  %s  traced %.0f s, every %.1f s; Ctrl-C to end\n\n",
+		ts, t - s->start_time, s->opts->interval);
+	fprintf(s->out, "%-7s %-*s %10s %10s %12s\n", "GROUP", hw, "HOOK", "COUNT",
+		"RATE/s", "TOTAL");
+	for (i = 0; i < NR_HOOKS; i++) {
+		__u64 d = totals[i] - s->prev[i];
+
+		if (!totals[i])
+			continue;
+		fprintf(s->out, "%-7s %-*s %10llu %10.1f %12llu\n",
+			trace_group_name(hooks[i].group), hw, hooks[i].name,
+			(unsigned long long)d, dt > 0 ? d / dt : 0.0,
+			(unsigned long long)totals[i]);
+	}
+	fprintf(s->out, "\n%-7s %-16s %-*s %-*s %10s %10s\n", "PID", "COMM", hw, "HOOK",
+		dw, "DETAIL", "COUNT", "RATE/s");
+	for (i = 0; i < nd && i < TOP_PROC_ROWS; i++) {
+		char pid[16] = "-";
+
+		if (!trace_tgid_is_irq(delta[i].tgid))
+			snprintf(pid, sizeof(pid), "%u", delta[i].tgid);
+		fprintf(s->out, "%-7s %-16s %-*s %-*s %10llu %10.1f\n", pid, delta[i].comm,
+			hw, hooks[delta[i].hook].name, dw,
+			delta[i].sub_name[0] ? delta[i].sub_name : "-",
+			(unsigned long long)delta[i].count,
+			dt > 0 ? delta[i].count / dt : 0.0);
+	}
+	if (!nd)
+		fprintf(s->out, "(no events this interval)\n");
+	else if (nd > TOP_PROC_ROWS)
+		fprintf(s->out, "(%d more rows)\n", nd - TOP_PROC_ROWS);
+	trace_read_loss(s, &loss);
+	if (loss.total > s->prev_lost)
+		fprintf(s->out, "\nLOST %llu events: the counts are incomplete\n",
+			(unsigned long long)(loss.total - s->prev_lost));
+	s->prev_lost = loss.total;
+	for (i = 0; i < NR_HOOKS; i++)
+		s->prev[i] = totals[i];
+	free(delta);
+	free(s->prev_procs);
+	s->prev_procs = procs;
+	s->nr_prev_procs = np;
+	fflush(s->out);
+	s->last_time = t;
+}
+
 /* Live view: what each hook did since the last interval. */
 void trace_report_interval(struct trace_session *s)
 {
@@ -591,6 +713,10 @@ void trace_report_interval(struct trace_session *s)
 	for (i = 0; i < n; i++)
 		totals[rows[i].hook] += rows[i].hist.count;
 	free(rows);
+	if (s->opts->top && !s->opts->json) {
+		trace_report_top(s, totals);
+		return;
+	}
 	if (s->opts->json) {
 		fprintf(s->out, "{\"type\":\"interval\",\"elapsed_s\":%.3f,\"counts\":{",
 			t - s->start_time);
@@ -677,26 +803,6 @@ static void print_dma_text(FILE *out, const struct trace_row *rows, int n)
 				r->sub_name[0] ? r->sub_name : "-",
 				(unsigned long long)r->hist.count,
 				(unsigned long long)r->hist.bytes);
-	}
-}
-
-/* Column widths that fit the longest hook and detail names (at least @hw, @dw). */
-static void name_widths(const struct trace_row *rows, int n,
-			const struct trace_proc_row *procs, int np, int *hw, int *dw)
-{
-	int i, len;
-
-	for (i = 0; i < n; i++) {
-		len = strlen(hooks[rows[i].hook].name);
-		*hw = len > *hw ? len : *hw;
-		len = strlen(rows[i].sub_name);
-		*dw = len > *dw ? len : *dw;
-	}
-	for (i = 0; i < np; i++) {
-		len = strlen(hooks[procs[i].hook].name);
-		*hw = len > *hw ? len : *hw;
-		len = strlen(procs[i].sub_name);
-		*dw = len > *dw ? len : *dw;
 	}
 }
 

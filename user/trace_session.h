@@ -34,6 +34,7 @@ struct trace_opts {
 	double interval;	/* live view every that many seconds; 0: none */
 	double duration;	/* stop after; 0: at Ctrl-C or when cmd exits */
 	bool json, list, quiet;
+	bool top;		/* -i redraws in place, with processes */
 	int via;		/* 0: choose; else 1 + how to trace functions */
 	bool irq_tracepoints;	/* tell interrupts from tracepoints, not ksyms */
 	unsigned int devices[TRACE_MAX_DEVICES];	/* --device: dev_t (kernel) */
@@ -57,6 +58,9 @@ struct trace_session {
 	double t_probe, t_load, t_attach;	/* start-up, in seconds */
 	__u64 prev[TRACE_MAX_HOOKS];
 	__u64 prev_lost;
+	/* the top view's last process counts, to show what each did since */
+	struct trace_proc_row *prev_procs;
+	int nr_prev_procs;
 };
 
 /* Events that could not be recorded (trace_read_loss). */

@@ -98,6 +98,27 @@ for r in rows:
 print("# %d rows; bad: %s" % (len(rows), bad))
 sys.exit(bool(bad) or not rows or all(r["stddev_us"] == 0 for r in rows))' "$OUT/trace.json"
 
+# the top view: frames redrawn in place; in each, a hook's TOTAL is the sum
+# of its COUNTs so far, and the last TOTAL is at most the summary's count
+$BPFDRV trace --top -i 0.2 -g bpfdrv -o "$OUT/top.out" -- \
+	sh -c "$T/test_trace_chrdev tr 3 $OUT/tally-top.json; sleep 0.6" 2>"$OUT/top.err"
+check "trace --top: frames add up to their totals and the summary" python3 -S -c 'import re, sys
+text = open(sys.argv[1]).read()
+frames = text.split("\x1b[H\x1b[2J")[1:]
+summary = frames[-1].split("Traced for")[1] if frames and "Traced for" in frames[-1] else ""
+sums, bad = {}, []
+for f in frames:
+    for m in re.finditer(r"^bpfdrv +(\w+) +(\d+) +[\d.]+ +(\d+)$", f.split("\nPID")[0], re.M):
+        hook, count, total = m.group(1), int(m.group(2)), int(m.group(3))
+        sums[hook] = sums.get(hook, 0) + count
+        if sums[hook] != total:
+            bad.append((hook, sums[hook], total))
+final = {m.group(1): int(m.group(2)) for m in
+         re.finditer(r"^bpfdrv +(\w+) +tr +(\d+)", summary, re.M)}
+bad += [(h, v, final.get(h)) for h, v in sums.items() if final.get(h, -1) < v]
+print("# %d frames; hooks %s; final %s; bad %s" % (len(frames), sums, final, bad))
+sys.exit(len(frames) < 1 or not sums or bool(bad) or "test_trace_chrd" not in text)' "$OUT/top.out"
+
 # The module times its file operations for its bpfdrv_fop tracepoint: the
 # tracer attaches there (no return probe), ftrace sees the same events, and
 # forcing function probes still counts the same.
