@@ -475,6 +475,22 @@ static bool fentry_target(struct hook *h, const char *name)
 	return false;
 }
 
+/*
+ * BPFDRV_TRACE_ABSENT=function,...: treat these functions as not in this
+ * kernel, so that tests reach the fallbacks of a driver version without
+ * them.
+ */
+static bool absent_for_tests(const char *fn)
+{
+	const char *env = getenv("BPFDRV_TRACE_ABSENT");
+	size_t len = strlen(fn);
+
+	for (; env && *env; env += strcspn(env, ","), env += !!*env)
+		if (!strncmp(env, fn, len) && (env[len] == ',' || !env[len]))
+			return true;
+	return false;
+}
+
 static void absent(struct hook *h)
 {
 	if (h->module && !module_loaded(h->module))
@@ -655,6 +671,8 @@ void probe_hooks(unsigned int groups)
 			}
 		}
 		for (j = 0; j < MAX_ALT && h->alt[j] && !h->target; j++) {
+			if (absent_for_tests(h->alt[j]))
+				continue;
 			if (h->kind == HOOK_TP) {
 				if (tracepoint_exists(h->module, h->alt[j]))
 					h->target = h->alt[j];
@@ -684,6 +702,10 @@ void probe_hooks(unsigned int groups)
 			if (found[i * MAX_ALT + j])
 				h->target = h->alt[j];
 		}
+		/* a driver version without the function: its system calls */
+		if (!h->target && h->kind == HOOK_FUNC && use_syscalls(h))
+			snprintf(h->why, sizeof(h->why), "%s not in this kernel: by its system calls",
+				 h->alt[0]);
 		if (!h->target)
 			absent(h);
 	}

@@ -187,6 +187,22 @@ for op in open read write ioctl poll; do
 		"$(jsum "$OUT/trace-fallback.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
 		"$(jget "$OUT/tally-fallback.json" $op)"
 done
+# a driver version without one of its functions (as NVIDIA's uvm_release is
+# missing in some): that hook alone falls back to its system calls, and
+# counts them, while the others stay on their functions
+BPFDRV_TRACE_ABSENT=bpfdrv_release $BPFDRV trace -g bpfdrv --kprobes --list --json \
+	>"$OUT/absent-list.json" 2>&1
+expect_eq "trace --list, bpfdrv_release not in the kernel: release alone by its system calls" \
+	"$(jcount "$OUT/absent-list.json" type=hook group=bpfdrv kind=syscall attached=true) $(jcount "$OUT/absent-list.json" type=hook group=bpfdrv hook=release kind=syscall attached=true)" \
+	"1 1"
+BPFDRV_TRACE_ABSENT=bpfdrv_release $BPFDRV trace -g bpfdrv --kprobes --json \
+	-o "$OUT/trace-absent.json" -- $T/test_trace_chrdev tr 2 "$OUT/tally-absent.json" \
+	2>"$OUT/trace-absent.err"
+for op in open release read ioctl; do
+	expect_eq "trace, bpfdrv_release absent: bpfdrv $op count equals the workload's" \
+		"$(jsum "$OUT/trace-absent.json" count type=stat group=bpfdrv hook=$op detail=tr)" \
+		"$(jget "$OUT/tally-absent.json" $op)"
+done
 # a read that waits for a writer: the module's time covers the wait, and
 # is no more than the reader measured around its read()
 check "load --pin fifo as trf" $BPFDRV load --pin --name trf $OBJ/fifo.bpf.o
