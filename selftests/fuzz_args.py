@@ -101,8 +101,11 @@ class Args:
             if name == "update":
                 argv.insert(r(len(argv)) + 1, v())
         elif name in ("trace", "stats"):
-            # a short run whatever the rest says: later -d values are short too
-            argv += ["-d", "1"] + self.options(cmds[name], r(6))
+            # a short run whatever the rest says: later -d values are short
+            # too; one small group unless -g picks others (attaching every
+            # group's programs takes seconds a command on a KASAN kernel)
+            argv += ["-d", "1", "-g", "bpfdrv"] if name == "trace" else ["-d", "1"]
+            argv += self.options(cmds[name], r(6))
             argv += [v() for _ in range(r(2))]
         elif name in ("bind", "unbind"):
             argv += [dev() for _ in range(r(3))]
