@@ -45,12 +45,20 @@ for f, s in bodies.items():
         continue
     for m in re.finditer(r"^(?!static)[a-z_][\w \*]*?[\s\*](\w+)\(", s, re.M):
         defs[m.group(1)] = f
-calls = collections.defaultdict(set)
-for f, s in bodies.items():
-    if f.endswith(".c"):
-        for name, df in defs.items():
-            if df != f and re.search(r"\b%s\s*\(" % name, s):
-                calls[f].add(df)
+
+
+def references(texts, use):
+    """file -> the files whose definitions it uses (@use: a name's regex)"""
+    out = collections.defaultdict(set)
+    for f, s in texts.items():
+        if f.endswith(".c"):
+            for name, df in defs.items():
+                if df != f and re.search(use % name, s):
+                    out[f].add(df)
+    return out
+
+
+calls = references(bodies, r"\b%s\s*\(")
 
 
 def cycle():
@@ -93,12 +101,7 @@ for f, s in bodies.items():
     for m in re.finditer(r"^(?!static|extern)(?:const )?struct \w+ (?:\* ?)?(?:const )?(\w+)"
                          r"(?:\[\w*\])? *(?:=|;)", s, re.M):
         defs[m.group(1)] = f
-calls = collections.defaultdict(set)
-for f, s in code.items():
-    if f.endswith(".c"):
-        for name, df in defs.items():
-            if df != f and re.search(r"\b%s\b" % name, s):
-                calls[f].add(df)
+calls = references(code, r"\b%s\b")
 c = cycle()
 tap(not c, "kmod: no cycle between files by name (functions and variables"
     " named, %d symbols)" % len(defs),
