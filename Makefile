@@ -281,9 +281,11 @@ $(GEN_STAMP): selftests/gen_driver.py $(HEADERS)
 	touch $@
 
 # the system-call fuzzer: DRM's UAPI headers come from libdrm
-$(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/tap.h $(HEADERS)
+$(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/fuzz_cover.c \
+			     selftests/fuzz_cover.h selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) $< -o $@ -lpthread
+	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) \
+		selftests/fuzz_sys.c selftests/fuzz_cover.c -o $@ -lpthread
 
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
@@ -387,6 +389,7 @@ fuzz:
 		BPFDRV_FUZZ_OBJECTS=$$(($(FUZZ_MINUTES) * 10)) BPFDRV_FUZZ_HOTREMOVE=1 \
 		BPFDRV_FUZZ_DRIVERS=$$(($(FUZZ_MINUTES) * 4)) \
 		BPFDRV_FUZZ_ARGS=$$(($(FUZZ_MINUTES) * 30)) \
+		BPFDRV_FUZZ_CORPUS=1 \
 		BPFDRV_PART_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 900)) \
 		BPFDRV_VM_TIMEOUT=$$(($(FUZZ_MINUTES) * 60 + 2400)) \
 		selftests/vm/run.sh test

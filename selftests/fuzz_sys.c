@@ -11,12 +11,14 @@
  * signal. The nodes are opened by path each time: a driver detached and
  * attached again meanwhile (the guest part does that) is found anew.
  *
- *   fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-v] NODE...
+ *   fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-k] [-c DIR] [-v] NODE...
  *
  * -v prints each call before it is made (with -t 1 and the same seed, the
- * same sequence: a reproducer). Ends with TAP lines: that it ran, and how
- * many calls a second; what it finds, the kernel reports (the guest's log
- * check) or a crash of this program shows.
+ * same sequence: a reproducer). -k guides the calls by the kernel's
+ * coverage (KCOV: fuzz_cover.c), -c keeps the corpus in DIR. Ends with
+ * TAP lines: that it ran, and how many calls a second; what it finds,
+ * the kernel reports (the guest's log check) or a crash of this program
+ * shows.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,7 @@
 #include <linux/types.h>
 
 #include "tap.h"
+#include "fuzz_cover.h"
 #include "bpfdrv_accel.h"
 #include "bpfdrv_echo.h"
 #include "bpfdrv_edu.h"
@@ -49,12 +52,14 @@
 #define HANDLES		64
 #define BUF_MAX		(1024 * 1024)
 #define THREADS_MAX	32
+#define PROGRAM_CALLS	8	/* a program, as the corpus keeps it */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct fuzz_thread {
 	pthread_t tid;
 	unsigned int idx;
-	__u64 rng;
+	struct fuzz_tape tape;		/* its random choices */
+	struct fuzz_cover cover;
 	atomic_llong began_ns;		/* of the call in progress, or 0 */
 	sigjmp_buf jump;
 	atomic_int guarded;		/* touching a mapping */
@@ -95,10 +100,7 @@ static __thread struct fuzz_thread *self;
 
 static __u64 rnd(struct fuzz_thread *t)
 {
-	t->rng ^= t->rng >> 12;
-	t->rng ^= t->rng << 25;
-	t->rng ^= t->rng >> 27;
-	return t->rng * 0x2545F4914F6CDD1DULL;
+	return fuzz_tape_next(&t->tape);
 }
 
 static __u64 below(struct fuzz_thread *t, __u64 n)
@@ -711,40 +713,71 @@ static void op_misc(struct fuzz_thread *t)
 	}
 }
 
+static void one_call(struct fuzz_thread *t)
+{
+	switch (below(t, 20)) {
+	case 0: case 1: case 2:
+		op_open(t);
+		break;
+	case 3: case 4:
+		op_close(t);
+		break;
+	case 5: case 6: case 7: case 8:
+		op_rw(t);
+		break;
+	case 9: case 10: case 11: case 12:
+		op_ioctl(t);
+		break;
+	case 13:
+		op_poll(t);
+		break;
+	case 14: case 15:
+		op_mmap(t);
+		break;
+	case 16: case 17:
+		op_map_use(t);
+		break;
+	default:
+		op_misc(t);
+	}
+}
+
 static void *fuzz_thread(void *arg)
 {
 	struct fuzz_thread *t = arg;
+	unsigned int i;
 
 	self = t;
+	if (fuzz_cover_on() && fuzz_cover_enable(&t->cover)) {
+		ok(0, "fuzz: thread %u traces its calls (KCOV_ENABLE: %m)", t->idx);
+		atomic_store(&t->returned, 1);
+		return NULL;
+	}
 	while (!atomic_load(&stop)) {
-		switch (below(t, 20)) {
-		case 0: case 1: case 2:
-			op_open(t);
-			break;
-		case 3: case 4:
-			op_close(t);
-			break;
-		case 5: case 6: case 7: case 8:
-			op_rw(t);
-			break;
-		case 9: case 10: case 11: case 12:
-			op_ioctl(t);
-			break;
-		case 13:
-			op_poll(t);
-			break;
-		case 14: case 15:
-			op_mmap(t);
-			break;
-		case 16: case 17:
-			op_map_use(t);
-			break;
-		default:
-			op_misc(t);
+		fuzz_program_begin(&t->tape, &t->cover);
+		for (i = 0; i < PROGRAM_CALLS && !atomic_load(&stop); i++) {
+			one_call(t);
+			fuzz_cover_collect(&t->cover);
 		}
+		fuzz_program_end(&t->tape, &t->cover);
 	}
 	atomic_store(&t->returned, 1);
 	return NULL;
+}
+
+/* With -k: how far the calls got, and the corpus that got them there. */
+static void cover_report(const char *when)
+{
+	struct fuzz_cover_stats cs;
+
+	if (!fuzz_cover_on())
+		return;
+	fuzz_cover_stats(&cs);
+	tap_diag("fuzz_sys: coverage %s: %llu edges, %llu PCs (%llu in bpfdrv's modules)",
+		 when, cs.edges, cs.pcs, cs.module_pcs);
+	tap_diag("fuzz_sys: corpus %u (%u loaded, %u new, %u written); %llu of %llu replayed",
+		 cs.corpus, cs.loaded, cs.corpus - cs.loaded, cs.saved,
+		 cs.replayed, cs.programs);
 }
 
 static void sig_nothing(int sig)
@@ -754,14 +787,17 @@ static void sig_nothing(int sig)
 
 int main(int argc, char **argv)
 {
+	static const char * const modules[] = { "bpfdrv", "bpfdrv_accel", NULL };
 	unsigned int seconds = 10, i;
 	__u64 seed = time(NULL);
+	const char *corpus_dir = NULL;
+	int coverage = 0;
 	struct sigaction sa;
 	long long start, last;
 	int opt;
 
 	nr_threads = 4;
-	while ((opt = getopt(argc, argv, "t:s:S:v")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:S:kc:v")) != -1) {
 		switch (opt) {
 		case 't':
 			nr_threads = strtoul(optarg, NULL, 0);
@@ -771,6 +807,12 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'k':
+			coverage = 1;
+			break;
+		case 'c':
+			corpus_dir = optarg;
 			break;
 		case 'v':
 			verbose = 1;
@@ -800,13 +842,29 @@ int main(int argc, char **argv)
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	if (coverage) {
+		opt = fuzz_cover_init(corpus_dir, modules);
+		if (opt) {
+			fprintf(stderr, "fuzz_sys: no coverage: /sys/kernel/debug/kcov: %s\n",
+				strerror(-opt));
+			return 2;
+		}
+		for (i = 0; i < nr_threads; i++) {
+			opt = fuzz_cover_open(&threads[i].cover);
+			if (opt) {
+				fprintf(stderr, "fuzz_sys: KCOV: %s\n", strerror(-opt));
+				return 2;
+			}
+		}
+	}
 	tap_diag("fuzz_sys: %u threads, %u s, seed %llu, %u nodes", nr_threads,
 		 seconds, (unsigned long long)seed, nr_nodes);
+	cover_report("at the start");
 	for (i = 0; i < nr_threads; i++) {
 		struct fuzz_thread *t = &threads[i];
 
 		t->idx = i;
-		t->rng = seed * 2654435761ULL + i + 1;
+		t->tape.rng = seed * 2654435761ULL + i + 1;
 		t->buf = mmap(NULL, BUF_MAX + page, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (t->buf == MAP_FAILED ||
@@ -835,6 +893,7 @@ int main(int argc, char **argv)
 			tap_diag("fuzz_sys: %llu calls after %lld s",
 				 (unsigned long long)atomic_load(&calls),
 				 (last - start) / 1000000000LL);
+			cover_report("now");
 		}
 	}
 	atomic_store(&stop, 1);
@@ -869,8 +928,18 @@ int main(int argc, char **argv)
 	ok(atomic_load(&calls) > 0,
 	   "fuzz: %u threads made system calls on %u nodes for %u s, and every thread ended",
 	   nr_threads, nr_nodes, seconds);
+	if (coverage) {
+		struct fuzz_cover_stats cs;
+
+		cover_report("at the end");
+		fuzz_cover_stats(&cs);
+		ok(cs.module_pcs > 0,
+		   "fuzz: the calls reached code of bpfdrv's modules (%llu PCs of %llu, by KCOV)",
+		   cs.module_pcs, cs.pcs);
+	}
 	return tap_failures ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-v] NODE...\n");
+	fprintf(stderr,
+		"usage: fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-k] [-c DIR] [-v] NODE...\n");
 	return 2;
 }

@@ -15,7 +15,9 @@
 # (selftests/gen_driver.py) are loaded and fuzzed. BPFDRV_FUZZ_SECONDS (30),
 # BPFDRV_FUZZ_THREADS (4), BPFDRV_FUZZ_OBJECTS (60), BPFDRV_FUZZ_ARGS (150),
 # BPFDRV_FUZZ_DRIVER_SECONDS (3, per random driver) and BPFDRV_FUZZ_SEED
-# (a fixed one; make fuzz picks a new one) set it.
+# (a fixed one; make fuzz picks a new one) set it. Where the kernel has
+# KCOV, the calls are guided by coverage; BPFDRV_FUZZ_CORPUS names a
+# directory that keeps the corpus between runs (make fuzz).
 . "$(dirname "$0")/lib.sh"
 
 seconds=${BPFDRV_FUZZ_SECONDS:-30}
@@ -148,10 +150,21 @@ chaos() {
 	done
 	echo "$i" >"$OUT/chaos"
 }
+# guided by the kernel's coverage where it has KCOV (the debug kernel),
+# with the corpus of earlier runs where the harness keeps one
+guide=()
+[ -e /sys/kernel/debug/kcov ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+if [ -e /sys/kernel/debug/kcov ]; then
+	guide=(-k)
+	[ -n "${BPFDRV_FUZZ_CORPUS:-}" ] && [ -w "$BPFDRV_FUZZ_CORPUS" ] &&
+		guide+=(-c "$BPFDRV_FUZZ_CORPUS")
+else
+	echo "# the calls are not guided by coverage: no KCOV in this kernel (the debug kernel has it)"
+fi
 chaos &
 chaos_pid=$!
 tap_run timeout -k 10 $((seconds + 90)) $B/selftests/fuzz_sys -t "$threads" -s "$seconds" \
-	-S "$seed" $nodes
+	-S "$seed" "${guide[@]}" $nodes
 touch "$OUT/stop"
 wait $chaos_pid
 echo "# the other side changed drivers and devices $(cat "$OUT/chaos") times"

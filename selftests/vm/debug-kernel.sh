@@ -12,8 +12,9 @@
 # lifetime parts use, the accelerator's DRM core, scheduler, shmem
 # helpers and vgem among them) and the debug options: KASAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS,
-# DEBUG_LIST. Cached with the root; an edit of this script, or
-# BPFDRV_DEBUG_REBUILD=1, builds it again (incrementally).
+# DEBUG_LIST; KCOV for the fuzzer's coverage. Cached with the root; an
+# edit of this script, or BPFDRV_DEBUG_REBUILD=1, builds it again
+# (incrementally).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -79,6 +80,9 @@ CONFIG_DEBUG_OBJECTS_RCU_HEAD=y
 CONFIG_DEBUG_LIST=y
 CONFIG_SOFTLOCKUP_DETECTOR=y
 CONFIG_DETECT_HUNG_TASK=y
+# coverage for the system-call fuzzer (fuzz_sys -k): per-thread PCs
+CONFIG_KCOV=y
+CONFIG_KCOV_INSTRUMENT_ALL=y
 CONFIG_PCI=y
 CONFIG_PCI_MSI=y
 CONFIG_IOMMU_SUPPORT=y
@@ -141,7 +145,7 @@ CONFIG_MEMCG=y
 EOF
 	scripts/kconfig/merge_config.sh -m -O "$obj" "$obj/.config" "$obj/bpfdrv.config" >/dev/null
 	make -s O="$obj" olddefconfig
-	for opt in KASAN PROVE_LOCKING DEBUG_INFO_BTF_MODULES DEBUG_OBJECTS MEMCG; do
+	for opt in KASAN PROVE_LOCKING DEBUG_INFO_BTF_MODULES DEBUG_OBJECTS MEMCG KCOV; do
 		grep -q "^CONFIG_$opt=y" "$obj/.config" || { echo "CONFIG_$opt did not stay on" >&2; exit 1; }
 	done
 	for opt in DRM_SCHED DRM_GEM_SHMEM_HELPER DRM_VGEM; do

@@ -30,6 +30,8 @@
 #                          fuzz part's length (30), seed, threads (4)
 #   BPFDRV_FUZZ_DRIVERS=n  its random drivers (16; selftests/gen_driver.py)
 #   BPFDRV_FUZZ_ARGS=n     its random command lines for the tool (150)
+#   BPFDRV_FUZZ_CORPUS=1   keep the fuzzer's corpus in build/fuzz-corpus
+#                          (make fuzz; used with KCOV, the debug kernel's)
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
@@ -346,9 +348,16 @@ boot_suite() {
 		 BPFDRV_FUZZ_HOTREMOVE BPFDRV_FUZZ_ARGS BPFDRV_FUZZ_DRIVER_SECONDS; do
 		[ -n "${!v:-}" ] && set -- -e "$v=${!v}" "$@"
 	done
+	# the coverage-guided fuzzer's corpus, kept between runs (make fuzz)
+	local corpus=()
+	if [ "${BPFDRV_FUZZ_CORPUS:-0}" = 1 ]; then
+		[ -n "$plan" ] || mkdir -p "$BPFDRV_TOP/build/fuzz-corpus"
+		set -- -e BPFDRV_FUZZ_CORPUS=build/fuzz-corpus "$@"
+		corpus=(--rwdir=/src/build/fuzz-corpus=/src/build/fuzz-corpus)
+	fi
 	# the console in the log from warnings up, with their stacks (printed
 	# at the default level): a panic or a hang says why and where
-	vm "$rel" "selftests/guest.sh $*" --verbose --append loglevel=5 \
+	vm "$rel" "selftests/guest.sh $*" "${corpus[@]}" --verbose --append loglevel=5 \
 		--append "slub_debug=FZP,kmalloc-4k,kmalloc-512" \
 		--append "kfence.sample_interval=${BPFDRV_KFENCE_MS:-10}" \
 		${BPFDRV_GUEST_APPEND:+--append "$BPFDRV_GUEST_APPEND"}

@@ -99,6 +99,9 @@ expect "BPFDRV_FUZZ_SECONDS, _SEED, _THREADS and _OBJECTS reach the guest" \
 expect "BPFDRV_FUZZ_ARGS and _DRIVER_SECONDS reach the guest" \
 	-e "-e BPFDRV_FUZZ_DRIVER_SECONDS=2 -e BPFDRV_FUZZ_ARGS=7 " \
 	-- BPFDRV_FUZZ_ARGS=7 BPFDRV_FUZZ_DRIVER_SECONDS=2
+expect "BPFDRV_FUZZ_CORPUS=1: the corpus in build/fuzz-corpus, writable in the guest" \
+	-e "--rwdir=/src/build/fuzz-corpus=/src/build/fuzz-corpus .*-e BPFDRV_FUZZ_CORPUS=build/fuzz-corpus " \
+	-- BPFDRV_FUZZ_CORPUS=1
 expect "BPFDRV_FUZZ_SEED and _DRIVERS pick the random drivers built for the fuzz part" \
 	-xE "plan: build .*gen-drivers GEN_SEED=9 GEN_COUNT=5" \
 	-- BPFDRV_PARTS=fuzz BPFDRV_FUZZ_SEED=9 BPFDRV_FUZZ_DRIVERS=5
