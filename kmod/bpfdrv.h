@@ -200,6 +200,21 @@ struct bpfdrv_fence_call {
 
 #define BPFDRV_FENCE_SLOTS	(2 * BPFDRV_ACCEL_RINGS_MAX)
 
+/*
+ * An instance's life, in the order it goes through it: each step goes
+ * forward only, by bpfdrv_state_set() (driver.c), which its creator calls
+ * (STARTED, DEAD) or a teardown under bpfdrv_lock (LIVE, FAILED, DYING).
+ * The call paths read it without a lock (bpfdrv_live() and the others).
+ */
+enum bpfdrv_state {
+	BPFDRV_STATE_CREATING,	/* reserved and named; init not done */
+	BPFDRV_STATE_FAILED,	/* unlinked before init succeeded */
+	BPFDRV_STATE_STARTED,	/* init succeeded, not yet published */
+	BPFDRV_STATE_LIVE,	/* on its driver's list */
+	BPFDRV_STATE_DYING,	/* unlinked by a teardown after init */
+	BPFDRV_STATE_DEAD,	/* no callback starts; exit ran if inited */
+};
+
 struct bpfdrv_device {
 	struct bpfdrv_dev pub;		/* what BPF sees */
 	struct device dev;
@@ -221,11 +236,9 @@ struct bpfdrv_device {
 	u32 flags;			/* ops->flags, which no update changes */
 	struct srcu_struct srcu;	/* callbacks in flight: bpfdrv_pin() */
 	struct mutex lock;		/* one callback at a time */
-	bool creating;			/* reserved, not yet published */
-	bool abort;			/* its function went while creating */
-	bool inited;			/* init succeeded: exit runs */
+	enum bpfdrv_state state;
+	bool abort;			/* something it holds went while creating */
 	bool added;			/* the node exists; set by its creator */
-	bool live;			/* init succeeded: irq/edge may run */
 	u8 cb;				/* the callback running, under lock */
 	bool update_waiting;		/* an update waits for lock: calls queue */
 	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
@@ -236,9 +249,7 @@ struct bpfdrv_device {
 	struct bpfdrv_fence_call fence_calls[BPFDRV_FENCE_SLOTS];
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
-	bool dead;			/* detached: no callback starts */
-	bool dying;			/* unlinked, under bpfdrv_lock; loops end */
-	/* creating, abort and dying are under bpfdrv_lock */
+	/* abort is under bpfdrv_lock */
 	struct completion gone;		/* its teardown is complete */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */
@@ -269,6 +280,35 @@ struct bpfdrv_device {
 	struct inode *map_inode;	/* NULL if the driver has none */
 	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
+
+/* Reserved by its creator and not published: a teardown sets abort. */
+static inline bool bpfdrv_creating(const struct bpfdrv_device *bdev)
+{
+	enum bpfdrv_state s = READ_ONCE(bdev->state);
+
+	return s == BPFDRV_STATE_CREATING || s == BPFDRV_STATE_STARTED;
+}
+
+/* Init succeeded and not dead: interrupts, edges and windows reach it. */
+static inline bool bpfdrv_live(const struct bpfdrv_device *bdev)
+{
+	enum bpfdrv_state s = READ_ONCE(bdev->state);
+
+	return s >= BPFDRV_STATE_STARTED && s != BPFDRV_STATE_DEAD;
+}
+
+/* Unlinked or dead: its loops end, and nothing new starts for it. */
+static inline bool bpfdrv_going(const struct bpfdrv_device *bdev)
+{
+	enum bpfdrv_state s = READ_ONCE(bdev->state);
+
+	return s == BPFDRV_STATE_FAILED || s >= BPFDRV_STATE_DYING;
+}
+
+static inline bool bpfdrv_dead(const struct bpfdrv_device *bdev)
+{
+	return READ_ONCE(bdev->state) == BPFDRV_STATE_DEAD;
+}
 
 /*
  * An instance pinned against teardown: its SRCU read section, which a

@@ -123,11 +123,11 @@ static __always_inline bool bpfdrv_call_gate(struct bpfdrv_device *bdev,
 {
 	switch (kind) {
 	case BPFDRV_CALL_LIVE:
-		return READ_ONCE(bdev->live);
+		return bpfdrv_live(bdev);
 	case BPFDRV_CALL_OWNER:
 		return true;
 	default:
-		return !READ_ONCE(bdev->dead);
+		return !bpfdrv_dead(bdev);
 	}
 }
 

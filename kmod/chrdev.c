@@ -169,7 +169,7 @@ static __always_inline bool bpfdrv_retry(struct file *filp,
 		return false;
 	if (wait_event_interruptible(bdev->wq,
 				     atomic_read(&bdev->wake_seq) != seq ||
-				     READ_ONCE(bdev->dead))) {
+				     bpfdrv_dead(bdev))) {
 		*ret = -ERESTARTSYS;
 		return false;
 	}

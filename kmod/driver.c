@@ -131,6 +131,27 @@ static void bpfdrv_drain(struct bpfdrv_device *bdev)
 }
 
 /*
+ * The one place an instance's state changes: forward only, each step
+ * from the states listed for it (enum bpfdrv_state).
+ */
+static void bpfdrv_state_set(struct bpfdrv_device *bdev, enum bpfdrv_state to)
+{
+	static const u8 from[] = {
+		[BPFDRV_STATE_FAILED] = BIT(BPFDRV_STATE_CREATING),
+		[BPFDRV_STATE_STARTED] = BIT(BPFDRV_STATE_CREATING),
+		[BPFDRV_STATE_LIVE] = BIT(BPFDRV_STATE_STARTED),
+		[BPFDRV_STATE_DYING] = BIT(BPFDRV_STATE_STARTED) |
+				       BIT(BPFDRV_STATE_LIVE),
+		[BPFDRV_STATE_DEAD] = BIT(BPFDRV_STATE_FAILED) |
+				      BIT(BPFDRV_STATE_DYING),
+	};
+
+	WARN_ONCE(!(from[to] & BIT(bdev->state)), "%s: state %d to %d\n",
+		  bdev->pub.name, bdev->state, to);
+	WRITE_ONCE(bdev->state, to);
+}
+
+/*
  * Step one, under bpfdrv_lock: an instance of @drv holding PCI function
  * @fn (or none), named, not yet visible to user space.
  */
@@ -189,7 +210,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 	bdev->fn = fn;
 	if (fn)
 		fn->bdev = bdev;
-	bdev->creating = true;
+	bdev->state = BPFDRV_STATE_CREATING;
 	atomic_inc(&drv->pending);
 	drv->gen++;
 	return bdev;
@@ -214,9 +235,8 @@ static int bpfdrv_instance_start(struct bpfdrv_device *bdev)
 			 "%s: driver init failed: %d\n", bdev->pub.name, ret);
 		return ret;
 	}
-	bdev->inited = true;
 	/* interrupts and edges reach the driver from now on, not before */
-	WRITE_ONCE(bdev->live, true);
+	bpfdrv_state_set(bdev, BPFDRV_STATE_STARTED);
 	bpfdrv_parts_live(bdev);
 
 	ret = cdev_device_add(&bdev->cdev, &bdev->dev);
@@ -235,8 +255,9 @@ static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 {
 	lockdep_assert_held(&bpfdrv_lock);
 	list_del_init(&bdev->drv_node);
-	/* read locklessly by sleepable loops, which end on it (loop.c) */
-	WRITE_ONCE(bdev->dying, true);
+	/* sleepable loops end on it (loop.c) */
+	bpfdrv_state_set(bdev, bdev->state == BPFDRV_STATE_CREATING ?
+			 BPFDRV_STATE_FAILED : BPFDRV_STATE_DYING);
 	bdev->drv->gen++;
 }
 
@@ -252,6 +273,7 @@ static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
 static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_pci_fn *fn = bdev->fn;
+	bool inited = bdev->state == BPFDRV_STATE_DYING;
 
 	bpfdrv_parts_del(bdev);
 	if (bdev->added)
@@ -260,15 +282,14 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	list_del_init(&bdev->node);
 	mutex_unlock(&bpfdrv_lock);
 
-	WRITE_ONCE(bdev->live, false);
-	WRITE_ONCE(bdev->dead, true);
+	bpfdrv_state_set(bdev, BPFDRV_STATE_DEAD);
 	bpfdrv_device_wake(bdev);
 	bpfdrv_drain(bdev);
 	/* irq_hard takes no SRCU: wait for a call that saw it live */
 	if (bdev->pci && bdev->ops->irq_hard)
 		synchronize_rcu();
 	bpfdrv_parts_revoke(bdev);	/* before exit quiesces the device */
-	if (bdev->inited)	/* drained: it runs alone */
+	if (inited)	/* drained: it runs alone */
 		bpfdrv_call_void(bdev, BPFDRV_CALL_OWNER, BPFDRV_CB_EXIT, exit);
 
 	bpfdrv_parts_release(bdev);
@@ -293,12 +314,13 @@ static void bpfdrv_instance_publish(struct bpfdrv_device *bdev, int ret)
 	bool keep;
 
 	mutex_lock(&bpfdrv_lock);
-	bdev->creating = false;
 	keep = !ret && !drv->stopping && !bdev->abort;
-	if (keep)
+	if (keep) {
+		bpfdrv_state_set(bdev, BPFDRV_STATE_LIVE);
 		list_add_tail(&bdev->drv_node, &drv->instances);
-	else
+	} else {
 		bpfdrv_instance_unlink(bdev);
+	}
 	mutex_unlock(&bpfdrv_lock);
 	if (!keep)
 		bpfdrv_instance_finish(bdev);
@@ -746,13 +768,13 @@ void bpfdrv_pci_fn_removed(struct bpfdrv_pci_fn *fn)
 
 	mutex_lock(&bpfdrv_lock);
 	bdev = fn->bdev;
-	if (bdev && !bdev->dying) {
+	if (bdev && !bpfdrv_going(bdev)) {
 		info.time = ktime_get_real_seconds();
 		snprintf(info.msg, sizeof(info.msg), "%s lost PCI function %s",
 			 bdev->pub.name, pci_name(fn->pdev));
 		bpfdrv_exit_record(bdev->drv->name, &info);
 	}
-	if (bdev && !bdev->dying && !bdev->creating) {
+	if (bdev && bdev->state == BPFDRV_STATE_LIVE) {
 		drv = bdev->drv;
 		bpfdrv_instance_unlink(bdev);
 		atomic_inc(&drv->pending);	/* its detach waits for us */
@@ -782,9 +804,9 @@ void bpfdrv_instance_dep_gone(struct bpfdrv_device *bdev, const char *what)
 	char msg[BPFDRV_EXIT_MSG_MAX];
 
 	mutex_lock(&bpfdrv_lock);
-	if (bdev->creating) {
+	if (bpfdrv_creating(bdev)) {
 		bdev->abort = true;	/* its creator undoes it */
-	} else if (!bdev->dying) {
+	} else if (!bpfdrv_going(bdev)) {
 		snprintf(msg, sizeof(msg), "%s lost %s", bdev->pub.name, what);
 		bpfdrv_driver_eject(bdev->drv, BPFDRV_EXIT_REMOVED,
 				    BPFDRV_CB_NONE, msg);

@@ -312,8 +312,7 @@ __bpf_kfunc void bpfdrv_dev_wake(struct bpfdrv_dev *dev)
 __bpf_kfunc int bpfdrv_dev_yield(struct bpfdrv_dev *dev)
 {
 	cond_resched();
-	if (READ_ONCE(to_bpfdrv_device(dev)->dying) ||
-	    READ_ONCE(to_bpfdrv_device(dev)->dead))
+	if (bpfdrv_going(to_bpfdrv_device(dev)))
 		return -ENODEV;
 	if (fatal_signal_pending(current))
 		return -EINTR;

@@ -163,13 +163,12 @@ __bpf_kfunc int *bpf_iter_bpfdrv_next(struct bpf_iter_bpfdrv *it)
 	} else {
 		cond_resched();
 		/*
-		 * dying, not only dead: the teardown removes class devices
+		 * going, not only dead: the teardown removes class devices
 		 * before it marks the instance dead, and the LED core calls
 		 * the driver then, under the lock this loop's call holds
 		 */
 		if (unlikely(fatal_signal_pending(current) ||
-			     READ_ONCE(loop->bdev->dying) ||
-			     READ_ONCE(loop->bdev->dead)))
+			     bpfdrv_going(loop->bdev)))
 			goto end;
 	}
 	loop->left--;

@@ -273,7 +273,7 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 	pin = bpfdrv_pin(bdev);
 	w = bpfdrv_mmap_window(bdev, off, &end);
 	/* a region_offset near U64_MAX must not wrap to the region's start */
-	if (w && READ_ONCE(bdev->live) && bdev->pci &&
+	if (w && bpfdrv_live(bdev) && bdev->pci &&
 	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
 		mutex_lock(&bdev->pci->dma_lock);
 		if (!bpfdrv_region_pfn(bdev, w->region, roff, PAGE_SIZE, &pfn))
@@ -340,7 +340,7 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	pin = bpfdrv_pin(bdev);
 	ret = -ENODEV;
-	if (READ_ONCE(bdev->live) && bdev->pci &&
+	if (bpfdrv_live(bdev) && bdev->pci &&
 	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
 		mutex_lock(&bdev->pci->dma_lock);
 		ret = bpfdrv_region_pfn(bdev, w->region, roff, len, &pfn);

@@ -51,7 +51,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	 * level-triggered line would storm for every device sharing it.
 	 */
 	if (fn->intx_masked) {
-		if (!READ_ONCE(bdev->live))
+		if (!bpfdrv_live(bdev))
 			return IRQ_HANDLED;
 		bpfdrv_pci_intx_unmask(fn);
 	}
@@ -135,7 +135,7 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 	if (READ_ONCE(fn->irq_stopped))
 		return bpfdrv_pci_irq_stopped(bdev);
 	rcu_read_lock();
-	if (!READ_ONCE(bdev->live)) {
+	if (!bpfdrv_live(bdev)) {
 		/* init or teardown: INTx stays masked at the function */
 		rcu_read_unlock();
 		return bpfdrv_pci_irq_stopped(bdev);

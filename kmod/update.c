@@ -228,7 +228,7 @@ int bpfdrv_driver_update(struct chr_ext_ops *ops, struct chr_ext_ops *old)
 		bdev = held[i];
 		ret = bpfdrv_call_update(bdev, ops);
 		/* being torn down: the commit refuses */
-		if (ret == -ENODEV && READ_ONCE(bdev->dead))
+		if (ret == -ENODEV && bpfdrv_dead(bdev))
 			continue;
 		if (!ret && bdev->loop_overran)
 			ret = bpfdrv_update_result(old->name, -ETIME,
