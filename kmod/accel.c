@@ -222,7 +222,7 @@ static int bpfdrv_accel_claim(struct bpfdrv_device *bdev)
  */
 static void bpfdrv_accel_dma_setup(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 	u32 bits = bdev->ops->accel_dma_bits;
 	int err;
 

@@ -222,8 +222,10 @@ struct bpfdrv_device {
 	struct list_head node;		/* bpfdrv_devices, under bpfdrv_lock */
 	struct bpfdrv_driver *drv;	/* valid while !dead */
 	struct list_head drv_node;	/* drv->instances, under bpfdrv_lock */
-	struct bpfdrv_pci_fn *fn;	/* the function it holds, or NULL */
-	struct bpfdrv_pci_fn *pci;	/* fn once set up, until torn down */
+	/* its PCI function, or NULL: from reserve to finish ... */
+	struct bpfdrv_pci_fn *reserved_fn;
+	/* ... and usable by kfuncs: from claim to revoke */
+	struct bpfdrv_pci_fn *active_fn;
 	atomic64_t irq_count;		/* interrupts the driver handled */
 	enum bpfdrv_dma dma;		/* its PCI function's, at setup */
 	/*
@@ -237,7 +239,7 @@ struct bpfdrv_device {
 	struct srcu_struct srcu;	/* callbacks in flight: bpfdrv_pin() */
 	struct mutex lock;		/* one callback at a time */
 	enum bpfdrv_state state;
-	bool abort;			/* something it holds went while creating */
+	bool abort;			/* under bpfdrv_lock: what it holds went */
 	bool added;			/* the node exists; set by its creator */
 	u8 cb;				/* the callback running, under lock */
 	bool update_waiting;		/* an update waits for lock: calls queue */
@@ -249,7 +251,6 @@ struct bpfdrv_device {
 	struct bpfdrv_fence_call fence_calls[BPFDRV_FENCE_SLOTS];
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
-	/* abort is under bpfdrv_lock */
 	struct completion gone;		/* its teardown is complete */
 	atomic_t wake_seq;		/* bumped by bpfdrv_wake() */
 	wait_queue_head_t wq;		/* blocked readers, writers, pollers */

@@ -207,7 +207,7 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 		return ERR_PTR(ret);
 	}
 	list_add_tail(&bdev->node, &bpfdrv_devices);
-	bdev->fn = fn;
+	bdev->reserved_fn = fn;
 	if (fn)
 		fn->bdev = bdev;
 	bdev->state = BPFDRV_STATE_CREATING;
@@ -272,7 +272,7 @@ static void bpfdrv_instance_unlink(struct bpfdrv_device *bdev)
  */
 static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_pci_fn *fn = bdev->fn;
+	struct bpfdrv_pci_fn *fn = bdev->reserved_fn;
 	bool inited = bdev->state == BPFDRV_STATE_DYING;
 
 	bpfdrv_parts_del(bdev);
@@ -286,7 +286,7 @@ static void bpfdrv_instance_finish(struct bpfdrv_device *bdev)
 	bpfdrv_device_wake(bdev);
 	bpfdrv_drain(bdev);
 	/* irq_hard takes no SRCU: wait for a call that saw it live */
-	if (bdev->pci && bdev->ops->irq_hard)
+	if (bdev->active_fn && bdev->ops->irq_hard)
 		synchronize_rcu();
 	bpfdrv_parts_revoke(bdev);	/* before exit quiesces the device */
 	if (inited)	/* drained: it runs alone */

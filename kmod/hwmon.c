@@ -196,8 +196,8 @@ static int bpfdrv_hwmon_add(struct bpfdrv_device *bdev)
 	hw->group.attrs = hw->attr_list;
 	hw->groups[0] = &hw->group;
 
-	hdev = hwmon_device_register_with_groups(bdev->pci ?
-						 &bdev->pci->pdev->dev : NULL,
+	hdev = hwmon_device_register_with_groups(bdev->active_fn ?
+						 &bdev->active_fn->pdev->dev : NULL,
 						 hw->name, hw, hw->groups);
 	if (IS_ERR(hdev)) {
 		dev_info(&bdev->dev, "cannot register hwmon device: %ld\n",

@@ -218,7 +218,7 @@ static bool bpfdrv_mmap_hits_msix(struct pci_dev *pdev, int bar, u64 start,
 static int bpfdrv_region_pfn(struct bpfdrv_device *bdev, u32 region, u64 roff,
 			     u64 len, unsigned long *pfn)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 	u64 end;
 
 	if (check_add_overflow(roff, len, &end))
@@ -273,12 +273,12 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 	pin = bpfdrv_pin(bdev);
 	w = bpfdrv_mmap_window(bdev, off, &end);
 	/* a region_offset near U64_MAX must not wrap to the region's start */
-	if (w && bpfdrv_live(bdev) && bdev->pci &&
+	if (w && bpfdrv_live(bdev) && bdev->active_fn &&
 	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
-		mutex_lock(&bdev->pci->dma_lock);
+		mutex_lock(&bdev->active_fn->dma_lock);
 		if (!bpfdrv_region_pfn(bdev, w->region, roff, PAGE_SIZE, &pfn))
 			ret = vmf_insert_pfn(vma, vmf->address, pfn);
-		mutex_unlock(&bdev->pci->dma_lock);
+		mutex_unlock(&bdev->active_fn->dma_lock);
 	}
 	bpfdrv_unpin(bdev, pin);
 	return ret;
@@ -340,11 +340,11 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 
 	pin = bpfdrv_pin(bdev);
 	ret = -ENODEV;
-	if (bpfdrv_live(bdev) && bdev->pci &&
+	if (bpfdrv_live(bdev) && bdev->active_fn &&
 	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
-		mutex_lock(&bdev->pci->dma_lock);
+		mutex_lock(&bdev->active_fn->dma_lock);
 		ret = bpfdrv_region_pfn(bdev, w->region, roff, len, &pfn);
-		mutex_unlock(&bdev->pci->dma_lock);
+		mutex_unlock(&bdev->active_fn->dma_lock);
 	}
 	bpfdrv_unpin(bdev, pin);
 	if (ret)

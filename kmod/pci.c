@@ -37,7 +37,7 @@ static int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
 	struct pci_dev *pdev = fn->pdev;
 	int ret;
 
-	bdev->pci = fn;
+	bdev->active_fn = fn;
 	bdev->pub.bus = BPFDRV_BUS_PCI;
 	bdev->pub.vendor = pdev->vendor;
 	bdev->pub.device = pdev->device;
@@ -62,12 +62,12 @@ static int bpfdrv_pci_instance_setup(struct bpfdrv_device *bdev,
  */
 static void bpfdrv_pci_instance_teardown(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 
 	bpfdrv_pci_irq_free(bdev);
 	pci_clear_master(fn->pdev);
 	bpfdrv_pci_dma_free_all(fn);
-	bdev->pci = NULL;
+	bdev->active_fn = NULL;
 }
 
 static const struct bpfdrv_pci_fn_events *bpfdrv_pci_fn_events;
@@ -182,15 +182,15 @@ static int bpfdrv_pci_valid(const struct chr_ext_ops *ops)
 	return 0;
 }
 
-/* An instance of a PCI driver holds a function (bdev->fn): set it up. */
+/* An instance of a PCI driver holds a function (bdev->reserved_fn): set it up. */
 static int bpfdrv_pci_claim(struct bpfdrv_device *bdev)
 {
-	return bdev->fn ? bpfdrv_pci_instance_setup(bdev, bdev->fn) : 0;
+	return bdev->reserved_fn ? bpfdrv_pci_instance_setup(bdev, bdev->reserved_fn) : 0;
 }
 
 static void bpfdrv_pci_release(struct bpfdrv_device *bdev)
 {
-	if (bdev->pci)
+	if (bdev->active_fn)
 		bpfdrv_pci_instance_teardown(bdev);
 }
 

@@ -32,7 +32,7 @@
 /* The instance's function, or NULL if it has none or lockdown forbids it. */
 struct bpfdrv_pci_fn *bpfdrv_pci_fn_of(struct bpfdrv_dev *dev, int *err)
 {
-	struct bpfdrv_pci_fn *fn = to_bpfdrv_device(dev)->pci;
+	struct bpfdrv_pci_fn *fn = to_bpfdrv_device(dev)->active_fn;
 
 	*err = -ENODEV;
 	if (!fn)
@@ -216,7 +216,7 @@ __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
-	if (test_bit(bar, &to_bpfdrv_device(dev)->pci->bar_io)) {
+	if (test_bit(bar, &to_bpfdrv_device(dev)->active_fn->bar_io)) {
 		/* an I/O-port cookie from pci_iomap(): ioread*() does in/out */
 		*val = size == 1 ? ioread8(p) : size == 2 ? ioread16(p) : ioread32(p);
 		return 0;
@@ -256,7 +256,7 @@ __bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
-	if (test_bit(bar, &to_bpfdrv_device(dev)->pci->bar_io)) {
+	if (test_bit(bar, &to_bpfdrv_device(dev)->active_fn->bar_io)) {
 		if (size == 1)
 			iowrite8(val, p);
 		else if (size == 2)

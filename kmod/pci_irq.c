@@ -26,7 +26,7 @@ static irqreturn_t bpfdrv_pci_intx_hard(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
 
-	if (!bpfdrv_pci_intx_check_mask(bdev->pci))
+	if (!bpfdrv_pci_intx_check_mask(bdev->active_fn))
 		return IRQ_NONE;
 	return IRQ_WAKE_THREAD;
 }
@@ -34,7 +34,7 @@ static irqreturn_t bpfdrv_pci_intx_hard(int irq, void *data)
 static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 	bool hard;
 	int ret;
 
@@ -81,7 +81,7 @@ MODULE_PARM_DESC(irq_hard_max_us,
  */
 static irqreturn_t bpfdrv_pci_irq_stopped(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 
 	if (fn->intx_masked)
 		return bpfdrv_pci_intx_check_mask(fn) ? IRQ_HANDLED : IRQ_NONE;
@@ -95,7 +95,7 @@ static irqreturn_t bpfdrv_pci_irq_stopped(struct bpfdrv_device *bdev)
 static noinline __cold irqreturn_t bpfdrv_pci_irq_stop(struct bpfdrv_device *bdev,
 						       int irq, int ret, u64 took_ns)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 	char msg[BPFDRV_EXIT_MSG_MAX];
 
 	WRITE_ONCE(fn->irq_stopped, true);
@@ -126,7 +126,7 @@ static noinline __cold irqreturn_t bpfdrv_pci_irq_stop(struct bpfdrv_device *bde
 static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 {
 	struct bpfdrv_device *bdev = data;
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 	const struct chr_ext_ops *ops;
 	u64 start, took, budget;
 	bool thread;
@@ -233,14 +233,14 @@ int bpfdrv_pci_irq_setup(struct bpfdrv_device *bdev, struct bpfdrv_pci_fn *fn)
 /* init succeeded: a shared INTx line may reach the driver from now on. */
 void bpfdrv_pci_irq_live(struct bpfdrv_device *bdev)
 {
-	if (bdev->pci && bdev->pci->intx_masked)
-		bpfdrv_pci_intx_unmask(bdev->pci);
+	if (bdev->active_fn && bdev->active_fn->intx_masked)
+		bpfdrv_pci_intx_unmask(bdev->active_fn);
 }
 
 /* Free the interrupt; waits for a running irq callback. */
 void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev)
 {
-	struct bpfdrv_pci_fn *fn = bdev->pci;
+	struct bpfdrv_pci_fn *fn = bdev->active_fn;
 
 	if (fn->irq) {
 		free_irq(fn->irq, bdev);
