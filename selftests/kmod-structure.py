@@ -11,7 +11,9 @@
 - no cycle by name either: a function or variable of another file named
   anywhere in code (a kfunc set, an ops table, a part) counts;
 - the docs name what is there (architecture.md's file table, the files with
-  kfunc sets, every kfunc in docs/).
+  kfunc sets, every kfunc in docs/);
+- absent.c's stand-ins (kernels without a bus or class) keep the real
+  kfunc sets, flags and prototypes.
 
 Usage: kmod-structure.py [KMOD_DIR]
 """
@@ -128,6 +130,37 @@ missing = [k for k in kfuncs if not re.search(r"`[^`]*\b%s\b" % k, all_docs)]
 tap(not missing, "docs: all %d kfuncs documented (kfuncs.md, or their bus's page)"
     % len(kfuncs),
     ["not in it: " + ", ".join(missing)] if missing else ())
+
+# the stand-ins of absent.c (a kernel built without a bus or class) are
+# the real kfuncs' set, flags and prototypes: a driver that loads on one
+# kernel loads on every kernel
+def kfunc_set(text, name):
+    m = re.search(r"BTF_KFUNCS_START\(%s\)(.*?)BTF_KFUNCS_END" % name, text, re.S)
+    return re.findall(r"BTF_ID_FLAGS\(func, (\w+)(.*?)\)\n", m.group(1)) if m else None
+
+
+def prototype(text, name):
+    m = re.search(r"__bpf_kfunc\s+([^;{}]*?)\b%s\s*\(([^)]*)\)" % name, text)
+    return " ".join(("%s(%s)" % (m.group(1), m.group(2))).split()) if m else None
+
+
+bad = []
+absent = bodies.get("absent.c", "")
+for part in re.findall(r"BTF_KFUNCS_START\((\w+)_absent_kfunc_ids\)", absent):
+    real = [(f, s) for f, s in bodies.items()
+            if f != "absent.c" and kfunc_set(s, part + "_kfunc_ids")]
+    if len(real) != 1:
+        bad.append("%s: no file has the real set" % part)
+        continue
+    f, s = real[0]
+    stand_in, real_set = kfunc_set(absent, part + "_absent_kfunc_ids"), kfunc_set(s, part + "_kfunc_ids")
+    if stand_in != real_set:
+        bad.append("%s: %s's set %s, absent.c's %s" % (part, f, real_set, stand_in))
+    for k, _ in real_set:
+        if prototype(absent, k) != prototype(s, k):
+            bad.append("%s: %s in %s, %s in absent.c" % (k, prototype(s, k), f, prototype(absent, k)))
+tap(absent and not bad, "kmod: absent.c's stand-in kfuncs are the real sets, flags and prototypes",
+    bad)
 
 # one way to call a driver
 bad = []
