@@ -14,7 +14,6 @@
 
 #include "bpfdrv.h"
 #include "chrdev.h"
-#include "iommu.h"
 #include "node.h"
 #include "parts.h"
 
@@ -31,7 +30,8 @@ static char *bpfdrv_devnode(const struct device *dev, umode_t *mode)
 	return kasprintf(GFP_KERNEL, "bpfdrv/%s", dev_name(dev));
 }
 
-static const struct attribute_group *bpfdrv_groups[];
+/* the core's and the parts' files: bpfdrv_node_init() */
+static const struct attribute_group *bpfdrv_groups[BPFDRV_PARTS_GROUPS_MAX];
 
 static const struct class bpfdrv_class = {
 	.name = "bpfdrv",
@@ -84,7 +84,7 @@ int bpfdrv_cdev_init(struct bpfdrv_device *bdev)
 	return dev_set_name(&bdev->dev, "%s", bdev->pub.name);
 }
 
-/* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats,irq_count,dma} */
+/* sysfs: /sys/class/bpfdrv/<name>/{driver,open_count,link_id,stats}; the parts' beside */
 
 static ssize_t driver_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -95,25 +95,6 @@ static ssize_t driver_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%s\n", bdev->drv->name);
 }
 static DEVICE_ATTR_RO(driver);
-
-static ssize_t irq_count_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
-
-	return sysfs_emit(buf, "%llu\n", atomic64_read(&bdev->irq_count));
-}
-static DEVICE_ATTR_RO(irq_count);
-
-/* A PCI instance's bus mastering, decided at setup: iommu, unsafe, refused */
-static ssize_t dma_show(struct device *dev, struct device_attribute *attr,
-			char *buf)
-{
-	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
-
-	return sysfs_emit(buf, "%s\n", bpfdrv_dma_name(bdev->dma));
-}
-static DEVICE_ATTR_RO(dma);
 
 static ssize_t open_count_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -175,19 +156,21 @@ static DEVICE_ATTR_RO(stats);
 
 static struct attribute *bpfdrv_attrs[] = {
 	&dev_attr_driver.attr,
-	&dev_attr_irq_count.attr,
-	&dev_attr_dma.attr,
 	&dev_attr_open_count.attr,
 	&dev_attr_link_id.attr,
 	&dev_attr_stats.attr,
 	NULL
 };
-ATTRIBUTE_GROUPS(bpfdrv);
+
+static const struct attribute_group bpfdrv_group = {
+	.attrs = bpfdrv_attrs,
+};
 
 int bpfdrv_node_init(void)
 {
 	int ret;
 
+	bpfdrv_parts_sysfs(bpfdrv_groups, &bpfdrv_group);
 	ret = alloc_chrdev_region(&bpfdrv_devt, 0, BPFDRV_MINORS, "bpfdrv");
 	if (ret)
 		return ret;

@@ -54,6 +54,21 @@ int bpfdrv_parts_kfuncs_init(void)
 	return 0;
 }
 
+/* At module load: the node's files, the core's and the parts' own. */
+void bpfdrv_parts_sysfs(const struct attribute_group **groups,
+			const struct attribute_group *core)
+{
+	const struct bpfdrv_part *p;
+	unsigned int i, n = 0;
+
+	BUILD_BUG_ON(ARRAY_SIZE(bpfdrv_parts) + 2 > BPFDRV_PARTS_GROUPS_MAX);
+	groups[n++] = core;
+	for_each_part(i, p)
+		if (p->sysfs)
+			groups[n++] = p->sysfs;
+	groups[n] = NULL;
+}
+
 /* At load: the declarations of every part; the log says what is wrong. */
 int bpfdrv_parts_valid(const struct chr_ext_ops *ops)
 {

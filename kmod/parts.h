@@ -14,6 +14,8 @@ int bpfdrv_parts_kfuncs_init(void);
 struct bpfdrv_part {
 	const char *name;
 	struct btf_id_set8 *kfuncs;	/* registered at module load */
+	/* its files beside the node's, in /sys/class/bpfdrv/NAME/ */
+	const struct attribute_group *sysfs;
 	int (*valid)(const struct chr_ext_ops *ops);	/* at load */
 	int (*claim)(struct bpfdrv_device *bdev);	/* before init */
 	void (*live)(struct bpfdrv_device *bdev);	/* init succeeded */
@@ -30,6 +32,10 @@ extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
 	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel,
 	bpfdrv_part_timers;
 
+/* the node's attribute groups: @core, then the parts', NULL-terminated */
+#define BPFDRV_PARTS_GROUPS_MAX	16
+void bpfdrv_parts_sysfs(const struct attribute_group **groups,
+			const struct attribute_group *core);
 int bpfdrv_parts_valid(const struct chr_ext_ops *ops);
 int bpfdrv_parts_claim(struct bpfdrv_device *bdev);
 void bpfdrv_parts_live(struct bpfdrv_device *bdev);

@@ -194,8 +194,39 @@ static void bpfdrv_pci_release(struct bpfdrv_device *bdev)
 		bpfdrv_pci_instance_teardown(bdev);
 }
 
+/* sysfs: the instance's interrupts and its function's bus mastering */
+static ssize_t irq_count_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%llu\n", atomic64_read(&bdev->irq_count));
+}
+static DEVICE_ATTR_RO(irq_count);
+
+/* decided at setup: iommu, unsafe, refused; - without a function */
+static ssize_t dma_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%s\n", bpfdrv_dma_name(bdev->dma));
+}
+static DEVICE_ATTR_RO(dma);
+
+static struct attribute *bpfdrv_pci_attrs[] = {
+	&dev_attr_irq_count.attr,
+	&dev_attr_dma.attr,
+	NULL
+};
+
+static const struct attribute_group bpfdrv_pci_sysfs = {
+	.attrs = bpfdrv_pci_attrs,
+};
+
 const struct bpfdrv_part bpfdrv_part_pci = {
 	.name = "pci",
+	.sysfs = &bpfdrv_pci_sysfs,
 	.valid = bpfdrv_pci_valid,
 	.claim = bpfdrv_pci_claim,
 	.live = bpfdrv_pci_irq_live,
