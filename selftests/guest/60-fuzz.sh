@@ -47,9 +47,11 @@ if [ -x "$B/asan/user/bpfdrv" ]; then
 		--tool "$B/asan/user/bpfdrv" --objs "$OBJ" "${bdf_args[@]}" ||
 		nok "fuzz: fuzz_args.py ran to its end (exit $?)"
 	$BPFDRV unload --all >/dev/null 2>&1
+	echo "# objects, command lines and autoload.conf files took $SECONDS s"
 else
 	echo "# skip: the object fuzzer (no ASan build of the tool: make $B/asan/user/bpfdrv)"
 fi
+phase=$SECONDS
 # random drivers (selftests/gen_driver.py): each is refused with a reason,
 # or attached, fuzzed through its node, and detached; its loops end then
 gen_fuzz() {	# gen_fuzz OBJ: one generated driver
@@ -103,6 +105,7 @@ if ls $TOBJ/gen/*.bpf.o >/dev/null 2>&1; then
 		gen_fuzz "$obj"
 	done
 	ok "fuzz: $((gen_refused + gen_attached + gen_killed)) random drivers: $gen_refused refused with a reason, $gen_attached attached, fuzzed for ${gen_seconds} s each and detached, $gen_killed killed in a long init and gone"
+	echo "# the random drivers took $((SECONDS - phase)) s"
 else
 	echo "# skip: random drivers (none built: make gen-drivers)"
 fi
