@@ -98,7 +98,9 @@ static void usage_load(FILE *f)
 		"  --spi-cs N            this chip select instead\n"
 		"  --spi-mode M          this SPI mode instead (0-3, plus 4: chip select\n"
 		"                        active high, 8: LSB first)\n"
-		"  --spi-speed HZ        this clock instead (0: the controller's maximum)\n");
+		"  --spi-speed HZ        this clock instead (0: the controller's maximum)\n"
+		"  -v, --verbose         libbpf's debug output\n"
+		"  -h, --help            this help\n");
 }
 
 /* Why an attach failed, in words for the errors bpfdrv.ko gives. */

@@ -464,7 +464,8 @@ static void usage(FILE *f)
 		"  --accel makes it a DRM accelerator too (/dev/accel/accelN) with a ring\n"
 		"  whose jobs copy their first buffer into their second\n"
 		"  --ci also writes .github/workflows/bpfdrv.yml, a CI job that runs\n"
-		"  bpfdrv-ci (bpfdrv-dev): the drivers and their tests on every kernel\n",
+		"  bpfdrv-ci (bpfdrv-dev): the drivers and their tests on every kernel\n"
+		"  -h, --help  this help\n",
 		BPFDRV_PCI_NAME_MAX);
 }
 

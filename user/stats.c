@@ -221,7 +221,8 @@ static void usage_stats(FILE *f)
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
 		"  -- COMMAND           measure while COMMAND runs (only its calls and\n"
-		"                       those of the processes it starts)\n");
+		"                       those of the processes it starts)\n"
+		"  -h, --help           this help\n");
 }
 
 int cmd_stats(int argc, char **argv)

@@ -619,7 +619,8 @@ static void usage_trace(FILE *f)
 		"      --ioctl-names    print NVIDIA's ioctl numbers and names, and exit\n"
 		"  -- COMMAND           run COMMAND once attached, trace it and every\n"
 		"                       process it starts, stop when it exits (exit\n"
-		"                       status: its status)\n");
+		"                       status: its status)\n"
+		"  -h, --help           this help\n");
 }
 
 int cmd_trace(int argc, char **argv)

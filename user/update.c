@@ -377,10 +377,13 @@ static void usage_update(FILE *f)
 		"usage: bpfdrv update NAME OBJ [--name NAME] [--device BDF]\n"
 		"                    [--gpio-chip LABEL] [--gpio-lines N,...]\n"
 		"                    [--i2c-adapter NAME] [--i2c-addrs A,...]\n"
+		"                    [--spi-controller NAME] [--spi-cs N] [--spi-mode M]\n"
+		"                    [--spi-speed HZ]\n"
 		"Replace attached driver NAME's code with OBJ's while its files stay\n"
 		"open. Give the options bpfdrv load was given; the driver's name, IDs,\n"
 		"lines, mode and flags cannot change. Maps declared alike keep their\n"
-		"contents.\n");
+		"contents.\n"
+		"  -h, --help  this help\n");
 }
 
 /* What cmd_update() works with: the running driver and the new code. */

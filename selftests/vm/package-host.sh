@@ -47,6 +47,33 @@ if [ -z "$missing" ]; then
 else
 	echo "not ok - the manual names every option of every command's --help (missing:$missing)"
 fi
+# ... and --help every option its parser takes (the getopt tables in
+# user/*.c): the completion and the manual come after it
+missing=$(python3 - "$b" "$BPFDRV_TOP"/user/*.c <<'EOF'
+import os, re, subprocess, sys
+tool, missing = sys.argv[1], []
+header = open(os.path.join(os.path.dirname(sys.argv[2]), "bpfdrv.h")).read()
+macros = dict(re.findall(r"#define ([A-Z_]+_OPTIONS) \\\n((?:.*\\\n)*.*)", header))
+for path in sys.argv[2:]:
+    src, cmd = open(path).read(), os.path.basename(path)[:-2]
+    tables = re.findall(r"struct option \w+\[\] = \{(.*?)\n\t\};", src, re.S)
+    # tables shared through a macro (OVERRIDE_OPTIONS: bpfdrv.h)
+    tables = [re.sub(r"\b([A-Z_]+_OPTIONS)\b", lambda m: macros.get(m.group(1), ""), t)
+              for t in tables]
+    if not tables or "int cmd_%s(" % cmd not in src:
+        continue
+    out = subprocess.run([tool, cmd, "--help"], capture_output=True, text=True)
+    for opt in re.findall(r'\{ "([a-z0-9-]+)",', "".join(tables)):
+        if not re.search(r"--%s\b" % re.escape(opt), out.stdout + out.stderr):
+            missing.append("%s --%s" % (cmd, opt))
+print(" ".join(missing))
+EOF
+)
+if [ -z "$missing" ]; then
+	echo "ok - each command's --help names every option its parser takes"
+else
+	echo "not ok - each command's --help names every option its parser takes (missing: $missing)"
+fi
 # bash completion: commands from help, options from the command's --help
 comp=$tmp/usr/share/bash-completion/completions/bpfdrv
 if [ -f "$comp" ] && out=$(PATH=$tmp/usr/bin:$PATH bash -c '. "$1"
