@@ -287,7 +287,7 @@ int trace_session_run(struct trace_opts *o)
 	struct trace_timeline *timeline = NULL;
 	struct trace_loss loss;
 	double next, end, t0, next_irq_scan;
-	int go_fd = -1, ret = 1, status = 0, i, nattached = 0;
+	int go_fd = -1, ret = 1, status = 0, i, nattached = 0, tl_err;
 	pid_t child = 0;
 
 	trace_groups_active = o->groups;
@@ -422,9 +422,16 @@ int trace_session_run(struct trace_opts *o)
 	if (o->cmd && !child)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	if (timeline) {
-		fprintf(stderr, "bpfdrv: wrote %llu timeline events to %s\n",
-			trace_timeline_close(timeline), o->perfetto);
+		unsigned long long n = trace_timeline_close(timeline, &tl_err);
+
 		timeline = NULL;
+		if (tl_err) {
+			err("%s: %s", o->perfetto, strerror(-tl_err));
+			ret = ret ?: 1;
+		} else {
+			fprintf(stderr, "bpfdrv: wrote %llu timeline events to %s\n",
+				n, o->perfetto);
+		}
 	}
 	trace_read_loss(&s, &loss);
 	print_loss(&s, &loss);
@@ -436,7 +443,7 @@ int trace_session_run(struct trace_opts *o)
 	}
 out:
 	if (timeline)
-		trace_timeline_close(timeline);
+		trace_timeline_close(timeline, &tl_err);
 	if (go_fd >= 0)
 		close(go_fd);	/* the child sees EOF and exits */
 	if (child > 0) {	/* tracing ended first: so does the command */
@@ -600,8 +607,9 @@ static void usage_trace(FILE *f)
 		"  -c, --comm COMM      only processes with this command name\n"
 		"  -j, --json           JSON, one object per line\n"
 		"  -o, --output FILE    write the report to FILE\n"
-		"      --perfetto FILE  also write a timeline (Chrome trace-event JSON\n"
-		"                       for ui.perfetto.dev or chrome://tracing)\n"
+		"      --perfetto FILE  also write a timeline for ui.perfetto.dev, in\n"
+		"                       Perfetto's protobuf (trace-event JSON if FILE\n"
+		"                       ends in .json)\n"
 		"  -q, --quiet          do not count the skipped hooks on stderr\n"
 		"  -C, --count-only     count function calls at entry, without their\n"
 		"                       latency and errors: the cheapest way\n"

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfdrv trace --perfetto FILE: the events of a trace as a timeline, in
- * the Chrome trace-event JSON that ui.perfetto.dev and chrome://tracing
- * open. The BPF programs put one record per event in a ring buffer (only
- * when this is asked for); here each becomes:
+ * bpfdrv trace --perfetto FILE: the events of a trace as a timeline. The
+ * BPF programs put one record per event in a ring buffer (only when this
+ * is asked for); here each is named ("group/hook detail") and placed:
  *
- *   a function call (ioctl, bpfdrv callback)  "X" span on its thread
- *   a tracepoint (vblank, fence signaled)     "i" instant on its thread
- *   a job's or fence's life (queue to done)   "b"/"e" async span of the
- *                                             process that started it
+ *   a function call (ioctl, bpfdrv callback)  a span on its thread
+ *   a tracepoint (vblank, fence signaled)     an instant on its thread
+ *   a job's or fence's life (queue to done)   a span of the process that
+ *                                             started it
  *
- * Processes are tracks named by their command; events in interrupt
- * context go to the process "interrupts", threads "hardirq"/"softirq";
- * a device's DMA mappings and I/O page faults to the process "devices",
- * a thread per device. Timestamps are CLOCK_MONOTONIC in microseconds.
+ * Events in interrupt context go to the process "interrupts", threads
+ * "hardirq"/"softirq"; a device's DMA mappings and I/O page faults to the
+ * process "devices", a thread per device. A writer puts them in its
+ * format (trace_timeline.h): Perfetto's protobuf, or Chrome's trace-event
+ * JSON for a FILE named *.json.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,20 +25,19 @@
 #include "bpfdrv.h"
 #include "trace.h"
 #include "trace_session.h"
+#include "trace_timeline.h"
 #include "trace.skel.h"
 
 #define NAME_CACHE	8192	/* a power of 2 */
-#define IRQ_PID		0
-#define DEVICES_PID	0x7fffffffU	/* no process has it: above pid_max */
 /* a device's track: its name's hash without the fault rows' direction bit */
 #define DEVICE_TID(sub)	((sub) >> 1)
 
 struct trace_timeline {
 	struct trace_session *s;
 	struct ring_buffer *rb;
-	FILE *f;
+	const struct timeline_format *fmt;
+	struct timeline_writer *w;
 	unsigned long long written;
-	bool first;
 	struct { __u32 hook, sub; bool used; char name[96]; } names[NAME_CACHE];
 };
 
@@ -69,28 +68,24 @@ static const char *event_name(struct trace_timeline *t, __u32 hook_id, __u32 sub
 	return t->names[h].name;
 }
 
-static void begin(struct trace_timeline *t)
+static void place_of(const struct trace_tl_event *e, struct timeline_place *p)
 {
-	fputs(t->first ? "\n" : ",\n", t->f);
-	t->first = false;
-	t->written++;
-}
-
-static void where(struct trace_timeline *t, const struct trace_tl_event *e)
-{
-	__u32 pid = trace_tgid_is_irq(e->tgid) ? IRQ_PID : e->tgid;
-	__u32 tid = e->tid;
 	int hook = trace_hook_by_id(e->hook);
 
 	if (hook >= 0 && trace_hook_per_device(hook)) {
-		fprintf(t->f, ",\"pid\":%u,\"tid\":%u", DEVICES_PID, DEVICE_TID(e->sub));
-		return;
+		p->kind = TL_DEVICE;
+		p->pid = TIMELINE_DEVICES_PID;
+		p->tid = DEVICE_TID(e->sub);
+	} else if (trace_tgid_is_irq(e->tgid)) {
+		p->kind = TL_IRQ;
+		p->pid = TIMELINE_IRQ_PID;
+		p->tid = e->tgid == TRACE_TGID_HARDIRQ ? TIMELINE_HARDIRQ_TID :
+							 TIMELINE_SOFTIRQ_TID;
+	} else {
+		p->kind = TL_THREAD;
+		p->pid = e->tgid;
+		p->tid = e->tid;
 	}
-	if (e->tgid == TRACE_TGID_HARDIRQ)
-		tid = 1;
-	else if (e->tgid == TRACE_TGID_SOFTIRQ)
-		tid = 2;
-	fprintf(t->f, ",\"pid\":%u,\"tid\":%u", pid, tid);
 }
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -99,60 +94,65 @@ static int on_event(void *ctx, void *data, size_t size)
 	const struct trace_tl_event *e = data;
 	int hook = trace_hook_by_id(e->hook);
 	const char *cat = hook >= 0 ? trace_group_name(trace_hook_group(hook)) : "?";
+	const char *name;
+	struct timeline_place p;
 
 	if (size < sizeof(*e))
 		return 0;
-	begin(t);
-	fputs("{\"name\":", t->f);
-	json_str(t->f, event_name(t, e->hook, e->sub));
-	fprintf(t->f, ",\"cat\":\"%s\"", cat);
+	name = event_name(t, e->hook, e->sub);
+	place_of(e, &p);
 	switch (e->kind) {
 	case TRACE_EV_SPAN:
-		fprintf(t->f, ",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f", e->ts / 1e3, e->dur / 1e3);
-		where(t, e);
+		t->fmt->span(t->w, &p, name, cat, e->ts, e->dur);
 		break;
 	case TRACE_EV_INSTANT:
-		fprintf(t->f, ",\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f", e->ts / 1e3);
-		where(t, e);
+		t->fmt->instant(t->w, &p, name, cat, e->ts);
 		break;
-	default:	/* an object's life: a begin and an end with one id */
-		fprintf(t->f, ",\"ph\":\"b\",\"id\":\"0x%llx\",\"ts\":%.3f",
-			(unsigned long long)e->ts ^ e->hook, e->ts / 1e3);
-		where(t, e);
-		fputs("},\n{\"name\":", t->f);
-		json_str(t->f, event_name(t, e->hook, e->sub));
-		fprintf(t->f, ",\"cat\":\"%s\",\"ph\":\"e\",\"id\":\"0x%llx\",\"ts\":%.3f",
-			cat, (unsigned long long)e->ts ^ e->hook, (e->ts + e->dur) / 1e3);
-		where(t, e);
-		t->written++;
+	default:	/* an object's life */
+		t->fmt->life(t->w, &p, name, cat, e->ts, e->dur);
+		t->written++;	/* its begin and its end */
 		break;
 	}
-	fputs("}", t->f);
+	t->written++;
 	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
 }
 
 struct trace_timeline *trace_timeline_open(struct trace_session *s, const char *path)
 {
 	struct trace_timeline *t = calloc(1, sizeof(*t));
+	FILE *f;
 
 	if (!t)
 		return NULL;
 	t->s = s;
-	t->first = true;
-	t->f = fopen(path, "w");
-	if (!t->f) {
+	t->fmt = ends_with(path, ".json") ? &timeline_json : &timeline_proto;
+	f = fopen(path, "w");
+	if (!f) {
 		err("%s: %s", path, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	t->w = t->fmt->open(f);
+	if (!t->w) {
+		err("%s: %s", path, strerror(errno));
+		fclose(f);
 		free(t);
 		return NULL;
 	}
 	t->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event, t, NULL);
 	if (!t->rb) {
 		err("cannot read the timeline's ring buffer: %s", strerror(errno));
-		fclose(t->f);
+		t->fmt->close(t->w);
 		free(t);
 		return NULL;
 	}
-	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", t->f);
 	return t;
 }
 
@@ -160,16 +160,6 @@ struct trace_timeline *trace_timeline_open(struct trace_session *s, const char *
 void trace_timeline_poll(struct trace_timeline *t, int ms)
 {
 	ring_buffer__poll(t->rb, ms);
-}
-
-static void meta(struct trace_timeline *t, const char *what, __u32 pid, __u32 tid,
-		 const char *name)
-{
-	begin(t);
-	fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":",
-		what, pid, tid);
-	json_str(t->f, name);
-	fputs("}}", t->f);
 }
 
 /* The devices' tracks, named by the rows of their events. */
@@ -185,16 +175,16 @@ static void name_devices(struct trace_timeline *t)
 		if (!trace_hook_per_device(rows[i].hook))
 			continue;
 		if (!any)
-			meta(t, "process_name", DEVICES_PID, 0, "devices");
+			t->fmt->name(t->w, TIMELINE_DEVICES_PID, 0, "devices");
 		any = true;
 		snprintf(name, sizeof(name), "%.*s", TRACE_STR_LEN, rows[i].hist.str);
-		meta(t, "thread_name", DEVICES_PID, DEVICE_TID(rows[i].sub), name);
+		t->fmt->name(t->w, TIMELINE_DEVICES_PID, DEVICE_TID(rows[i].sub), name);
 	}
 	free(rows);
 }
 
 /* The last events, the track names, and the file's end. */
-unsigned long long trace_timeline_close(struct trace_timeline *t)
+unsigned long long trace_timeline_close(struct trace_timeline *t, int *err)
 {
 	struct trace_proc_row *procs;
 	unsigned long long n;
@@ -205,20 +195,18 @@ unsigned long long trace_timeline_close(struct trace_timeline *t)
 	ring_buffer__consume(t->rb);
 	name_devices(t);
 	np = trace_read_procs(t->s, &procs);
-	meta(t, "process_name", IRQ_PID, 0, "interrupts");
-	meta(t, "thread_name", IRQ_PID, 1, "hardirq");
-	meta(t, "thread_name", IRQ_PID, 2, "softirq");
+	t->fmt->name(t->w, TIMELINE_IRQ_PID, 0, "interrupts");
+	t->fmt->name(t->w, TIMELINE_IRQ_PID, TIMELINE_HARDIRQ_TID, "hardirq");
+	t->fmt->name(t->w, TIMELINE_IRQ_PID, TIMELINE_SOFTIRQ_TID, "softirq");
 	for (i = 0; i < np; i++) {
 		if (procs[i].tgid == last || trace_tgid_is_irq(procs[i].tgid))
 			continue;
 		last = procs[i].tgid;
 		snprintf(name, sizeof(name), "%s %u", procs[i].comm, last);
-		meta(t, "process_name", last, 0, name);
-		meta(t, "thread_name", last, 0, "jobs and fences");
+		t->fmt->name(t->w, last, 0, name);
 	}
 	free(procs);
-	fputs("\n]}\n", t->f);
-	fclose(t->f);
+	*err = t->fmt->close(t->w);
 	ring_buffer__free(t->rb);
 	n = t->written;
 	free(t);

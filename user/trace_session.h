@@ -97,7 +97,8 @@ void trace_row_name(struct trace_session *s, __u32 hook_id, __u32 sub,
 struct trace_timeline;
 struct trace_timeline *trace_timeline_open(struct trace_session *s, const char *path);
 void trace_timeline_poll(struct trace_timeline *t, int ms);
-unsigned long long trace_timeline_close(struct trace_timeline *t);
+/* the events written (a life's begin and end are two); *err: 0 or -errno */
+unsigned long long trace_timeline_close(struct trace_timeline *t, int *err);
 int trace_parse_common(int opt, const char *arg, struct trace_opts *o);
 int trace_read_rows(struct trace_session *s, struct trace_row **rows);
 int trace_read_procs(struct trace_session *s, struct trace_proc_row **rows);

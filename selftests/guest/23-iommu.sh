@@ -175,7 +175,8 @@ check "trace -g iommu: the IOMMU's page tables were updated (iommu_map counted)"
 	test "$(jsum "$OUT/iommu.json" count type=stat hook=iommu_map)" -gt 0
 check "trace --perfetto: $dev0 has its own track with its DMA events" \
 	python3 -S -c 'import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
 tids = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
         and e["args"]["name"] == sys.argv[2] and e["pid"] == 0x7fffffff}
 n = sum(1 for e in ev if e["ph"] == "i" and e.get("tid") in tids

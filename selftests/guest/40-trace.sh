@@ -227,7 +227,8 @@ else
 fi
 expect_eq "trace --perfetto: the waiting read is one span as long as the traced latency" \
 	"$(python3 -S -c 'import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
 spans = [e for e in ev if e["ph"] == "X" and e["name"] == "read trf"]
 print(len(spans), [round(e["dur"] * 1000) // 1000000 for e in spans])' "$OUT/wait.trace")" \
 	"1 [$((traced / 1000000))]"
@@ -321,16 +322,24 @@ print(sum(json.load(open(sys.argv[1]))["ioctl"].values()))' "$OUT/drm_tally.json
 		sed 's/^/# /' "$OUT/drmc.err"
 	fi
 
-	# the timeline: valid trace-event JSON with one span or instant per
-	# event the summary of the same run counts
-	$BPFDRV trace -g drm --json -o "$OUT/pf.json" --perfetto "$OUT/pf.trace" -- \
-		$T/test_trace_drm run "$vgem" "$gpu" 5 "$OUT/pf_tally.json" 2>"$OUT/pf.err"
-	check "trace --perfetto: the workload exits 0 and the timeline is written" \
+	# the timeline, in both formats (Perfetto's protobuf, and trace-event
+	# JSON for a *.json file): well formed, with one span or instant per
+	# event the summary of the same run counts; its size and the tool's CPU
+	# time (with the workload's) beside each other
+	for tl in pf.pftrace pf-timeline.json; do
+	tcpu=$( { TIMEFORMAT=%U+%S; time $BPFDRV trace -g drm --json -o "$OUT/pf.json" \
+		--perfetto "$OUT/$tl" -- $T/test_trace_drm run "$vgem" "$gpu" 5 \
+		"$OUT/pf_tally.json" >/dev/null 2>"$OUT/pf.err"; } 2>&1)
+	check "trace --perfetto $tl: the workload exits 0 and the timeline is written" \
 		grep -q "timeline events to" "$OUT/pf.err"
-	check "trace --perfetto: trace-event schema, and its spans and instants equal the counts" \
-		python3 -S - "$OUT/pf.trace" "$OUT/pf.json" "$OUT/pf_tally.json" <<'EOF2'
+	nev=$(grep -o '[0-9]* timeline events' "$OUT/pf.err" | cut -d' ' -f1)
+	size=$(stat -c %s "$OUT/$tl")
+	echo "# $tl: ${nev:-0} events, $size bytes ($((size / (${nev:-0} > 0 ? ${nev:-0} : 1))) an event); CPU time of the tool and the workload: $tcpu s"
+	check "trace --perfetto $tl: well formed, and its spans and instants equal the counts" \
+		python3 -S - "$OUT/$tl" "$OUT/pf.json" "$OUT/pf_tally.json" <<'EOF2'
 import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
 rows = [json.loads(l) for l in open(sys.argv[2]) if l.startswith("{")]
 tally = json.load(open(sys.argv[3]))["ioctl"]
 stat = lambda f, hook: sum(o[f] for o in rows if o.get("type") == "stat" and o["hook"] == hook)
@@ -359,6 +368,7 @@ print("# %d events, %d malformed; workload pids %s named: %s" % (len(ev), len(ba
 sys.exit(0 if not bad and pids and pids <= named and
          all(got == want and want > 0 for _, got, want in checks) else 1)
 EOF2
+	done
 
 	# 64 threads, each 40 ioctls that sleep, all in flight at once: counted
 	# exactly the way the tool chose for this kernel, and counting only at

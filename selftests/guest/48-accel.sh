@@ -200,7 +200,8 @@ expect_eq "trace: the SUBMIT ioctl row counts them too" \
 	"$(jsum "$OUT/trace-jobs.json" count type=stat hook=drm_ioctl detail=BPFDRV_SUBMIT driver=accel_probe)" 200
 check "trace --perfetto: an instant per job queued, run and done, a span per job's life" \
 	python3 -S -c 'import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
 n = lambda ph, name: sum(1 for e in ev if e["ph"] == ph and e["name"].split(" ")[0] == name)
 got = [n("i", "sched_queue"), n("i", "sched_run"), n("i", "sched_done"),
        n("b", "sched_queue_to_done"), n("e", "sched_queue_to_done")]
@@ -225,7 +226,7 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	[ -n "$irqn" ] && events_on irq "irq == $irqn" irq_handler_entry && irqev=1
 	dma_events_on "$bdf" dma_map_sg dma_unmap_sg && dmaev=1
 	$BPFDRV trace -g drm,iommu -j -o "$OUT/edu-iommu.json" \
-		--perfetto "$OUT/edu.trace" -- \
+		--perfetto "$OUT/edu.json" -- \
 		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
 	cat "$OUT/edu"
 	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
@@ -237,7 +238,8 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 	# interrupts, beside the jobs the scheduler ran
 	check "trace --perfetto: $bdf's track has a mapping per buffer of each of the $dmajobs DMA jobs and its $irqs interrupts, beside the $jobs jobs" \
 		python3 -S -c 'import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
 tids = {e["tid"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"
         and e["args"]["name"] == sys.argv[2] and e["pid"] == 0x7fffffff}
 on_track = lambda ph, name: sum(1 for e in ev if e["ph"] == ph and e.get("tid") in tids
@@ -248,7 +250,7 @@ runs = sum(1 for e in ev if e["ph"] == "i" and e["name"].split(" ")[0] == "sched
 print("# tracks", tids, "mappings", maps, "interrupts", irqs, "jobs run", runs)
 sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
               runs == int(sys.argv[3]) and irqs == int(sys.argv[4])))' \
-		"$OUT/edu.trace" "$bdf" "$jobs" "$irqs" "$dmajobs"
+		"$OUT/edu.json" "$bdf" "$jobs" "$irqs" "$dmajobs"
 	expect_eq "trace -g iommu: dev_irq of $bdf counts the interrupts edu_accel took" \
 		"$(jsum "$OUT/edu-iommu.json" count type=stat hook=dev_irq detail=$bdf)" "$irqs"
 	if [ -n "$irqev" ]; then

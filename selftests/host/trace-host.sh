@@ -97,6 +97,24 @@ BPFDRV_TRACE_REFUSE=tp_sys_enter $B trace --device /dev/null -d 0.2 >"$out/none.
 check "nothing attachable: exit status 1 and one line that says so" \
 	eval "[ $? -eq 1 ] && grep -q 'nothing to trace' '$out/none.txt'"
 
+# --- the timeline in both formats: the same spans, decoded ---
+for tl in t.pftrace t.json; do
+	timeout 60 $B trace --device /dev/null -q --perfetto "$out/$tl" -- sh -c \
+		'for i in $(seq 300); do echo x >/dev/null; done' >/dev/null 2>"$out/$tl.err"
+done
+check "trace --perfetto: the protobuf and the JSON timelines of one workload decode to the same 300 writes and their opens" \
+	python3 - "$out/t.pftrace" "$out/t.json" <<'EOF2'
+import collections, sys
+sys.path.insert(0, "selftests")
+import timeline
+count = lambda path: collections.Counter((e["ph"], e["name"]) for e in timeline.load(path)
+                                         if e["ph"] != "M")
+proto, js = count(sys.argv[1]), count(sys.argv[2])
+print("protobuf:", sorted(proto.items()), "\njson:", sorted(js.items()))
+sys.exit(not (proto == js and proto[("X", "write /dev/null")] == 300
+              and proto[("X", "open /dev/null")] >= 300))
+EOF2
+
 # --- NVIDIA's ioctl names: every define of the header, with its value ---
 $B trace --ioctl-names >"$out/names.txt"
 check "trace --ioctl-names: NVIDIA's names and numbers are those of its header" \
