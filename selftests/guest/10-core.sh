@@ -5,8 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 
 # --- the structure kmod/ promises, on its source: no call cycle between
-# files, one way to call a driver, one way to hold a bus device ---
+# files, one way to call a driver, one way to hold a bus device; and no
+# cycle between the tool's files either ---
 python3 -S "$(dirname "$0")/../kmod-structure.py" "$(dirname "$0")/../../kmod"
+python3 -S "$(dirname "$0")/../kmod-structure.py" "$(dirname "$0")/../../user"
 
 # --- loader errors that need no module ---
 expect_err "load: module not loaded is reported" "module bpfdrv is not loaded" \
