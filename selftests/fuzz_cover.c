@@ -250,17 +250,32 @@ void fuzz_cover_collect(struct fuzz_cover *c)
 	__atomic_store_n(&c->area[0], 0, __ATOMIC_RELAXED);
 }
 
+int fuzz_tape_load(struct fuzz_tape *t, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, t->v, sizeof(t->v));
+	close(fd);
+	if (n < (ssize_t)sizeof(t->v[0]))
+		return n < 0 ? -errno : -EINVAL;
+	t->fixed = n / sizeof(t->v[0]);
+	return 0;
+}
+
 void fuzz_program_begin(struct fuzz_tape *t, struct fuzz_cover *c)
 {
 	struct corpus_entry *e = NULL;
 	unsigned int i, len = 0, changes;
 
 	t->pos = 0;
-	t->replay = 0;
+	t->replay = t->fixed;
 	t->from_corpus = 0;
 	c->found = 0;
 	c->prev = 0;
-	if (!cover_on)
+	if (!cover_on || t->fixed)
 		return;
 	atomic_fetch_add(&nr_programs, 1);
 	pthread_mutex_lock(&corpus_lock);

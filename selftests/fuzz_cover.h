@@ -19,6 +19,7 @@ struct fuzz_tape {
 	__u64 v[TAPE_MAX];
 	unsigned int pos;		/* the next choice */
 	unsigned int replay;		/* choices before it are replayed */
+	unsigned int fixed;		/* -r: every program replays these */
 	int from_corpus;
 };
 
@@ -53,6 +54,8 @@ int fuzz_cover_enable(struct fuzz_cover *c);
 /* the PCs since the last call: new edges are counted in c->found */
 void fuzz_cover_collect(struct fuzz_cover *c);
 
+/* a tape (a corpus file) that every program of @t replays as it is */
+int fuzz_tape_load(struct fuzz_tape *t, const char *path);
 /* a program starts: a mutated corpus tape, or a fresh one */
 void fuzz_program_begin(struct fuzz_tape *tape, struct fuzz_cover *c);
 /* and ends: kept in the corpus if it found something */

@@ -12,10 +12,12 @@
  * attached again meanwhile (the guest part does that) is found anew.
  *
  *   fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-k] [-c DIR] [-v] NODE...
+ *   fuzz_sys -r TAPE [-v] NODE...
  *
  * -v prints each call before it is made (with -t 1 and the same seed, the
  * same sequence: a reproducer). -k guides the calls by the kernel's
- * coverage (KCOV: fuzz_cover.c), -c keeps the corpus in DIR. Ends with
+ * coverage (KCOV: fuzz_cover.c), -c keeps the corpus in DIR; -r replays
+ * one program of a corpus (a file of DIR), once, on one thread. Ends with
  * TAP lines: that it ran, and how many calls a second; what it finds,
  * the kernel reports (the guest's log check) or a crash of this program
  * shows.
@@ -90,7 +92,7 @@ static const char * const kind_names[C_NR] = {
 static atomic_ullong tries[C_NR], succeeded[C_NR];
 static atomic_ullong calls, faults, interrupted;
 static atomic_int stop;
-static int verbose;
+static int verbose, replay_once;
 static struct fuzz_thread threads[THREADS_MAX];
 static unsigned int nr_threads;
 static long page;
@@ -760,6 +762,8 @@ static void *fuzz_thread(void *arg)
 			fuzz_cover_collect(&t->cover);
 		}
 		fuzz_program_end(&t->tape, &t->cover);
+		if (replay_once)
+			atomic_store(&stop, 1);
 	}
 	atomic_store(&t->returned, 1);
 	return NULL;
@@ -790,14 +794,14 @@ int main(int argc, char **argv)
 	static const char * const modules[] = { "bpfdrv", "bpfdrv_accel", NULL };
 	unsigned int seconds = 10, i;
 	__u64 seed = time(NULL);
-	const char *corpus_dir = NULL;
+	const char *corpus_dir = NULL, *replay = NULL;
 	int coverage = 0;
 	struct sigaction sa;
 	long long start, last;
 	int opt;
 
 	nr_threads = 4;
-	while ((opt = getopt(argc, argv, "t:s:S:kc:v")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:S:kc:r:v")) != -1) {
 		switch (opt) {
 		case 't':
 			nr_threads = strtoul(optarg, NULL, 0);
@@ -813,6 +817,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			corpus_dir = optarg;
+			break;
+		case 'r':
+			replay = optarg;
 			break;
 		case 'v':
 			verbose = 1;
@@ -857,6 +864,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (replay) {
+		nr_threads = 1;
+		opt = fuzz_tape_load(&threads[0].tape, replay);
+		if (opt) {
+			fprintf(stderr, "fuzz_sys: %s: %s\n", replay, strerror(-opt));
+			return 2;
+		}
+		replay_once = 1;
+	}
 	tap_diag("fuzz_sys: %u threads, %u s, seed %llu, %u nodes", nr_threads,
 		 seconds, (unsigned long long)seed, nr_nodes);
 	cover_report("at the start");
@@ -875,7 +891,7 @@ int main(int argc, char **argv)
 	}
 	start = now_ns();
 	last = start;
-	while (now_ns() - start < seconds * 1000000000LL) {
+	while (now_ns() - start < seconds * 1000000000LL && !atomic_load(&stop)) {
 		usleep(100000);
 		/* a call blocked for over a second is interrupted */
 		for (i = 0; i < nr_threads; i++) {
@@ -940,6 +956,7 @@ int main(int argc, char **argv)
 	return tap_failures ? 1 : 0;
 usage:
 	fprintf(stderr,
-		"usage: fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-k] [-c DIR] [-v] NODE...\n");
+		"usage: fuzz_sys [-t THREADS] [-s SECONDS] [-S SEED] [-k] [-c DIR] [-v] NODE...\n"
+		"       fuzz_sys -r TAPE [-v] NODE...\n");
 	return 2;
 }
