@@ -23,9 +23,10 @@
 #   BPFDRV_PARTS="..."     run only these parts of selftests/guest/ (core pci ...)
 #   BPFDRV_DEBUG=0|1       make test: never or always end with the debug kernel
 #                          (default: when the matrix took at most
-#                          BPFDRV_DEBUG_GATE seconds, default 2100)
+#                          BPFDRV_DEBUG_GATE seconds, default 1800)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap eject
-#                          update; make test-debug adds accel and fuzz)
+#                          update fuzz, the fuzzers for 2 minutes; make
+#                          test-debug adds the others)
 #   BPFDRV_FUZZ_SECONDS=s, BPFDRV_FUZZ_SEED=n, BPFDRV_FUZZ_THREADS=n: the
 #                          fuzz part's length (30), seed, threads (4)
 #   BPFDRV_FUZZ_DRIVERS=n  its random drivers (16; selftests/gen_driver.py)
@@ -577,17 +578,23 @@ done
 # its boot timed out in udev's coldplug), on the lifetime parts that fit
 # CI's 90 minutes: on a two-core machine where the matrix took 31 minutes,
 # its build took 11 and these parts 15 (before DRM and the accel part; on
-# a slower one the matrix took 40, the parts 25). Skipped, saying why,
-# when the matrix took longer than BPFDRV_DEBUG_GATE seconds (35 minutes:
-# the machine is slow enough for both to pass 75) or the disk has too
+# a slower one the matrix took 40, the parts 25), then a short campaign
+# of the fuzzers (2 minutes of system calls guided by KCOV). Skipped,
+# saying why, when the matrix took longer than BPFDRV_DEBUG_GATE seconds
+# (30 minutes: the machine is slow enough for both to pass 75) or the disk has too
 # little room for its build tree (4 GiB, 12 asked).
 # BPFDRV_DEBUG=1 runs it whatever the time, BPFDRV_DEBUG=0 never.
 debug_round() {
 	local took=$SECONDS free rel log=$BPFDRV_BUILD/vm/debug-kernel.log
+	local parts=${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
+	# a short campaign of the fuzzers (2 minutes of system calls, guided
+	# by the kernel's coverage), unless the settings ask for another
+	local fuzz_s=${BPFDRV_FUZZ_SECONDS:-120} fuzz_o=${BPFDRV_FUZZ_OBJECTS:-20}
+	local fuzz_a=${BPFDRV_FUZZ_ARGS:-30}
 
 	free=$(df -P -BG "$BPFDRV_CACHE" | awk 'NR == 2 { print $4 + 0 }')
-	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ "$took" -gt "${BPFDRV_DEBUG_GATE:-2100}" ]; then
-		echo "# skip: the debug kernel (KASAN, lockdep): the matrix took $((took / 60)) min here, more than the $((${BPFDRV_DEBUG_GATE:-2100} / 60)) that leave room for its build and run in 90 (make test-debug runs it)"
+	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ "$took" -gt "${BPFDRV_DEBUG_GATE:-1800}" ]; then
+		echo "# skip: the debug kernel (KASAN, lockdep): the matrix took $((took / 60)) min here, more than the $((${BPFDRV_DEBUG_GATE:-1800} / 60)) that leave room for its build and run in 90 (make test-debug runs it)"
 		return
 	fi
 	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ "$free" -lt 12 ]; then
@@ -595,15 +602,19 @@ debug_round() {
 		return
 	fi
 	if [ -n "$plan" ]; then
-		BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 launch boot "debug" - \
-			boot_suite "debug" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
+		BPFDRV_FUZZ_SECONDS=$fuzz_s BPFDRV_FUZZ_OBJECTS=$fuzz_o BPFDRV_FUZZ_ARGS=$fuzz_a \
+			BPFDRV_VM_TIMEOUT=2400 BPFDRV_PART_TIMEOUT=600 \
+			launch boot "debug" - boot_suite "debug" $parts
 		return
 	fi
 	log "the debug kernel (KASAN, lockdep): building it if not cached (log: ${log#"$BPFDRV_TOP"/})"
 	n=$((n + 1))
 	if ! rel=$("$BPFDRV_TOP/selftests/vm/debug-kernel.sh" 2>"$log") ||
 		! in_root make -s kmod KREL="$rel" KDIR="/usr/src/linux-headers-$rel" \
-			>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1; then
+			>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1 ||
+		{ [[ " $parts " != *" fuzz "* ]] ||
+		  ! in_root make -s "${BPFDRV_BUILD#"$BPFDRV_TOP"/}/asan/user/bpfdrv" gen-drivers \
+			GEN_COUNT=8 >>"$BPFDRV_BUILD/vm/build-$rel.log" 2>&1; }; then
 		failed=$((failed + 1))
 		echo "not ok $n - the debug kernel and bpfdrv.ko for it build (see ${log#"$BPFDRV_TOP"/})"
 		tail -20 "$log" | sed 's/^/# /'
@@ -614,9 +625,10 @@ debug_round() {
 	# KASAN and lockdep under TCG: two to three times slower (on a slow
 	# host these parts took 117 s to 482 s each, accel about 300; i2c and
 	# spi, 376 s more, did not fit the guest's 30 minutes: test-debug)
-	BPFDRV_VM_TIMEOUT=1800 BPFDRV_PART_TIMEOUT=600 \
+	BPFDRV_FUZZ_SECONDS=$fuzz_s BPFDRV_FUZZ_OBJECTS=$fuzz_o BPFDRV_FUZZ_ARGS=$fuzz_a \
+		BPFDRV_VM_TIMEOUT=2400 BPFDRV_PART_TIMEOUT=600 \
 		launch boot "$rel" "$BPFDRV_BUILD/vm/test-$rel.log" \
-		boot_suite "$rel" ${BPFDRV_DEBUG_PARTS:-core pci mmap eject update}
+		boot_suite "$rel" $parts
 	report $((${#job_pids[@]} - 1))
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && { [ -z "${BPFDRV_KERNELS:-}" ] || [ -n "$plan" ]; } &&

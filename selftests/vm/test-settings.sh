@@ -83,10 +83,10 @@ expect "BPFDRV_PARTS=package: the package guest on each kernel" -e "plan: vm 7.2
 expect "BPFDRV_PARTS=fuzz: the fuzzers on each kernel (by default only the debug kernel's)" \
 	-xE "plan: vm 7.2.1\+deb13-amd64: .*guest.sh -x package -x swiotlb -e BPFDRV_TRACE_SHORT=1 fuzz" -- BPFDRV_PARTS=fuzz
 expect "BPFDRV_PARTS=cloud: the newest cloud kernel's guest alone" -xE "plan: vm 7.3.1\+deb13-cloud-amd64: .*absent core trace" -- BPFDRV_PARTS=cloud
-expect "BPFDRV_DEBUG=1: the debug kernel's round after the matrix, whatever the time and disk" \
-	-e "plan: vm debug: .* core pci mmap eject update$" -- BPFDRV_DEBUG=1
+expect "BPFDRV_DEBUG=1: the debug kernel's round after the matrix (with 2 minutes of fuzzing), whatever the time and disk" \
+	-e "plan: vm debug: .*-e BPFDRV_FUZZ_SECONDS=120 .* core pci mmap eject update fuzz$" -- BPFDRV_DEBUG=1
 refute "BPFDRV_DEBUG=0: no debug kernel" "^plan: vm debug" -- BPFDRV_DEBUG=0 BPFDRV_DEBUG_GATE=99999
-expect "BPFDRV_DEBUG_PARTS=mmap: its parts" -xE "plan: vm debug: .*guest.sh -e BPFDRV_PART_TIMEOUT=600 mmap" \
+expect "BPFDRV_DEBUG_PARTS=mmap: its parts" -xE "plan: vm debug: .*guest.sh .*-e BPFDRV_PART_TIMEOUT=600 mmap" \
 	-- BPFDRV_DEBUG_PARTS=mmap BPFDRV_DEBUG=1
 expect "BPFDRV_DEBUG_GATE: a matrix longer than it skips the debug kernel" -e "^# skip: the debug kernel" -- BPFDRV_DEBUG_GATE=-1
 expect "BPFDRV_DEBUG_GATE with BPFDRV_DEBUG=1: run whatever the time" -e "plan: vm debug" -- BPFDRV_DEBUG_GATE=-1 BPFDRV_DEBUG=1
