@@ -226,8 +226,6 @@ struct bpfdrv_device {
 	struct bpfdrv_pci_fn *reserved_fn;
 	/* ... and usable by kfuncs: from claim to revoke */
 	struct bpfdrv_pci_fn *active_fn;
-	atomic64_t irq_count;		/* interrupts the driver handled */
-	enum bpfdrv_dma dma;		/* its PCI function's, at setup */
 	/*
 	 * The callbacks: read under lock (an update swaps them under it and
 	 * bpfdrv_lock), or while the instance starts or finishes, when no
@@ -258,28 +256,44 @@ struct bpfdrv_device {
 	umode_t mode;			/* of the node */
 	struct bpf_link *link;		/* NULL when attached without one */
 	struct bpfdrv_stats __percpu *stats;
-	struct bpfdrv_timers *timers;	/* the driver's timers (timer.c) */
+	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
+
+	/*
+	 * Each part's own state, set up and torn down by its steps in the
+	 * parts table: only the files a "part" line names touch what follows
+	 * it (selftests/kmod-structure.py checks). A hold outlives the
+	 * part's own struct: kfuncs test it before they look at the struct.
+	 */
+	/* part pci: pci.c pci_irq.c */
+	atomic64_t irq_count;		/* interrupts the driver handled */
+	enum bpfdrv_dma dma;		/* its PCI function's, at setup */
+	/* part timers: timer.c */
+	struct bpfdrv_timers *timers;
+	/* part gpio: gpio.c */
 	struct bpfdrv_gpio *gpio;	/* claimed lines; NULL if none */
 	struct bpfdrv_hold gpio_hold;	/* their chip's parent */
+	/* part i2c: i2c.c */
 	struct bpfdrv_i2c *i2c;		/* adapter and clients; NULL if none */
 	struct bpfdrv_hold i2c_hold;	/* the adapter */
+	/* part spi: spi.c */
 	struct spi_device *spi;		/* its SPI device; NULL if none */
 	struct bpfdrv_hold spi_hold;	/* the SPI device */
-	/* class devices: led.c, input.c, hwmon.c */
+	/* part leds: led.c */
 	struct bpfdrv_leds *leds;
+	/* part input: input.c */
 	struct bpfdrv_input *input;	/* under input_lock */
 	spinlock_t input_lock;
+	/* part hwmon: hwmon.c */
 	struct bpfdrv_hwmon *hwmon;
-	/* the accelerator class (accel.c), its module pinned from claim */
-	const struct bpfdrv_accel_class *accel_cls;
+	/* part accel: accel.c accel_drm.c accel.h */
+	const struct bpfdrv_accel_class *accel_cls;	/* pinned from claim */
 	void *accel;			/* the class's, from add to del */
 	/* job buffers' DMA (accel_dma_bits): the PCI function, or why not */
 	struct device *accel_dma_dev;
 	int accel_dma_err;
-	/* mmap windows (ops->mmaps, which no update changes); see mmap.c */
-	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];
+	/* part mmap: mmap.c */
+	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];	/* ops->mmaps' */
 	struct inode *map_inode;	/* NULL if the driver has none */
-	u8 priv[BPFDRV_DEV_PRIV_SIZE];	/* bpfdrv_dev_priv() */
 };
 
 /* Reserved by its creator and not published: a teardown sets abort. */

@@ -193,8 +193,8 @@ static struct bpfdrv_device *bpfdrv_instance_reserve(struct bpfdrv_driver *drv,
 	bdev->link = drv->link;
 	init_waitqueue_head(&bdev->wq);
 	mutex_init(&bdev->lock);
-	spin_lock_init(&bdev->input_lock);
 	init_completion(&bdev->gone);
+	bpfdrv_parts_init(bdev);
 	INIT_LIST_HEAD(&bdev->drv_node);
 
 	/* From here the device's release frees everything but the index. */

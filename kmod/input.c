@@ -146,8 +146,15 @@ BTF_ID_FLAGS(func, bpfdrv_input_key, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_input_sync, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(bpfdrv_input_kfunc_ids)
 
+/* Every instance: the kfuncs take the lock whether it declared keys or not. */
+static void bpfdrv_input_init(struct bpfdrv_device *bdev)
+{
+	spin_lock_init(&bdev->input_lock);
+}
+
 const struct bpfdrv_part bpfdrv_part_input = {
 	.name = "input",
+	.init = bpfdrv_input_init,
 	.kfuncs = &bpfdrv_input_kfunc_ids,
 	.add = bpfdrv_input_add,
 	.del = bpfdrv_input_del,

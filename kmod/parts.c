@@ -99,6 +99,17 @@ int bpfdrv_parts_claim(struct bpfdrv_device *bdev)
 	return 0;
 }
 
+/* Every instance, at reserve, whatever it declares: each part's state. */
+void bpfdrv_parts_init(struct bpfdrv_device *bdev)
+{
+	const struct bpfdrv_part *p;
+	unsigned int i;
+
+	for_each_part(i, p)
+		if (p->init)
+			p->init(bdev);
+}
+
 /* init succeeded: what was held back (interrupts) may reach the driver. */
 void bpfdrv_parts_live(struct bpfdrv_device *bdev)
 {

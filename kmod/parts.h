@@ -17,6 +17,7 @@ struct bpfdrv_part {
 	/* its files beside the node's, in /sys/class/bpfdrv/NAME/ */
 	const struct attribute_group *sysfs;
 	int (*valid)(const struct chr_ext_ops *ops);	/* at load */
+	void (*init)(struct bpfdrv_device *bdev);	/* reserved: its state */
 	int (*claim)(struct bpfdrv_device *bdev);	/* before init */
 	void (*live)(struct bpfdrv_device *bdev);	/* init succeeded */
 	int (*add)(struct bpfdrv_device *bdev);		/* the node exists */
@@ -37,6 +38,7 @@ extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
 void bpfdrv_parts_sysfs(const struct attribute_group **groups,
 			const struct attribute_group *core);
 int bpfdrv_parts_valid(const struct chr_ext_ops *ops);
+void bpfdrv_parts_init(struct bpfdrv_device *bdev);
 int bpfdrv_parts_claim(struct bpfdrv_device *bdev);
 void bpfdrv_parts_live(struct bpfdrv_device *bdev);
 int bpfdrv_parts_add(struct bpfdrv_device *bdev);

@@ -13,7 +13,9 @@
 - the docs name what is there (architecture.md's file table, the files with
   kfunc sets, every kfunc in docs/);
 - absent.c's stand-ins (kernels without a bus or class) keep the real
-  kfunc sets, flags and prototypes.
+  kfunc sets, flags and prototypes;
+- each part's state in the instance (struct bpfdrv_device) is touched by
+  that part's files only.
 
 The tool's own source (user/, its BPF programs left out) is held to the
 first two: no cycle between its files by call or by name.
@@ -167,6 +169,30 @@ for part in re.findall(r"BTF_KFUNCS_START\((\w+)_absent_kfunc_ids\)", absent):
             bad.append("%s: %s in %s, %s in absent.c" % (k, prototype(s, k), f, prototype(absent, k)))
 tap(absent and not bad, "kmod: absent.c's stand-in kfuncs are the real sets, flags and prototypes",
     bad)
+
+# each part's state in the instance (bpfdrv.h: the fields after a "part
+# NAME: FILES" comment) is touched by those files only
+bad, owned = [], {}
+header = files.get("bpfdrv.h", "")	# with its comments
+struct = header[header.index("struct bpfdrv_device {"):]
+struct = struct[:struct.index("\n};")]
+owner = None
+for line in struct.split("\n"):
+    m = re.match(r"\s*/\* part (\w+): ([\w. ]+) \*/", line)
+    if m:
+        owner = m.group(2).split()
+        continue
+    m = re.match(r"\s*[\w ]+?[\s\*](\w+)(\[\w*\])?;", line)
+    if m and owner:
+        owned[m.group(1)] = owner
+for field, allowed in owned.items():
+    for f, s in bodies.items():
+        if f not in allowed and re.search(
+                r"(\bbdev|to_bpfdrv_device\([^()]*\)|h->bdev)->%s\b" % field, s):
+            bad.append("%s: %s, the part of %s's" % (f, field, " ".join(allowed)))
+tap(len(owned) > 10 and not bad,
+    "kmod: each part's state in the instance is touched by its own files only "
+    "(%d fields)" % len(owned), bad)
 
 # one way to call a driver
 bad = []
