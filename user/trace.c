@@ -150,7 +150,7 @@ static bool percpu_ksym_resolves(void)
 }
 
 /* The object, opened and set up for this session's options and hooks. */
-static struct trace_bpf *open_skel(const struct trace_opts *o)
+static struct trace_bpf *open_skel(struct trace_plan *p, const struct trace_opts *o)
 {
 	struct trace_bpf *skel = calloc(1, sizeof(*skel));
 	struct bpf_program *prog;
@@ -159,13 +159,13 @@ static struct trace_bpf *open_skel(const struct trace_opts *o)
 	if (!skel || trace_bpf__create_skeleton(skel))
 		goto fail;
 	/* the same source and layout, built without percpu ksyms */
-	if (irq_from_tracepoints)
+	if (p->irq_from_tracepoints)
 		skel->skeleton->data = trace_irqtp_bpf__elf_bytes(&skel->skeleton->data_sz);
 	if (bpf_object__open_skeleton(skel->skeleton, NULL))
 		goto fail;
 	skel->rodata->targ_tgid = o->pid;
 	skel->rodata->targ_follow = o->follow;
-	skel->rodata->count_only = count_only;
+	skel->rodata->count_only = p->count_only;
 	if (o->perfetto)
 		skel->rodata->emit_events = true;
 	else	/* the ring buffer stays, smallest */
@@ -176,10 +176,10 @@ static struct trace_bpf *open_skel(const struct trace_opts *o)
 	}
 	/* NVIDIA's interrupt handlers are named after its module */
 	strcpy((char *)skel->rodata->irq_name, "nvidia");
-	if (set_autoload(skel, o->follow))
+	if (set_autoload(p, skel, o->follow))
 		goto fail;
-	for (i = 0; i < nr_refused; i++) {
-		prog = bpf_object__find_program_by_name(skel->obj, refused[i].name);
+	for (i = 0; i < p->nr_refused; i++) {
+		prog = bpf_object__find_program_by_name(skel->obj, p->refused[i].name);
 		if (prog)
 			bpf_program__set_autoload(prog, false);
 	}
@@ -195,11 +195,11 @@ fail:
  * After the object failed to load: find the programs that the kernel
  * refuses on their own (each loaded alone), and note why.
  */
-static int find_refused(const struct trace_opts *o)
+static int find_refused(struct trace_plan *p, const struct trace_opts *o)
 {
 	char names[32][64];
 	struct bpf_program *prog;
-	struct trace_bpf *skel = open_skel(o);
+	struct trace_bpf *skel = open_skel(p, o);
 	int n = 0, found = 0, i, e;
 
 	if (!skel)
@@ -208,11 +208,12 @@ static int find_refused(const struct trace_opts *o)
 		if (bpf_program__autoload(prog) && n < 32)
 			snprintf(names[n++], sizeof(names[0]), "%.63s", bpf_program__name(prog));
 	trace_bpf__destroy(skel);
-	for (i = 0; i < n && nr_refused < (int)(sizeof(refused) / sizeof(refused[0])); i++) {
+	for (i = 0; i < n && p->nr_refused < (int)(sizeof(p->refused) /
+						   sizeof(p->refused[0])); i++) {
 		size_t mark = libbpf_log_mark();
-		struct refused_prog *r = &refused[nr_refused];
+		struct refused_prog *r = &p->refused[p->nr_refused];
 
-		skel = open_skel(o);
+		skel = open_skel(p, o);
 		if (!skel)
 			break;
 		bpf_object__for_each_program(prog, skel->obj)
@@ -224,7 +225,7 @@ static int find_refused(const struct trace_opts *o)
 			memcpy(r->name, names[i], sizeof(r->name));
 			if (!libbpf_log_reason(mark, r->why, sizeof(r->why)))
 				snprintf(r->why, sizeof(r->why), "%s", strerror(e));
-			nr_refused++;
+			p->nr_refused++;
 			found++;
 		}
 		trace_bpf__destroy(skel);
@@ -238,7 +239,7 @@ static int load_skel(struct trace_session *s, const struct trace_opts *o)
 	int tries, e = 0;
 
 	for (tries = 0; tries < 3; tries++) {
-		s->skel = open_skel(o);
+		s->skel = open_skel(s->plan, o);
 		if (!s->skel) {
 			err("cannot open the tracing programs: %s", strerror(errno));
 			return -1;
@@ -248,7 +249,7 @@ static int load_skel(struct trace_session *s, const struct trace_opts *o)
 		e = errno;
 		trace_bpf__destroy(s->skel);
 		s->skel = NULL;
-		if (!find_refused(o))
+		if (!find_refused(s->plan, o))
 			break;
 	}
 	err("cannot load the tracing programs: %s (-v shows libbpf's log)", strerror(e));
@@ -283,16 +284,15 @@ static void report_skipped(unsigned int groups)
 }
 int trace_session_run(struct trace_opts *o)
 {
-	struct trace_session s = { .opts = o, .out = o->out ? o->out : stdout };
+	struct trace_plan plan = { .groups = o->groups }, *p = &plan;
+	struct trace_session s = { .opts = o, .plan = p, .out = o->out ? o->out : stdout };
 	struct trace_timeline *timeline = NULL;
 	struct trace_loss loss;
 	double next, end, t0, next_irq_scan;
 	int go_fd = -1, ret = 1, status = 0, i, nattached = 0, tl_err;
 	pid_t child = 0;
 
-	trace_groups_active = o->groups;
-	session_opts = o;
-	refuse_for_tests();
+	refuse_for_tests(p);
 	for (i = 0; i < NR_HOOKS; i++) {
 		if (!hooks[i].name) {	/* an H_* index out of step with the table */
 			err("internal error: hook %d is empty", i);
@@ -318,13 +318,13 @@ int trace_session_run(struct trace_opts *o)
 	}
 	/* a command is traced with everything it starts, as strace -f does */
 	o->follow = o->pid && (o->follow || o->cmd);
-	count_only = o->count_only;
+	p->count_only = o->count_only;
 	t0 = now_s();
-	func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
-	func_via_forced = o->via;
-	probe_sys_devs(o);
-	irq_from_tracepoints = o->irq_tracepoints || !percpu_ksym_resolves();
-	probe_hooks(o->groups);
+	p->func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
+	p->func_via_forced = o->via;
+	probe_sys_devs(p, o);
+	p->irq_from_tracepoints = o->irq_tracepoints || !percpu_ksym_resolves();
+	probe_hooks(p);
 	s.t_probe = now_s() - t0;
 	t0 = now_s();
 	if (load_skel(&s, o))
@@ -335,7 +335,7 @@ int trace_session_run(struct trace_opts *o)
 	if (o->follow) {
 		char why[128] = "";
 
-		if (!prog_unusable(s.skel->progs.trace_fork, why, sizeof(why))) {
+		if (!prog_unusable(p, s.skel->progs.trace_fork, why, sizeof(why))) {
 			s.skel->links.trace_fork =
 				bpf_program__attach(s.skel->progs.trace_fork);
 			snprintf(why, sizeof(why), "%s", strerror(errno));
@@ -347,7 +347,7 @@ int trace_session_run(struct trace_opts *o)
 	}
 	s.t_load = now_s() - t0;
 	t0 = now_s();
-	attach_hooks(s.skel);
+	attach_hooks(p, s.skel);
 	s.t_attach = now_s() - t0;
 	for (i = 0; i < NR_HOOKS; i++)
 		if (hooks[i].attached && hooks[i].kind != HOOK_LAT)

@@ -19,24 +19,18 @@
 #include "trace_hooks.h"
 #include "trace.skel.h"
 
-double t_attach_func;
-double t_copy;
-
-
 /*
  * Programs the kernel refused on their own, and why: the hooks that use
  * them are skipped (or traced another way), the others load.
  */
-struct refused_prog refused[16];
-int nr_refused;
 
-static const char *refused_why(const char *name)
+static const char *refused_why(struct trace_plan *p, const char *name)
 {
 	int i;
 
-	for (i = 0; i < nr_refused; i++)
-		if (!strcmp(refused[i].name, name))
-			return refused[i].why;
+	for (i = 0; i < p->nr_refused; i++)
+		if (!strcmp(p->refused[i].name, name))
+			return p->refused[i].why;
 	return NULL;
 }
 
@@ -44,33 +38,33 @@ static const char *refused_why(const char *name)
  * BPFDRV_TRACE_REFUSE=prog,...: treat these programs as refused by the
  * kernel, so that tests reach every fallback on any kernel.
  */
-void refuse_for_tests(void)
+void refuse_for_tests(struct trace_plan *p)
 {
 	const char *env = getenv("BPFDRV_TRACE_REFUSE");
 	char buf[512], *tok, *save = NULL;
 
-	nr_refused = 0;
+	p->nr_refused = 0;
 	if (!env)
 		return;
 	snprintf(buf, sizeof(buf), "%s", env);
-	for (tok = strtok_r(buf, ",", &save); tok && nr_refused < 16;
+	for (tok = strtok_r(buf, ",", &save); tok && p->nr_refused < 16;
 	     tok = strtok_r(NULL, ",", &save)) {
-		snprintf(refused[nr_refused].name, sizeof(refused[0].name), "%s", tok);
-		snprintf(refused[nr_refused++].why, sizeof(refused[0].why),
+		snprintf(p->refused[p->nr_refused].name, sizeof(p->refused[0].name), "%s", tok);
+		snprintf(p->refused[p->nr_refused++].why, sizeof(p->refused[0].why),
 			 "(BPFDRV_TRACE_REFUSE)");
 	}
 }
 
 /* Is @prog not loaded? Then why, in @why. */
-bool prog_unusable(const struct bpf_program *prog, char *why, size_t size)
+bool prog_unusable(struct trace_plan *p, const struct bpf_program *prog, char *why, size_t size)
 {
 	const char *r;
 
 	if (bpf_program__fd(prog) >= 0)
 		return false;
-	r = refused_why(bpf_program__name(prog));
+	r = refused_why(p, bpf_program__name(prog));
 	snprintf(why, size, "program %s %s%s", bpf_program__name(prog),
-		 r ? "refused: " : "not loaded", r ? r : "");
+		 r ? "p->refused: " : "not loaded", r ? r : "");
 	return true;
 }
 
@@ -118,11 +112,8 @@ static struct bpf_program *tp_exit_program(struct trace_bpf *skel, enum tp_prog 
  * kprobe pair is the fallback for whatever fentry cannot attach to.
  */
 static const struct hook *fentry_loaded_for;
-bool count_only;
 
-bool irq_from_tracepoints;
-
-int set_autoload(struct trace_bpf *skel, bool follow)
+int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follow)
 {
 	struct bpf_program *prog;
 	bool funcs = false, drm = false, fops = false, sys = false, irqs = false;
@@ -162,24 +153,24 @@ int set_autoload(struct trace_bpf *skel, bool follow)
 	}
 	bpf_program__set_autoload(skel->progs.tp_sys_enter, sys);
 	bpf_program__set_autoload(skel->progs.tp_sys_exit, sys);
-	bpf_program__set_autoload(skel->progs.tp_hardirq_enter, irqs && irq_from_tracepoints);
-	bpf_program__set_autoload(skel->progs.tp_hardirq_exit, irqs && irq_from_tracepoints);
-	bpf_program__set_autoload(skel->progs.tp_softirq_enter, irqs && irq_from_tracepoints);
-	bpf_program__set_autoload(skel->progs.tp_softirq_exit, irqs && irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_hardirq_enter, irqs && p->irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_hardirq_exit, irqs && p->irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_softirq_enter, irqs && p->irq_from_tracepoints);
+	bpf_program__set_autoload(skel->progs.tp_softirq_exit, irqs && p->irq_from_tracepoints);
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
-	bpf_program__set_autoload(skel->progs.func_exit, funcs && !count_only);
-	bpf_program__set_autoload(skel->progs.func_mentry, funcs && func_via == VIA_MULTI);
+	bpf_program__set_autoload(skel->progs.func_exit, funcs && !p->count_only);
+	bpf_program__set_autoload(skel->progs.func_mentry, funcs && p->func_via == VIA_MULTI);
 	bpf_program__set_autoload(skel->progs.func_mexit,
-				  funcs && func_via == VIA_MULTI && !count_only);
+				  funcs && p->func_via == VIA_MULTI && !p->count_only);
 	bpf_program__set_autoload(skel->progs.tp_bpfdrv_fop, fops);
 	bpf_program__set_autoload(skel->progs.trace_fork, follow);
 	bpf_program__set_autoload(skel->progs.find_ksym, drm);
 	if (!first)
 		return 0;
 	bpf_program__set_autoload(skel->progs.func_fentry, true);
-	bpf_program__set_autoload(skel->progs.func_fexit, !count_only);
+	bpf_program__set_autoload(skel->progs.func_fexit, !p->count_only);
 	if (bpf_program__set_attach_target(skel->progs.func_fentry, 0, first->target) ||
-	    (!count_only &&
+	    (!p->count_only &&
 	     bpf_program__set_attach_target(skel->progs.func_fexit, 0, first->target)))
 		return -1;
 	fentry_loaded_for = first;
@@ -203,20 +194,20 @@ static int fentry_prog(struct bpf_program *tmpl, const struct hook *h)
 }
 
 /* 0, or why fentry/fexit cannot trace @h (an errno, in @why) */
-static int attach_fentry(struct trace_bpf *skel, struct hook *h, __u64 cookie,
+static int attach_fentry(struct trace_plan *p, struct trace_bpf *skel, struct hook *h, __u64 cookie,
 			 char *why, size_t size)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, lopts, .tracing.cookie = cookie);
 	struct bpf_program *tmpl[2] = { skel->progs.func_fentry, skel->progs.func_fexit };
 	int k;
 
-	for (k = 0; k < (count_only ? 1 : 2); k++) {
+	for (k = 0; k < (p->count_only ? 1 : 2); k++) {
 		double t0 = now_s();
 
-		if (prog_unusable(tmpl[k], why, size))
+		if (prog_unusable(p, tmpl[k], why, size))
 			return -1;
 		h->prog_fds[k] = fentry_prog(tmpl[k], h);
-		t_copy += now_s() - t0;
+		p->t_copy += now_s() - t0;
 		if (h->prog_fds[k] < 0)
 			goto fail;
 		h->link_fds[k] = bpf_link_create(h->prog_fds[k], 0,
@@ -261,8 +252,8 @@ static bool have_kprobes(void)
 }
 
 /* A kprobe/kretprobe pair on @h; 0, or why not in @why. */
-static int attach_kprobes(struct trace_bpf *skel, struct hook *h, __u64 cookie,
-			  char *why, size_t size)
+static int attach_kprobes(struct trace_plan *p, struct trace_bpf *skel, struct hook *h,
+			  __u64 cookie, char *why, size_t size)
 {
 	LIBBPF_OPTS(bpf_kprobe_opts, kopts, .bpf_cookie = cookie);
 
@@ -270,12 +261,12 @@ static int attach_kprobes(struct trace_bpf *skel, struct hook *h, __u64 cookie,
 		snprintf(why, size, "not in this kernel");
 		return -1;
 	}
-	if (prog_unusable(skel->progs.func_entry, why, size) ||
-	    (!count_only && prog_unusable(skel->progs.func_exit, why, size)))
+	if (prog_unusable(p, skel->progs.func_entry, why, size) ||
+	    (!p->count_only && prog_unusable(p, skel->progs.func_exit, why, size)))
 		return -1;
 	h->links[0] = bpf_program__attach_kprobe_opts(skel->progs.func_entry,
 						      h->target, &kopts);
-	if (h->links[0] && count_only) {
+	if (h->links[0] && p->count_only) {
 		h->links[1] = h->links[0];
 	} else if (h->links[0]) {
 		kopts.retprobe = true;
@@ -295,7 +286,7 @@ static int attach_kprobes(struct trace_bpf *skel, struct hook *h, __u64 cookie,
  * system call that stands for it (attached with the others later). Why
  * each way failed stays in h->why, for --list.
  */
-static void attach_func(struct trace_bpf *skel, int i)
+static void attach_func(struct trace_plan *p, struct trace_bpf *skel, int i)
 {
 	struct hook *h = &hooks[i];
 	__u64 cookie = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(i));
@@ -303,7 +294,7 @@ static void attach_func(struct trace_bpf *skel, int i)
 	size_t n;
 
 	if (h->via == VIA_FENTRY && h->btf_id) {
-		if (!attach_fentry(skel, h, cookie, why, sizeof(why))) {
+		if (!attach_fentry(p, skel, h, cookie, why, sizeof(why))) {
 			h->attached = true;
 			return;
 		}
@@ -313,20 +304,21 @@ static void attach_func(struct trace_bpf *skel, int i)
 	close_fds(h->prog_fds, 2);
 	h->via = VIA_KPROBE;
 	n = strlen(h->why);	/* after the earlier ways' reasons */
-	if (!attach_kprobes(skel, h, cookie, why, sizeof(why))) {
+	if (!attach_kprobes(p, skel, h, cookie, why, sizeof(why))) {
 		h->attached = true;
 		return;
 	}
 	snprintf(h->why + n, sizeof(h->why) - n, "kprobe: %s", why);
-	use_syscalls(h);	/* VIA_SYSCALL: attach_syscalls() tries it */
+	use_syscalls(p, h);	/* VIA_SYSCALL: attach_syscalls(p) tries it */
 }
 
 /* A HOOK_FENTRY: its own program, loaded for its target. */
-static void attach_own_fentry(struct hook *h, struct bpf_program *prog, __u64 cookie)
+static void attach_own_fentry(struct trace_plan *p, struct hook *h,
+			      struct bpf_program *prog, __u64 cookie)
 {
 	LIBBPF_OPTS(bpf_trace_opts, opts, .cookie = cookie);
 
-	if (prog_unusable(prog, h->why, sizeof(h->why)))
+	if (prog_unusable(p, prog, h->why, sizeof(h->why)))
 		return;
 	h->links[0] = bpf_program__attach_trace_opts(prog, &opts);
 	if (!h->links[0]) {
@@ -337,7 +329,7 @@ static void attach_own_fentry(struct hook *h, struct bpf_program *prog, __u64 co
 	h->attached = true;
 }
 
-static void attach_hook(struct trace_bpf *skel, int i)
+static void attach_hook(struct trace_plan *p, struct trace_bpf *skel, int i)
 {
 	LIBBPF_OPTS(bpf_raw_tracepoint_opts, topts);
 	struct hook *h = &hooks[i];
@@ -346,15 +338,15 @@ static void attach_hook(struct trace_bpf *skel, int i)
 	char why[sizeof(h->why)];
 
 	if (h->kind == HOOK_FUNC) {
-		attach_func(skel, i);
+		attach_func(p, skel, i);
 		return;
 	}
 	if (h->kind == HOOK_FENTRY) {
-		attach_own_fentry(h, prog, TRACE_COOKIE(i, 0, h->flags));
+		attach_own_fentry(p, h, prog, TRACE_COOKIE(i, 0, h->flags));
 		return;
 	}
-	if (prog_unusable(prog, why, sizeof(why)) ||
-	    (exit && prog_unusable(exit, why, sizeof(why)))) {
+	if (prog_unusable(p, prog, why, sizeof(why)) ||
+	    (exit && prog_unusable(p, exit, why, sizeof(why)))) {
 		snprintf(h->why, sizeof(h->why), "%s", why);
 		return;
 	}
@@ -407,7 +399,7 @@ static const struct { int nr; enum trace_sys_op op; } sys_numbers[] = {
 };
 
 /* Every hook traced by its system calls: one enter and one exit link. */
-static void attach_syscalls(struct trace_bpf *skel)
+static void attach_syscalls(struct trace_plan *p, struct trace_bpf *skel)
 {
 	bool ops[TRACE_SYS_NR] = {}, any = false;
 	char why[sizeof(hooks[0].why)] = "";
@@ -427,11 +419,11 @@ static void attach_syscalls(struct trace_bpf *skel)
 	for (i = 0; i < (int)(sizeof(sys_numbers) / sizeof(sys_numbers[0])); i++)
 		if (sys_numbers[i].nr < TRACE_SYSCALLS && ops[sys_numbers[i].op])
 			skel->bss->sys_ops[sys_numbers[i].nr] = sys_numbers[i].op;
-	for (i = 0; i < nr_sys_devs; i++)
-		bpf_map__update_elem(skel->maps.sys_devs, &sys_dev_keys[i], sizeof(__u32),
-				     &sys_dev_classes[i], sizeof(__u32), BPF_ANY);
-	if (!prog_unusable(skel->progs.tp_sys_enter, why, sizeof(why)) &&
-	    !prog_unusable(skel->progs.tp_sys_exit, why, sizeof(why))) {
+	for (i = 0; i < p->nr_sys_devs; i++)
+		bpf_map__update_elem(skel->maps.sys_devs, &p->sys_dev_keys[i], sizeof(__u32),
+				     &p->sys_dev_classes[i], sizeof(__u32), BPF_ANY);
+	if (!prog_unusable(p, skel->progs.tp_sys_enter, why, sizeof(why)) &&
+	    !prog_unusable(p, skel->progs.tp_sys_exit, why, sizeof(why))) {
 		/* the exit first: an enter is never left without its exit */
 		sys_links[1] = bpf_program__attach_raw_tracepoint(skel->progs.tp_sys_exit,
 								  "sys_exit");
@@ -501,7 +493,7 @@ static int attach_irq_pair(struct bpf_program *exit, struct bpf_program *entry,
 	return 1;
 }
 
-static void attach_irq_context(struct trace_bpf *skel)
+static void attach_irq_context(struct trace_plan *p, struct trace_bpf *skel)
 {
 	static const char *const hard[] = {
 		"irq_handler", "local_timer", "irq_work", "call_function",
@@ -511,11 +503,11 @@ static void attach_irq_context(struct trace_bpf *skel)
 	int i;
 
 	irq_why[0] = '\0';
-	if (!irq_from_tracepoints || !bpf_program__autoload(skel->progs.tp_hardirq_enter) ||
-	    prog_unusable(skel->progs.tp_hardirq_enter, irq_why, sizeof(irq_why)) ||
-	    prog_unusable(skel->progs.tp_hardirq_exit, irq_why, sizeof(irq_why)) ||
-	    prog_unusable(skel->progs.tp_softirq_enter, irq_why, sizeof(irq_why)) ||
-	    prog_unusable(skel->progs.tp_softirq_exit, irq_why, sizeof(irq_why)))
+	if (!p->irq_from_tracepoints || !bpf_program__autoload(skel->progs.tp_hardirq_enter) ||
+	    prog_unusable(p, skel->progs.tp_hardirq_enter, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(p, skel->progs.tp_hardirq_exit, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(p, skel->progs.tp_softirq_enter, irq_why, sizeof(irq_why)) ||
+	    prog_unusable(p, skel->progs.tp_softirq_exit, irq_why, sizeof(irq_why)))
 		return;
 	for (i = 0; i < (int)(sizeof(hard) / sizeof(hard[0])); i++)
 		attach_irq_pair(skel->progs.tp_hardirq_exit, skel->progs.tp_hardirq_enter,
@@ -533,9 +525,9 @@ static void attach_irq_context(struct trace_bpf *skel)
 
 static struct bpf_link *multi_links[2];
 /* How interrupt context is told apart in this session, in words. */
-void irq_context(const struct trace_opts *o, char *buf, size_t size)
+void irq_context(struct trace_plan *p, const struct trace_opts *o, char *buf, size_t size)
 {
-	if (!irq_from_tracepoints)
+	if (!p->irq_from_tracepoints)
 		snprintf(buf, size, "told by the preempt count (a percpu ksym)");
 	else if (nr_irq_links)
 		snprintf(buf, size, "told by %d irq, softirq and x86 vector tracepoints%s",
@@ -550,7 +542,7 @@ void irq_context(const struct trace_opts *o, char *buf, size_t size)
 static struct bpf_link *fop_link;
 
 /* bpfdrv's file operations: one link to bpfdrv_fop, a cookie per op. */
-static void attach_fops(struct trace_bpf *skel)
+static void attach_fops(struct trace_plan *p, struct trace_bpf *skel)
 {
 	char why[sizeof(hooks[0].why)] = "";
 	int i, n = 0;
@@ -565,7 +557,7 @@ static void attach_fops(struct trace_bpf *skel)
 	}
 	if (!n)
 		return;
-	if (!prog_unusable(skel->progs.tp_bpfdrv_fop, why, sizeof(why))) {
+	if (!prog_unusable(p, skel->progs.tp_bpfdrv_fop, why, sizeof(why))) {
 		fop_link = bpf_program__attach_raw_tracepoint(skel->progs.tp_bpfdrv_fop,
 							      "bpfdrv_fop");
 		snprintf(why, sizeof(why), "%s", strerror(errno));
@@ -580,12 +572,12 @@ static void attach_fops(struct trace_bpf *skel)
 			continue;
 		/* the system calls on the driver's node instead */
 		snprintf(h->why, sizeof(h->why), "tracepoint: %s", why);
-		use_syscalls(h);
+		use_syscalls(p, h);
 	}
 }
 
 /* Every kprobe.multi function in two links; false (and why) if refused. */
-static bool attach_multi(struct trace_bpf *skel, char *why, size_t size)
+static bool attach_multi(struct trace_plan *p, struct trace_bpf *skel, char *why, size_t size)
 {
 	const char *syms[TRACE_MAX_HOOKS];
 	__u64 cookies[TRACE_MAX_HOOKS];
@@ -601,12 +593,12 @@ static bool attach_multi(struct trace_bpf *skel, char *why, size_t size)
 	}
 	if (!n)
 		return true;
-	for (k = 0; k < (count_only ? 1 : 2); k++) {
+	for (k = 0; k < (p->count_only ? 1 : 2); k++) {
 		LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = syms,
 			    .cookies = cookies, .cnt = n, .retprobe = k);
 		struct bpf_program *prog = k ? skel->progs.func_mexit : skel->progs.func_mentry;
 
-		if (prog_unusable(prog, why, size))
+		if (prog_unusable(p, prog, why, size))
 			return false;
 		multi_links[k] = bpf_program__attach_kprobe_multi_opts(prog, NULL, &mopts);
 		if (!multi_links[k]) {
@@ -621,14 +613,14 @@ static bool attach_multi(struct trace_bpf *skel, char *why, size_t size)
 	return true;
 }
 
-void attach_hooks(struct trace_bpf *skel)
+void attach_hooks(struct trace_plan *p, struct trace_bpf *skel)
 {
 	char why[sizeof(hooks[0].why) / 2] = "";
 	double t0 = now_s();
 	int i;
 
-	attach_irq_context(skel);
-	if (!attach_multi(skel, why, sizeof(why))) {
+	attach_irq_context(p, skel);
+	if (!attach_multi(p, skel, why, sizeof(why))) {
 		/* one function the kernel refuses fails them all: go one by one */
 		bpf_link__destroy(multi_links[0]);
 		bpf_link__destroy(multi_links[1]);
@@ -641,8 +633,8 @@ void attach_hooks(struct trace_bpf *skel)
 				 why);
 		}
 	}
-	attach_fops(skel);
-	t_attach_func += now_s() - t0;
+	attach_fops(p, skel);
+	p->t_attach_func += now_s() - t0;
 	for (i = 0; i < NR_HOOKS; i++) {
 		double t0 = now_s();
 
@@ -650,16 +642,16 @@ void attach_hooks(struct trace_bpf *skel)
 		    hooks[i].kind == HOOK_SYS || hooks[i].via == VIA_FOP ||
 		    (hooks[i].kind == HOOK_FUNC && hooks[i].via == VIA_SYSCALL))
 			continue;
-		attach_hook(skel, i);
+		attach_hook(p, skel, i);
 		if (hooks[i].kind == HOOK_FUNC)
-			t_attach_func += now_s() - t0;
+			p->t_attach_func += now_s() - t0;
 	}
-	attach_syscalls(skel);
+	attach_syscalls(p, skel);
 	/* A latency is measured when both of its events are. */
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		if (h->kind != HOOK_LAT || !(h->group & trace_groups_active))
+		if (h->kind != HOOK_LAT || !(h->group & p->groups))
 			continue;
 		if (hooks[h->needs[0]].attached && hooks[h->needs[1]].attached) {
 			h->attached = true;

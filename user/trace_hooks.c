@@ -500,24 +500,19 @@ static void absent(struct hook *h)
 }
 
 /* How functions are traced: chosen by trace_choose_via() or an option. */
-enum func_via func_via;
-bool func_via_forced;
 
 /*
  * The character devices of each class, for the syscall programs: fixed
  * majors, or those /proc/devices lists under the driver's name.
  */
-unsigned int sys_dev_keys[TRACE_MAX_DEVICES + 8];
-enum trace_dev_class sys_dev_classes[TRACE_MAX_DEVICES + 8];
-int nr_sys_devs;
 
 #define KDEV(major, minor)	(((major) << 20) | (minor))	/* the kernel's dev_t */
 
-static void sys_dev_add(unsigned int key, enum trace_dev_class cls)
+static void sys_dev_add(struct trace_plan *p, unsigned int key, enum trace_dev_class cls)
 {
-	if (nr_sys_devs < (int)(sizeof(sys_dev_keys) / sizeof(sys_dev_keys[0]))) {
-		sys_dev_keys[nr_sys_devs] = key;
-		sys_dev_classes[nr_sys_devs++] = cls;
+	if (p->nr_sys_devs < (int)(sizeof(p->sys_dev_keys) / sizeof(p->sys_dev_keys[0]))) {
+		p->sys_dev_keys[p->nr_sys_devs] = key;
+		p->sys_dev_classes[p->nr_sys_devs++] = cls;
 	}
 }
 
@@ -543,45 +538,45 @@ static int chrdev_major(const char *name)
 	return major;
 }
 
-void probe_sys_devs(const struct trace_opts *o)
+void probe_sys_devs(struct trace_plan *p, const struct trace_opts *o)
 {
 	int i, m;
 
-	nr_sys_devs = 0;
-	sys_dev_add(KDEV(226, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* DRM_MAJOR */
-	sys_dev_add(KDEV(261, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* ACCEL_MAJOR */
-	sys_dev_add(KDEV(195, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA);	/* NV_MAJOR_DEVICE_NUMBER */
+	p->nr_sys_devs = 0;
+	sys_dev_add(p, KDEV(226, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* DRM_MAJOR */
+	sys_dev_add(p, KDEV(261, TRACE_ANY_MINOR), TRACE_DEV_DRM);	/* ACCEL_MAJOR */
+	sys_dev_add(p, KDEV(195, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA);	/* NV_MAJOR_DEVICE_NUMBER */
 	m = chrdev_major("nvidia-uvm");
 	if (m > 0)
-		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA_UVM);
+		sys_dev_add(p, KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_NVIDIA_UVM);
 	m = chrdev_major("bpfdrv");
 	if (m > 0)
-		sys_dev_add(KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_BPFDRV);
+		sys_dev_add(p, KDEV(m, TRACE_ANY_MINOR), TRACE_DEV_BPFDRV);
 	for (i = 0; i < o->nr_devices; i++)
-		sys_dev_add(o->devices[i], TRACE_DEV_USER);
+		sys_dev_add(p, o->devices[i], TRACE_DEV_USER);
 }
 
-static bool sys_class_present(enum trace_dev_class cls)
+static bool sys_class_present(struct trace_plan *p, enum trace_dev_class cls)
 {
 	int i;
 
-	for (i = 0; i < nr_sys_devs; i++)
-		if (sys_dev_classes[i] == cls)
+	for (i = 0; i < p->nr_sys_devs; i++)
+		if (p->sys_dev_classes[i] == cls)
 			return true;
 	return false;
 }
 
 /* Trace hook @h by the system calls on its devices, if it has them. */
-bool use_syscalls(struct hook *h)
+bool use_syscalls(struct trace_plan *p, struct hook *h)
 {
-	if (h->sys_op == TRACE_SYS_NONE || !sys_class_present(h->dev_class))
+	if (h->sys_op == TRACE_SYS_NONE || !sys_class_present(p, h->dev_class))
 		return false;
 	h->via = VIA_SYSCALL;
 	h->target = sys_op_names[h->sys_op];
 	return true;
 }
 
-/* A bpfdrv file operation that probe_hooks() put on the bpfdrv_fop tracepoint */
+/* A bpfdrv file operation that probe_hooks(p) put on the bpfdrv_fop tracepoint */
 bool fop_traced(const struct hook *h)
 {
 	return h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP;
@@ -632,8 +627,9 @@ enum func_via choose_via(bool count_only)
  * in BTF are traced by fentry/fexit; the others, if /proc/kallsyms lists
  * them, by kprobes (read only when needed: it is slow to generate).
  */
-void probe_hooks(unsigned int groups)
+void probe_hooks(struct trace_plan *p)
 {
+	unsigned int groups = p->groups;
 	bool found[TRACE_MAX_HOOKS * MAX_ALT] = {}, scanned = false;
 	int i, j, fop_tp = -1;	/* has bpfdrv.ko the tracepoint? -1: not asked */
 
@@ -646,7 +642,7 @@ void probe_hooks(unsigned int groups)
 		if (!(h->group & groups) || h->kind == HOOK_LAT)
 			continue;
 		if (h->kind == HOOK_SYS) {
-			if (!use_syscalls(h))
+			if (!use_syscalls(p, h))
 				snprintf(h->why, sizeof(h->why), "no --device given");
 			continue;
 		}
@@ -654,14 +650,14 @@ void probe_hooks(unsigned int groups)
 			absent(h);
 			continue;
 		}
-		if (h->kind == HOOK_FUNC && func_via == VIA_SYSCALL) {
-			if (!use_syscalls(h))
+		if (h->kind == HOOK_FUNC && p->func_via == VIA_SYSCALL) {
+			if (!use_syscalls(p, h))
 				snprintf(h->why, sizeof(h->why), "--syscalls: %s",
 					 h->sys_op ? "its devices are not here" :
 					 "no system call stands for it");
 			continue;
 		}
-		if (h->fop && !func_via_forced) {
+		if (h->fop && !p->func_via_forced) {
 			if (fop_tp < 0)
 				fop_tp = tracepoint_exists(h->module, "bpfdrv_fop");
 			if (fop_tp) {
@@ -683,9 +679,9 @@ void probe_hooks(unsigned int groups)
 					h->target = h->alt[j];
 				continue;
 			}
-			if (func_via != VIA_KPROBE && fentry_target(h, h->alt[j])) {
+			if (p->func_via != VIA_KPROBE && fentry_target(h, h->alt[j])) {
 				h->target = h->alt[j];
-				h->via = func_via;
+				h->via = p->func_via;
 				continue;
 			}
 			h->via = VIA_KPROBE;
@@ -694,7 +690,7 @@ void probe_hooks(unsigned int groups)
 			 * renamed (.isra, .constprop): a kprobe by that name
 			 * would not find it either.
 			 */
-			if (func_via != VIA_KPROBE && has_btf(h->module))
+			if (p->func_via != VIA_KPROBE && has_btf(h->module))
 				continue;
 			if (!scanned)
 				probe_functions(found);
@@ -703,7 +699,7 @@ void probe_hooks(unsigned int groups)
 				h->target = h->alt[j];
 		}
 		/* a driver version without the function: its system calls */
-		if (!h->target && h->kind == HOOK_FUNC && use_syscalls(h))
+		if (!h->target && h->kind == HOOK_FUNC && use_syscalls(p, h))
 			snprintf(h->why, sizeof(h->why), "%s not in this kernel: by its system calls",
 				 h->alt[0]);
 		if (!h->target)

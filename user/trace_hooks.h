@@ -78,50 +78,59 @@ extern struct hook hooks[];
 extern const int nr_hooks;
 #define NR_HOOKS nr_hooks
 
-/* Probing (trace_hooks.c): which candidate of each hook is here, and how. */
-extern enum func_via func_via;
-extern bool func_via_forced;	/* by an option: bpfdrv_fop is not used */
-extern unsigned int sys_dev_keys[];
-extern enum trace_dev_class sys_dev_classes[];
-extern int nr_sys_devs;
-struct btf *kernel_btf(const char *module, int *obj_fd);
-bool tracepoint_exists(const char *module, const char *name);
-void free_kernel_btfs(void);
-int kernel_struct_has(const char *type, const char *member);
-enum func_via choose_via(bool count_only);
-void probe_sys_devs(const struct trace_opts *o);
-bool use_syscalls(struct hook *h);
-bool fop_traced(const struct hook *h);
-void probe_hooks(unsigned int groups);
-
-/* The devices of IRQs, for dev_irq (trace_irq_devs.c). */
-int trace_fill_irq_devs(int map_fd);
-
-/* Loading and attaching (trace_attach.c). */
-extern bool count_only;		/* no return probes: links[1] is links[0] */
-extern bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see open_skel() */
-extern double t_attach_func;	/* of attach time, spent on functions */
-void refresh_irq_devs(struct trace_bpf *skel);
-extern double t_copy;		/* of which copying fentry programs */
-
 /* Programs the kernel refused on their own, and why. */
 struct refused_prog {
 	char name[64];
 	char why[128];
 };
-extern struct refused_prog refused[16];
-extern int nr_refused;
 
-void refuse_for_tests(void);
-bool prog_unusable(const struct bpf_program *prog, char *why, size_t size);
-int set_autoload(struct trace_bpf *skel, bool follow);
+/*
+ * How one session traces, as probing and loading decided: owned by the
+ * session (trace_session_run()) and handed down to what needs it.
+ */
+struct trace_plan {
+	unsigned int groups;		/* the groups asked for */
+	enum func_via func_via;		/* how functions are traced */
+	bool func_via_forced;		/* by an option: bpfdrv_fop is not used */
+	bool count_only;		/* no return probes: links[1] is links[0] */
+	bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see open_skel() */
+	/* the character devices of each class, for the syscall programs */
+	unsigned int sys_dev_keys[TRACE_MAX_DEVICES + 8];
+	enum trace_dev_class sys_dev_classes[TRACE_MAX_DEVICES + 8];
+	int nr_sys_devs;
+	struct refused_prog refused[16];
+	int nr_refused;
+	double t_attach_func;		/* of attach time, spent on functions */
+	double t_copy;			/* of which copying fentry programs */
+};
+
+/* Probing (trace_hooks.c): which candidate of each hook is here, and how. */
+struct btf *kernel_btf(const char *module, int *obj_fd);
+bool tracepoint_exists(const char *module, const char *name);
+void free_kernel_btfs(void);
+int kernel_struct_has(const char *type, const char *member);
+enum func_via choose_via(bool count_only);
+void probe_sys_devs(struct trace_plan *p, const struct trace_opts *o);
+bool use_syscalls(struct trace_plan *p, struct hook *h);
+bool fop_traced(const struct hook *h);
+void probe_hooks(struct trace_plan *p);
+
+/* The devices of IRQs, for dev_irq (trace_irq_devs.c). */
+int trace_fill_irq_devs(int map_fd);
+
+/* Loading and attaching (trace_attach.c). */
+void refresh_irq_devs(struct trace_bpf *skel);
+void refuse_for_tests(struct trace_plan *p);
+bool prog_unusable(struct trace_plan *p, const struct bpf_program *prog,
+		   char *why, size_t size);
+int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follow);
 int func_slot(int i);
-void attach_hooks(struct trace_bpf *skel);
+void attach_hooks(struct trace_plan *p, struct trace_bpf *skel);
 void detach_hooks(void);
-void irq_context(const struct trace_opts *o, char *buf, size_t size);
+void irq_context(struct trace_plan *p, const struct trace_opts *o,
+		 char *buf, size_t size);
 
 /* Reading and printing (trace_report.c). */
-extern const struct trace_opts *session_opts;	/* for the names of --device */
 void print_list(struct trace_session *s);
 void trace_report_interval(struct trace_session *s);
 void trace_report_final(struct trace_session *s);

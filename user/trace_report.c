@@ -40,9 +40,6 @@ const char *trace_group_name(unsigned int group)
 
 /* --- reading the results --- */
 
-unsigned int trace_groups_active;
-const struct trace_opts *session_opts;
-
 #define MINOR_MASK	0xfffffU
 
 int trace_hook_by_id(__u32 id)
@@ -140,7 +137,8 @@ static __u32 sub_number(int hook, __u32 sub)
 }
 
 /* The device node of a minor, for the class of hook @h. */
-static void minor_name(const struct hook *h, __u32 minor, char *buf, size_t size)
+static void minor_name(const struct trace_opts *o, const struct hook *h, __u32 minor,
+		       char *buf, size_t size)
 {
 	const char *name = NULL;
 	int i;
@@ -154,9 +152,9 @@ static void minor_name(const struct hook *h, __u32 minor, char *buf, size_t size
 		nvidia_minor_name(minor, h->dev_class == TRACE_DEV_NVIDIA_UVM, buf, size);
 		return;
 	case TRACE_DEV_USER:	/* the --device that names exactly this one */
-		for (i = 0; session_opts && i < session_opts->nr_devices; i++)
-			if ((session_opts->devices[i] & MINOR_MASK) == minor)
-				name = session_opts->device_names[i];
+		for (i = 0; i < o->nr_devices; i++)
+			if ((o->devices[i] & MINOR_MASK) == minor)
+				name = o->device_names[i];
 		break;
 	default:
 		break;
@@ -172,8 +170,8 @@ static void minor_name(const struct hook *h, __u32 minor, char *buf, size_t size
  * gives it (the number where it has none), driver name, CRTC or event
  * string.
  */
-void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
-		    char *buf, size_t size)
+static void trace_sub_name(const struct trace_session *s, int hook, __u32 sub,
+			   const struct trace_hist *hist, char *buf, size_t size)
 {
 	const struct hook *h = &hooks[hook];
 	static const char prefix[] = "DRM_IOCTL_";
@@ -201,7 +199,7 @@ void trace_sub_name(int hook, __u32 sub, const struct trace_hist *hist,
 		else
 			snprintf(buf, size, "0x%x", sub);
 	} else if (trace_hook_per_minor(hook)) {
-		minor_name(h, sub, buf, size);
+		minor_name(s->opts, h, sub, buf, size);
 	} else if (h->prog == TP_XID && h->kind == HOOK_TP) {
 		snprintf(buf, size, "%u %.*s", sub, TRACE_STR_LEN, hist ? hist->str : "");
 	} else if (h->prog == TP_IRQ_NAMED && h->kind == HOOK_TP) {
@@ -229,8 +227,9 @@ void trace_row_name(struct trace_session *s, __u32 hook_id, __u32 sub,
 		return;
 	if (!nr_drivers)
 		scan_drivers();
-	trace_sub_name(hook, sub, lookup_hist(bpf_map__fd(s->skel->maps.hists), &key,
-					      &hist) ? NULL : &hist, buf, size);
+	trace_sub_name(s, hook, sub,
+		       lookup_hist(bpf_map__fd(s->skel->maps.hists), &key, &hist) ?
+		       NULL : &hist, buf, size);
 }
 
 /* A row's DRM driver, for driver ioctls. */
@@ -387,12 +386,12 @@ int trace_read_rows(struct trace_session *s, struct trace_row **rowsp)
 			continue;
 		r.hook = hook;
 		r.sub = key.sub;
-		trace_sub_name(hook, key.sub, &r.hist, r.sub_name, sizeof(r.sub_name));
+		trace_sub_name(s, hook, key.sub, &r.hist, r.sub_name, sizeof(r.sub_name));
 		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
 			break;
 		rows[n++] = r;
 	}
-	if (count_only)
+	if (s->plan->count_only)
 		count_from_procs(s, rows, n);
 	if (n)
 		qsort(rows, n, sizeof(*rows), row_cmp);
@@ -439,7 +438,7 @@ int trace_read_procs(struct trace_session *s, struct trace_proc_row **rowsp)
 		hkey.hook = key.hook;
 		hkey.sub = key.sub;
 		hp = lookup_hist(hfd, &hkey, &hist) ? NULL : &hist;
-		trace_sub_name(hook, key.sub, hp, r.sub_name, sizeof(r.sub_name));
+		trace_sub_name(s, hook, key.sub, hp, r.sub_name, sizeof(r.sub_name));
 		row_driver(hp, r.driver, sizeof(r.driver));
 		if (!grow_rows((void **)&rows, n, &cap, sizeof(*rows)))
 			break;
@@ -508,7 +507,7 @@ static void print_irq_context(struct trace_session *s)
 {
 	char how[192];
 
-	irq_context(s->opts, how, sizeof(how));
+	irq_context(s->plan, s->opts, how, sizeof(how));
 	if (s->opts->json) {
 		fputs("{\"type\":\"irq_context\",\"how\":", s->out);
 		json_str(s->out, how);
@@ -540,7 +539,8 @@ void print_list(struct trace_session *s)
 			kind = "-";
 		if (h->attached)	/* and why not a way tried before */
 			snprintf(status, sizeof(status), "attached%s%s%s%s",
-				 h->kind == HOOK_FUNC && count_only && h->via <= VIA_KPROBE ?
+				 h->kind == HOOK_FUNC && s->plan->count_only &&
+				 h->via <= VIA_KPROBE ?
 				 ", entry only" : "", h->why[0] ? " (" : "", h->why,
 				 h->why[0] ? ")" : "");
 		else
@@ -569,12 +569,12 @@ void print_list(struct trace_session *s)
 		fprintf(out, "{\"type\":\"startup\",\"total_s\":%.3f,\"probe_s\":%.3f,"
 			"\"load_s\":%.3f,\"attach_s\":%.3f,\"attach_functions_s\":%.3f,\"copy_programs_s\":%.3f}\n",
 			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
-			s->t_attach, t_attach_func, t_copy);
+			s->t_attach, s->plan->t_attach_func, s->plan->t_copy);
 	else
 		fprintf(out, "\nStarted in %.2f s: probing %.2f s, loading %.2f s, "
 			"attaching %.2f s (functions %.2f s).\n",
 			s->t_probe + s->t_load + s->t_attach, s->t_probe, s->t_load,
-			s->t_attach, t_attach_func);
+			s->t_attach, s->plan->t_attach_func);
 }
 
 /* Column widths that fit the longest hook and detail names (at least @hw, @dw). */

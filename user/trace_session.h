@@ -50,8 +50,11 @@ struct trace_opts {
 	void *priv;		/* for report */
 };
 
+struct trace_plan;
+
 struct trace_session {
 	struct trace_opts *opts;
+	struct trace_plan *plan;	/* how it traces (trace_hooks.h) */
 	struct trace_bpf *skel;
 	FILE *out;
 	double start_time, last_time;
@@ -116,7 +119,5 @@ double trace_stddev_us(const struct trace_hist *h);
 void trace_json_who(FILE *out, __u32 tgid, const char *comm);
 void trace_read_loss(struct trace_session *s, struct trace_loss *l);
 
-
-extern unsigned int trace_groups_active;
 
 #endif /* __BPFDRV_TRACE_SESSION_H */
