@@ -39,6 +39,7 @@
 #include <linux/kref.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include <drm/drm_accel.h>
@@ -48,6 +49,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 #include <drm/gpu_scheduler.h>
 
@@ -131,6 +133,8 @@ struct bpfdrv_accel_file {
 	struct mutex submit_lock;	/* arm and push in order */
 	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX];
 	u32 nr_ent;
+	/* its jobs' time on each ring's device, start to end: fdinfo */
+	atomic64_t busy_ns[BPFDRV_ACCEL_RINGS_MAX];
 };
 
 /* A job's hardware fence: its own lock, and its accelerator held. */
@@ -153,8 +157,9 @@ struct bpfdrv_accel_job {
 	u64 seqno;
 	struct bpfdrv_accel_fence *hw;
 	bool hw_started;
-	/* on the device: its slot; ended by the driver, signalled in order */
+	/* on the device: its slot and since when; ended by the driver */
 	u32 slot;
+	u64 started_ns;
 	bool ended;
 	int end_err;
 	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
@@ -410,6 +415,7 @@ static struct bpfdrv_accel_job *bpfdrv_accel_ring_find(struct bpfdrv_accel_ring 
 static void bpfdrv_accel_ring_end_job(struct bpfdrv_accel_ring *r,
 				      struct bpfdrv_accel_job *job, int err)
 {
+	atomic64_add(ktime_get_ns() - job->started_ns, &job->af->busy_ns[job->ring]);
 	job->ended = true;
 	job->end_err = err;
 	bpfdrv_accel_job_unmap(job);
@@ -588,6 +594,7 @@ static int bpfdrv_accel_ring_add(struct bpfdrv_accel_ring *r,
 	} else {
 		job->slot = (r->head + r->count++) % r->max_jobs;
 		r->slots[job->slot] = job;
+		job->started_ns = ktime_get_ns();
 		dma_fence_get(&job->hw->base);	/* the ring's */
 	}
 	spin_unlock_irq(&r->lock);
@@ -1057,6 +1064,22 @@ static int bpfdrv_accel_fop_open(struct inode *inode, struct file *filp)
 	return 0;
 }
 
+/*
+ * What the file used (Documentation/gpu/drm-usage-stats.rst), as nvtop
+ * and bpfdrv trace --top read it: each ring's busy time for its jobs, and
+ * its buffers.
+ */
+static void bpfdrv_accel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct bpfdrv_accel_file *af = file->driver_priv;
+	u32 i;
+
+	for (i = 0; i < af->nr_ent; i++)
+		drm_printf(p, "drm-engine-ring%u:\t%llu ns\n", i,
+			   (u64)atomic64_read(&af->busy_ns[i]));
+	drm_show_memory_stats(p, file);
+}
+
 /* DRM_ACCEL_FOPS, but for the open */
 static const struct file_operations bpfdrv_accel_fops = {
 	.owner = THIS_MODULE,
@@ -1068,6 +1091,7 @@ static const struct file_operations bpfdrv_accel_fops = {
 	.read = drm_read,
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
+	.show_fdinfo = drm_show_fdinfo,
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 };
 
@@ -1075,6 +1099,7 @@ static const struct drm_driver bpfdrv_accel_driver_template = {
 	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
 	.open = bpfdrv_accel_open,
 	.postclose = bpfdrv_accel_postclose,
+	.show_fdinfo = bpfdrv_accel_show_fdinfo,
 	.gem_create_object = bpfdrv_accel_bo_alloc,
 	DRM_GEM_SHMEM_DRIVER_OPS,
 	.fops = &bpfdrv_accel_fops,

@@ -655,6 +655,75 @@ static int test_submitters(const char *node, int n, int jobs, int rings)
 	return 0;
 }
 
+/* A key of /proc/self/fdinfo/@fd: its number, scaled by its unit; -1 if absent. */
+static long long fdinfo_value(int fd, const char *key, char *text, size_t size)
+{
+	char path[64], line[256], unit[16];
+	long long v = -1, n;
+	size_t klen = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		if (text)
+			snprintf(text, size, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+		unit[0] = 0;
+		if (sscanf(line + klen + 1, "%lld %15s", &n, unit) >= 1)
+			v = n * (!strcmp(unit, "KiB") ? 1024 : !strcmp(unit, "MiB") ? 1 << 20 : 1);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+/*
+ * What the node tells of each file in fdinfo (drm-usage-stats): its
+ * driver and client, its buffers, and each ring's busy time for its own
+ * jobs, measured against a job held for 100 ms.
+ */
+static int test_fdinfo(const char *node)
+{
+	int fd = open_node(node), other = open_node(node);
+	__u32 bo[2] = {}, s = 0;
+	__u64 seq = 0;
+	int64_t t0 = now_ns(), held;
+	long long busy, mem;
+	char driver[64] = "";
+
+	ok(!bo_create(fd, 8192, &bo[0], NULL) && !bo_create(fd, 4096, &bo[1], NULL) &&
+	   !drmSyncobjCreate(fd, 0, &s), "two buffers (12 KiB) and a syncobj");
+	ok(!submit(fd, 0, bo, 2, 0, s, PROBE_JOB_HOLD, 0, &seq), "a job held on ring 0");
+	held = now_ns();
+	usleep(100000);
+	ok(!probe_done(fd, 0, seq, 0) && !sync_wait(fd, s, 5000), "ended after 100 ms");
+	held = now_ns() - held;
+	fdinfo_value(fd, "drm-driver", driver, sizeof(driver));
+	ok(!strncmp(driver, "accel_probe", 11), "fdinfo: drm-driver is the driver's name (%.*s)",
+	   (int)strcspn(driver, "\n"), driver);
+	ok(fdinfo_value(fd, "drm-client-id", NULL, 0) >= 0 &&
+	   fdinfo_value(fd, "drm-client-id", NULL, 0) != fdinfo_value(other, "drm-client-id", NULL, 0),
+	   "fdinfo: each file is a client of its own (drm-client-id)");
+	busy = fdinfo_value(fd, "drm-engine-ring0", NULL, 0);
+	ok(busy >= 100000000 && busy <= held + 50000000 && busy <= now_ns() - t0,
+	   "fdinfo: drm-engine-ring0 is the held job's time on the device (%lld ns; held %lld)",
+	   busy, (long long)held);
+	ok(fdinfo_value(fd, "drm-engine-ring1", NULL, 0) == 0,
+	   "fdinfo: and ring 1, unused, 0 ns");
+	ok(fdinfo_value(other, "drm-engine-ring0", NULL, 0) == 0,
+	   "fdinfo: another file of the node has its own time: 0 ns");
+	mem = fdinfo_value(fd, "drm-total-memory", NULL, 0);
+	ok(mem == 12288 && fdinfo_value(other, "drm-total-memory", NULL, 0) == 0,
+	   "fdinfo: drm-total-memory is the file's buffers (%lld bytes), the other's none", mem);
+	close(other);
+	close(fd);
+	return 0;
+}
+
 static int test_hold(const char *node)
 {
 	int fd = open_node(node), dmabuf = -1, err;
@@ -1652,8 +1721,10 @@ int main(int argc, char **argv)
 		test_fences(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "resv"))
 		test_resv(argv[2], argv[3]);
+	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
+		test_fdinfo(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences|fdinfo NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

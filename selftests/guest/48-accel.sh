@@ -104,6 +104,8 @@ stat() { awk -v k="$1" '$1 == k { print $2 }' /sys/class/bpfdrv/accel_probe/stat
 tac basic "$node"
 tac limits "$node"
 tac dumb "$node"
+# what each file used, in fdinfo: its rings' busy time, its buffers
+tac fdinfo "$node"
 # it declares no mode (0600): a node widened by udev (render, 0660) or by
 # hand does not let others in
 command -v udevadm >/dev/null && udevadm settle --timeout=10
