@@ -133,7 +133,7 @@ struct bpfdrv_accel_file {
 	struct mutex submit_lock;	/* arm and push in order */
 	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX];
 	u32 nr_ent;
-	/* its jobs' time on each ring's device, start to end: fdinfo */
+	/* its jobs' time on each ring's device, start to end: fdinfo; r->lock */
 	atomic64_t busy_ns[BPFDRV_ACCEL_RINGS_MAX];
 };
 
@@ -1071,12 +1071,28 @@ static int bpfdrv_accel_fop_open(struct inode *inode, struct file *filp)
  */
 static void bpfdrv_accel_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
+	struct bpfdrv_accel *a = to_accel(file->minor->dev);
 	struct bpfdrv_accel_file *af = file->driver_priv;
-	u32 i;
+	struct bpfdrv_accel_job *job;
+	struct bpfdrv_accel_ring *r;
+	unsigned long flags;
+	u64 ns, now;
+	u32 i, k;
 
-	for (i = 0; i < af->nr_ent; i++)
-		drm_printf(p, "drm-engine-ring%u:\t%llu ns\n", i,
-			   (u64)atomic64_read(&af->busy_ns[i]));
+	for (i = 0; i < af->nr_ent; i++) {
+		/* the jobs that ended, and those on the device until now */
+		r = &a->rings[i];
+		spin_lock_irqsave(&r->lock, flags);
+		now = ktime_get_ns();
+		ns = atomic64_read(&af->busy_ns[i]);
+		for (k = 0; k < r->count; k++) {
+			job = r->slots[(r->head + k) % r->max_jobs];
+			if (job->af == af && !job->ended)
+				ns += now - job->started_ns;
+		}
+		spin_unlock_irqrestore(&r->lock, flags);
+		drm_printf(p, "drm-engine-ring%u:\t%llu ns\n", i, ns);
+	}
 	drm_show_memory_stats(p, file);
 }
 

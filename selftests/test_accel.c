@@ -684,9 +684,10 @@ static long long fdinfo_value(int fd, const char *key, char *text, size_t size)
 /*
  * What the node tells of each file in fdinfo (drm-usage-stats): its
  * driver and client, its buffers, and each ring's busy time for its own
- * jobs, measured against a job held for 100 ms.
+ * jobs, measured against a job held for 100 ms. Then, for a tool that
+ * watches (trace --top), a job held @hold_s seconds.
  */
-static int test_fdinfo(const char *node)
+static int test_fdinfo(const char *node, double hold_s)
 {
 	int fd = open_node(node), other = open_node(node);
 	__u32 bo[2] = {}, s = 0;
@@ -719,6 +720,12 @@ static int test_fdinfo(const char *node)
 	mem = fdinfo_value(fd, "drm-total-memory", NULL, 0);
 	ok(mem == 12288 && fdinfo_value(other, "drm-total-memory", NULL, 0) == 0,
 	   "fdinfo: drm-total-memory is the file's buffers (%lld bytes), the other's none", mem);
+	if (hold_s > 0) {
+		ok(!submit(fd, 0, bo, 2, 0, s, PROBE_JOB_HOLD, 0, &seq), "a job held %.1f s",
+		   hold_s);
+		usleep(hold_s * 1e6);
+		ok(!probe_done(fd, 0, seq, 0) && !sync_wait(fd, s, 5000), "and ended");
+	}
 	close(other);
 	close(fd);
 	return 0;
@@ -1722,9 +1729,9 @@ int main(int argc, char **argv)
 	else if (argc >= 4 && !strcmp(argv[1], "resv"))
 		test_resv(argv[2], argv[3]);
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
-		test_fdinfo(argv[2]);
+		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences|fdinfo NODE | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

@@ -453,6 +453,8 @@ out:
 	detach_hooks();
 	trace_bpf__destroy(s.skel);
 	free_kernel_btfs();
+	free(s.prev_procs);
+	free(s.prev_clients);
 	return ret;
 }
 

@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
+#include "trace_fdinfo.h"
 #include "trace_hooks.h"
 #include "trace_nvidia.h"
 #include "trace.skel.h"
@@ -616,6 +617,78 @@ static int proc_delta_cmp(const void *a, const void *b)
 }
 
 #define TOP_PROC_ROWS	20
+#define TOP_CLIENTS	32
+
+/* "12.0 KiB" */
+static const char *human_size(long long bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = bytes;
+	int u = 0;
+
+	if (bytes < 0)
+		return "-";
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+	return buf;
+}
+
+/*
+ * The top view's DRM clients: those of the processes traced so far, from
+ * their fdinfo (trace_fdinfo.c), each with its engines' busy share since
+ * the last frame and its buffers.
+ */
+static void top_clients(struct trace_session *s, const struct trace_proc_row *procs,
+			int np, double dt)
+{
+	struct trace_drm_client *c = calloc(TOP_CLIENTS, sizeof(*c));
+	__u32 pids[TOP_CLIENTS];
+	int i, j, n, npids = 0;
+	char mem[32];
+
+	if (!c)
+		return;
+	for (i = 0; i < np && npids < TOP_CLIENTS; i++) {
+		if (trace_tgid_is_irq(procs[i].tgid))
+			continue;
+		for (j = 0; j < npids && pids[j] != procs[i].tgid; j++)
+			;
+		if (j == npids)
+			pids[npids++] = procs[i].tgid;
+	}
+	n = trace_drm_clients(pids, npids, c, TOP_CLIENTS);
+	if (n)
+		fprintf(s->out, "\n%-7s %-16s %-16s %8s %7s %6s %12s\n", "PID", "COMM",
+			"DRM DRIVER", "CLIENT", "ENGINES", "BUSY%", "MEMORY");
+	for (i = 0; i < n; i++) {
+		const char *comm = "?";
+		double busy = -1;
+
+		for (j = 0; j < np; j++)
+			if (procs[j].tgid == c[i].pid)
+				comm = procs[j].comm;
+		for (j = 0; j < s->nr_prev_clients; j++) {
+			const struct trace_drm_client *was = &s->prev_clients[j];
+
+			if (was->pid == c[i].pid && was->id == c[i].id &&
+			    c[i].engine_ns >= was->engine_ns && dt > 0)	/* % of dt */
+				busy = (c[i].engine_ns - was->engine_ns) / (dt * 1e7);
+		}
+		fprintf(s->out, "%-7u %-16s %-16s %8llu %7d ", c[i].pid, comm, c[i].driver,
+			c[i].id, c[i].engines);
+		if (busy >= 0 && c[i].engines)
+			fprintf(s->out, "%6.1f", busy);
+		else
+			fprintf(s->out, "%6s", "-");
+		fprintf(s->out, " %12s\n", human_size(c[i].memory, mem, sizeof(mem)));
+	}
+	free(s->prev_clients);
+	s->prev_clients = c;
+	s->nr_prev_clients = n;
+}
 
 /*
  * The top view (--top, or -i on a terminal): the screen redrawn each
@@ -684,6 +757,7 @@ static void trace_report_top(struct trace_session *s, const __u64 *totals)
 		fprintf(s->out, "(no events this interval)\n");
 	else if (nd > TOP_PROC_ROWS)
 		fprintf(s->out, "(%d more rows)\n", nd - TOP_PROC_ROWS);
+	top_clients(s, procs, np, dt);
 	trace_read_loss(s, &loss);
 	if (loss.total > s->prev_lost)
 		fprintf(s->out, "\nLOST %llu events: the counts are incomplete\n",

@@ -64,6 +64,9 @@ struct trace_session {
 	/* the top view's last process counts, to show what each did since */
 	struct trace_proc_row *prev_procs;
 	int nr_prev_procs;
+	/* and its DRM clients' (trace_fdinfo.h) */
+	struct trace_drm_client *prev_clients;
+	int nr_prev_clients;
 };
 
 /* Events that could not be recorded (trace_read_loss). */

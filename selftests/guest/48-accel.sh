@@ -106,6 +106,18 @@ tac limits "$node"
 tac dumb "$node"
 # what each file used, in fdinfo: its rings' busy time, its buffers
 tac fdinfo "$node"
+# ... as trace --top shows it: the traced process's two clients, one with
+# its 12 KiB of buffers and its ring busy while a job is held 1.5 s
+$BPFDRV trace --top -i 0.3 -g drm -o "$OUT/top-accel.out" -- \
+	$T/test_accel fdinfo "$node" 1.5 >"$OUT/top-fdinfo" 2>&1
+check "trace --top: the traced process's DRM clients from fdinfo (driver, 12 KiB of buffers, busy while a job is held)" \
+	python3 -S -c 'import re, sys
+rows = [l.split() for l in open(sys.argv[1]).read().splitlines()
+        if re.match(r"\d+ +test_accel +accel_probe ", l)]
+print("#", len(rows), "rows, the last:", rows[-2:])
+busy = [float(r[5]) for r in rows if len(r) >= 8 and r[5] != "-"]
+sys.exit(not (any(r[-2:] == ["12.0", "KiB"] for r in rows) and any(r[-2:] == ["0", "B"] for r in rows)
+              and busy and max(busy) >= 50))' "$OUT/top-accel.out"
 # it declares no mode (0600): a node widened by udev (render, 0660) or by
 # hand does not let others in
 command -v udevadm >/dev/null && udevadm settle --timeout=10
