@@ -202,15 +202,16 @@ int pci_bind(const char *bdf)
 int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids)
 {
 	unsigned int vendor, device;
-	struct dirent *de;
+	struct dirent **list, *de;
 	char drv[64];
-	DIR *dir;
-	int i, ret = 0;
+	int i, n, k, ret = 0;
 
-	dir = opendir(PCI_DEVICES);
-	if (!dir)
+	/* in address order, as lspci lists them: instance N is the Nth */
+	n = scandir(PCI_DEVICES, &list, NULL, alphasort);
+	if (n < 0)
 		return 0;	/* no PCI bus */
-	while ((de = readdir(dir))) {
+	for (k = 0; k < n; free(list[k++])) {
+		de = list[k];
 		if (de->d_name[0] == '.' ||
 		    pci_read_id(de->d_name, "vendor", &vendor) ||
 		    pci_read_id(de->d_name, "device", &device))
@@ -231,7 +232,7 @@ int pci_bind_matching(const struct bpfdrv_pci_id *ids, int nr_ids)
 		if (pci_bind(de->d_name))
 			ret = -1;
 	}
-	closedir(dir);
+	free(list);
 	return ret;
 }
 
