@@ -257,15 +257,31 @@ static int load_skel(struct trace_session *s, const struct trace_opts *o)
 }
 
 
+/* Append to @buf (of @size, @len used) what @fmt says. */
+static size_t append(char *buf, size_t size, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (len >= size)
+		return len;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+	return n < 0 ? len : len + n;
+}
+
 /*
  * Hooks this kernel or machine lacks are never an error: one line says how
- * many each group skipped (trace -l says which and why; -q: nothing).
+ * many each group skipped and why, grouped (the modules not loaded, those
+ * not in this kernel, those that need others); trace -l says which and
+ * why one by one; -q: nothing.
  */
 static void report_skipped(unsigned int groups)
 {
-	char line[512] = "";
-	size_t len = 0;
-	int i, g, n, total = 0;
+	char line[1024] = "", mods[512] = "", mod[64], seen[600], key[72];
+	size_t len = 0, mlen = 0;
+	int i, g, n, total = 0, absent = 0, needs = 0, other = 0;
 
 	for (g = 0; g < 32; g++) {
 		n = 0;
@@ -275,13 +291,42 @@ static void report_skipped(unsigned int groups)
 		if (!n)
 			continue;
 		total += n;
-		len += snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-				"%s%s %d", len ? ", " : "", trace_group_name(1u << g), n);
+		len = append(line, sizeof(line), len, "%s%s %d", len ? ", " : "",
+			     trace_group_name(1u << g), n);
 	}
-	if (total)
-		fprintf(stderr, "bpfdrv: %d hook%s not in this kernel or machine skipped (%s): bpfdrv trace -l says why\n",
-			total, total == 1 ? "" : "s", line);
+	if (!total)
+		return;
+	for (i = 0; i < NR_HOOKS; i++) {
+		if (!(hooks[i].group & groups) || hooks[i].attached)
+			continue;
+		if (sscanf(hooks[i].why, "module %63s not loaded", mod) == 1) {
+			/* each module once */
+			snprintf(seen, sizeof(seen), ", %s,", mods);
+			snprintf(key, sizeof(key), ", %s,", mod);
+			if (!strstr(seen, key))
+				mlen = append(mods, sizeof(mods), mlen, "%s%s",
+					      mlen ? ", " : "", mod);
+		} else if (strstr(hooks[i].why, "not in this kernel")) {
+			absent++;
+		} else if (!strncmp(hooks[i].why, "needs ", 6)) {
+			needs++;
+		} else {
+			other++;
+		}
+	}
+	len = append(line, sizeof(line), len, ")");
+	if (mlen)
+		len = append(line, sizeof(line), len, ": modules not loaded: %s", mods);
+	if (absent)
+		len = append(line, sizeof(line), len, "; %d not in this kernel", absent);
+	if (needs)
+		len = append(line, sizeof(line), len, "; %d need those", needs);
+	if (other)
+		append(line, sizeof(line), len, "; %d refused", other);
+	fprintf(stderr, "bpfdrv: %d hook%s skipped (%s; bpfdrv trace -l says why\n",
+		total, total == 1 ? "" : "s", line);
 }
+
 int trace_session_run(struct trace_opts *o)
 {
 	struct trace_plan plan = { .groups = o->groups }, *p = &plan;

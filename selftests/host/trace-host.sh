@@ -50,25 +50,30 @@ print(bad)
 sys.exit(bool(bad))' "$out/list.json"
 check "trace --list says how interrupts are told apart" \
 	grep -q '"type":"irq_context"' "$out/list.json"
-# a default run: one line on stderr counts the skipped hooks per group, as
-# --list of the same groups does; -q prints none
+# a default run: one line on stderr counts the skipped hooks per group and
+# groups why (the modules not loaded), as --list of the same groups says
+# hook by hook; -q prints none
 timeout 60 $B trace -d 0.3 >"$out/default.txt" 2>"$out/default.err"
 timeout 60 $B trace -q -d 0.3 >/dev/null 2>"$out/quiet.err"
-check "a default run: one stderr line counts the skipped hooks per group, as --list does; -q: none" \
+check "a default run: one stderr line counts the skipped hooks per group and names the modules not loaded, as --list does; -q: none" \
 	python3 -c 'import collections, json, re, sys
-err = open(sys.argv[1]).read().splitlines()
+err = [l for l in open(sys.argv[1]).read().splitlines() if "skipped" in l]
 print("stderr:", err)
-skipped = collections.Counter(o["group"] for o in map(json.loads, open(sys.argv[2]))
-                              if o["type"] == "hook" and not o["attached"]
-                              and o["group"] in ("npu", "drm", "bpfdrv", "nvidia"))
-want = ", ".join("%s %d" % (g, skipped[g]) for g in ("npu", "drm", "bpfdrv", "nvidia") if skipped[g])
+groups = ("npu", "drm", "bpfdrv", "nvidia")
+hooks = [o for o in map(json.loads, open(sys.argv[2]))
+         if o["type"] == "hook" and not o["attached"] and o["group"] in groups]
+skipped = collections.Counter(o["group"] for o in hooks)
+mods = {m for o in hooks for m in re.findall(r"^skipped: module (\S+) not loaded$", o["status"])}
 total = sum(skipped.values())
-line = "bpfdrv: %d hook%s not in this kernel or machine skipped (%s): bpfdrv trace -l says why" % (
-    total, "" if total == 1 else "s", want)
-print("expected:", line)
+want = "bpfdrv: %d hooks skipped (%s)" % (total, ", ".join(
+    "%s %d" % (g, skipped[g]) for g in groups if skipped[g]))
+m = re.search(r"modules not loaded: ([^;]*)", err[0]) if len(err) == 1 else None
+named = set(m.group(1).split(", ")) if m else set()
+print("expected:", want, "modules", sorted(mods), "named", sorted(named))
 quiet = open(sys.argv[3]).read()
-sys.exit(not (total and err.count(line) == 1 and len([l for l in err if "skipped" in l]) == 1
-              and "skipped" not in quiet))' "$out/default.err" "$out/list.json" "$out/quiet.err"
+sys.exit(not (total and len(err) == 1 and err[0].startswith(want) and named == mods
+              and err[0].endswith("bpfdrv trace -l says why") and "skipped" not in quiet))' \
+	"$out/default.err" "$out/list.json" "$out/quiet.err"
 timeout 60 $B trace -g drm -q -d 0.5 >"$out/drm.txt" 2>&1
 check "trace -g drm runs with what attaches (the dma_fence tracepoints) and exits 0" \
 	eval "[ $? -eq 0 ] && grep -q 'Traced for' '$out/drm.txt'"
