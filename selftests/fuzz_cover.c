@@ -72,11 +72,33 @@ __u64 fuzz_tape_next(struct fuzz_tape *t)
 	return v;
 }
 
-/* The text of the named modules, from /proc/modules (root sees addresses). */
+/*
+ * KCOV gives PCs less the kernel's KASLR offset (kcov.c: canonicalize_ip),
+ * the distance of _text from where x86_64 links it.
+ */
+static unsigned long kaslr_offset(void)
+{
+	unsigned long addr, offset = 0;
+	char line[256], type, name[128];
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx %c %127s", &addr, &type, name) == 3 &&
+		    !strcmp(name, "_text")) {
+			offset = addr - 0xffffffff81000000UL;
+			break;
+		}
+	fclose(f);
+	return offset;
+}
+
+/* The named modules, from /proc/modules (root sees addresses), as KCOV's PCs. */
 static void modules_read(const char * const *names)
 {
 	char line[512], name[64];
-	unsigned long size, addr;
+	unsigned long size, addr, kaslr = kaslr_offset();
 	unsigned int i;
 	FILE *f = fopen("/proc/modules", "re");
 
@@ -88,8 +110,8 @@ static void modules_read(const char * const *names)
 			continue;
 		for (i = 0; names[i]; i++)
 			if (!strcmp(name, names[i])) {
-				modules[nr_modules].start = addr;
-				modules[nr_modules++].end = addr + size;
+				modules[nr_modules].start = addr - kaslr;
+				modules[nr_modules++].end = addr - kaslr + size;
 			}
 	}
 	fclose(f);
