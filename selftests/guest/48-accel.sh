@@ -107,10 +107,10 @@ tac dumb "$node"
 # what each file used, in fdinfo: its rings' busy time, its buffers
 tac fdinfo "$node"
 # ... as trace --top shows it: the traced process's two clients, one with
-# its 12 KiB of buffers and its ring busy while a job is held 1.5 s
+# its 12 KiB of buffers and its ring kept busy 1.5 s
 $BPFDRV trace --top -i 0.3 -g drm -o "$OUT/top-accel.out" -- \
 	$T/test_accel fdinfo "$node" 1.5 >"$OUT/top-fdinfo" 2>&1
-check "trace --top: the traced process's DRM clients from fdinfo (driver, 12 KiB of buffers, busy while a job is held)" \
+check "trace --top: the traced process's DRM clients from fdinfo (driver, 12 KiB of buffers, busy while its ring is)" \
 	python3 -S -c 'import re, sys
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()
         if re.match(r"\d+ +test_accel +accel_probe ", l)]
