@@ -37,6 +37,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/iosys-map.h>
 #include <linux/kref.h>
+#include <linux/llist.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -52,6 +53,7 @@
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 #include <drm/gpu_scheduler.h>
+#include <trace/events/dma_fence.h>
 
 #include "call.h"
 #include "../include/bpfdrv_accel.h"
@@ -83,17 +85,41 @@
 #define bpfdrv_sched_start(s)	drm_sched_start(s)
 #endif
 
+/*
+ * A job submitted to an idle ring starts from its submit call, in the
+ * submitter's task, rather than from the scheduler's worker: a direct job
+ * (bpfdrv_accel_submit_direct()). N: every job through the scheduler,
+ * whose tracepoints then see each one.
+ */
+static bool direct_submit = true;
+module_param(direct_submit, bool, 0644);
+MODULE_PARM_DESC(direct_submit,
+		 "start a job for an idle ring from its submit ioctl (default: Y)");
+
+/* An ended direct job waits this long at most for its resources to go */
+#define BPFDRV_ACCEL_REAP_DELAY		msecs_to_jiffies(10)
+
+struct bpfdrv_accel;
 struct bpfdrv_accel_job;
 
 /*
  * A ring: up to max_jobs jobs on the device (the scheduler's credits), in
  * slots taken round the ring in the order they started, which is the
- * order their fences signal in.
+ * order their fences signal in. The scheduler's jobs and direct ones
+ * share the slots; start_lock hands the driver one start, or a reset, at
+ * a time.
  */
 struct bpfdrv_accel_ring {
 	struct drm_gpu_scheduler sched;
 	struct drm_gpu_scheduler *sched_list[1];
-	spinlock_t lock;		/* the window below */
+	struct bpfdrv_accel *a;
+	spinlock_t start_lock;		/* the driver's run_job and timeout */
+	spinlock_t lock;		/* the window below, queued */
+	/* the scheduler's jobs not started yet: no direct job overtakes them */
+	u32 queued;
+	/* direct jobs' timeout, as the scheduler's is for its own */
+	struct delayed_work watchdog;
+	u64 timeout_ns;
 	u32 max_jobs;			/* the driver's accel_ring_jobs */
 	u32 head;			/* the slot of the oldest job */
 	u32 count;			/* jobs started, fence not signalled */
@@ -120,6 +146,9 @@ struct bpfdrv_accel {
 	struct bpfdrv_accel_ioctl decl[BPFDRV_ACCEL_IOCTLS_MAX];
 	char name[BPFDRV_NAME_MAX];
 	atomic64_t bo_bytes;		/* of the buffers it created, live */
+	/* ended direct jobs, freed by the next submit or by reap_work */
+	struct llist_head reaped;
+	struct delayed_work reap_work;
 	/* job buffers' DMA: the PCI function (held), or why not */
 	struct device *dma_dev;
 	int dma_err;
@@ -157,6 +186,9 @@ struct bpfdrv_accel_job {
 	u64 seqno;
 	struct bpfdrv_accel_fence *hw;
 	bool hw_started;
+	bool direct;			/* started by its submit: no scheduler */
+	bool queued;			/* counted in its ring's queued; r->lock */
+	struct llist_node reap_node;
 	/* on the device: its slot and since when; ended by the driver */
 	u32 slot;
 	u64 started_ns;
@@ -407,6 +439,19 @@ static struct bpfdrv_accel_job *bpfdrv_accel_ring_find(struct bpfdrv_accel_ring 
 }
 
 /*
+ * A direct job whose fence signalled: freed in process context, by the
+ * next submit (which then finds its buffers still mapped for the kernel)
+ * or, if none comes, by reap_work. Any context; the caller holds @a.
+ */
+static void bpfdrv_accel_job_retire(struct bpfdrv_accel *a,
+				    struct bpfdrv_accel_job *job)
+{
+	if (llist_add(&job->reap_node, &a->reaped))
+		queue_delayed_work(bpfdrv_accel_wq, &a->reap_work,
+				   BPFDRV_ACCEL_REAP_DELAY);
+}
+
+/*
  * Under r->lock: @job ends with @err: the device is done with its buffers.
  * Then the ended jobs at the window's head leave it, oldest first, their
  * fences signalled in the order they started (a fence context's rule).
@@ -415,6 +460,8 @@ static struct bpfdrv_accel_job *bpfdrv_accel_ring_find(struct bpfdrv_accel_ring 
 static void bpfdrv_accel_ring_end_job(struct bpfdrv_accel_ring *r,
 				      struct bpfdrv_accel_job *job, int err)
 {
+	bool direct;
+
 	atomic64_add(ktime_get_ns() - job->started_ns, &job->af->busy_ns[job->ring]);
 	job->ended = true;
 	job->end_err = err;
@@ -424,7 +471,11 @@ static void bpfdrv_accel_ring_end_job(struct bpfdrv_accel_ring *r,
 		r->slots[r->head] = NULL;
 		r->head = (r->head + 1) % r->max_jobs;
 		r->count--;
+		/* the scheduler may free its own jobs once this signals */
+		direct = job->direct;
 		bpfdrv_accel_fence_end(job->hw, job->end_err);
+		if (direct)
+			bpfdrv_accel_job_retire(r->a, job);
 	}
 }
 
@@ -622,8 +673,11 @@ static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 	if (ret) {
 		dma_fence_get(&job->hw->base);	/* as the ring's */
 		bpfdrv_accel_fence_end(job->hw, ret);
+		if (job->direct)
+			bpfdrv_accel_job_retire(a, job);
 		return;
 	}
+	trace_dma_fence_emit(&job->hw->base);
 	/* one slot per ring and callback: run_job is one work item a ring */
 	ret = bpfdrv_call_fence(a->bdev, 2 * job->ring,
 				BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
@@ -632,69 +686,169 @@ static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 		bpfdrv_accel_ring_end(r, seqno, ret);
 }
 
-/* The scheduler's pick: start it on the device, through the driver. */
-static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
+/* Its fence, allocated at submit, set up as it starts: it holds @a. */
+static void bpfdrv_accel_job_hw_init(struct bpfdrv_accel *a,
+				     struct bpfdrv_accel_ring *r,
+				     struct bpfdrv_accel_job *job)
 {
-	struct bpfdrv_accel_job *job = to_job(sj);
-	struct bpfdrv_accel *a = job->a;
-	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
 	struct bpfdrv_accel_fence *hw = job->hw;
-	bool cookie;
 
-	/*
-	 * Its file went, or its in-fence failed (not every kernel's scheduler
-	 * passes that on): it does not run, and its fence says why.
-	 */
-	if (sj->s_fence->finished.error)
-		return ERR_PTR(sj->s_fence->finished.error);
-	if (job->in_fence && job->in_fence->error)
-		return ERR_PTR(job->in_fence->error);
-
-	/* the fence, allocated at submit, holds the accelerator */
 	kref_get(&a->ref);
 	hw->a = a;
 	spin_lock_init(&hw->lock);
 	dma_fence_init(&hw->base, &bpfdrv_accel_fence_ops, &hw->lock,
 		       r->fence_context, atomic64_inc_return(&r->fence_seqno));
 	job->hw_started = true;
-	dma_fence_get(&hw->base);		/* the scheduler's */
-
-	cookie = dma_fence_begin_signalling();
-	rcu_read_lock();
-	bpfdrv_accel_job_start(a, r, job);
-	rcu_read_unlock();
-	dma_fence_end_signalling(cookie);
-	return &hw->base;
 }
 
-/*
- * The driver resets the device, with no run_job of the ring beside it:
- * the job ends with ETIMEDOUT, the others on the device with ECANCELED
- * (their slots empty as the driver's queue did). The scheduler took the
- * job off its list to call this: its stop hands it back and, the job
- * having ended, has it freed (free_guilty); its start resumes the ring.
- */
-static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
+/* Under r->lock: @job no longer holds direct jobs back. */
+static void bpfdrv_accel_ring_unqueue_locked(struct bpfdrv_accel_ring *r,
+					     struct bpfdrv_accel_job *job)
+{
+	if (job->queued) {
+		job->queued = false;
+		r->queued--;
+	}
+}
+
+static void bpfdrv_accel_ring_unqueue(struct bpfdrv_accel_ring *r,
+				      struct bpfdrv_accel_job *job)
+{
+	spin_lock_irq(&r->lock);
+	bpfdrv_accel_ring_unqueue_locked(r, job);
+	spin_unlock_irq(&r->lock);
+}
+
+/* The scheduler's pick: start it on the device, through the driver. */
+static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 {
 	struct bpfdrv_accel_job *job = to_job(sj);
 	struct bpfdrv_accel *a = job->a;
 	struct bpfdrv_accel_ring *r = &a->rings[job->ring];
+	int err = sj->s_fence->finished.error;
 	bool cookie;
 
-	/* no run_job on the ring while the driver resets the device */
-	drm_sched_wqueue_stop(&r->sched);
+	/*
+	 * Its file went, or its in-fence failed (not every kernel's scheduler
+	 * passes that on): it does not run, and its fence says why.
+	 */
+	if (!err && job->in_fence)
+		err = job->in_fence->error;
+	if (err) {
+		bpfdrv_accel_ring_unqueue(r, job);
+		return ERR_PTR(err);
+	}
+
+	bpfdrv_accel_job_hw_init(a, r, job);
+	dma_fence_get(&job->hw->base);		/* the scheduler's */
+
 	cookie = dma_fence_begin_signalling();
+	spin_lock(&r->start_lock);
+	bpfdrv_accel_ring_unqueue(r, job);
 	rcu_read_lock();
-	if (!READ_ONCE(a->dead))
-		bpfdrv_call_fence_void(a->bdev, 2 * job->ring + 1,
-				       BPFDRV_CB_ACCEL_TIMEOUT, accel_timeout,
-				       job->ring, job->seqno);
+	bpfdrv_accel_job_start(a, r, job);
 	rcu_read_unlock();
-	bpfdrv_accel_ring_end_all(r, job->seqno, -ETIMEDOUT, -ECANCELED);
+	spin_unlock(&r->start_lock);
 	dma_fence_end_signalling(cookie);
+	return &job->hw->base;
+}
+
+/*
+ * Before the scheduler picks a job: a slot free on the device. Direct
+ * jobs take slots its credits do not count; none starts while one of its
+ * own waits (queued), so a slot free here stays free for run_job.
+ */
+static struct dma_fence *bpfdrv_accel_prepare_job(struct drm_sched_job *sj,
+						  struct drm_sched_entity *e)
+{
+	struct bpfdrv_accel_job *job = to_job(sj);
+	struct bpfdrv_accel_ring *r = &job->a->rings[job->ring];
+	struct dma_fence *oldest = NULL;
+
+	spin_lock_irq(&r->lock);
+	if (r->count >= r->max_jobs)
+		oldest = dma_fence_get(&r->slots[r->head]->hw->base);
+	spin_unlock_irq(&r->lock);
+	return oldest;
+}
+
+/*
+ * Job @seqno overran: the driver resets @r's device, with no job started
+ * beside it. The job ends with ETIMEDOUT, the others on the device with
+ * ECANCELED (their slots empty as the driver's queue did). Nothing if it
+ * ended meanwhile.
+ */
+static void bpfdrv_accel_ring_reset(struct bpfdrv_accel *a,
+				    struct bpfdrv_accel_ring *r, u32 ring,
+				    u64 seqno)
+{
+	bool on, cookie = dma_fence_begin_signalling();
+
+	spin_lock(&r->start_lock);
+	spin_lock_irq(&r->lock);
+	on = bpfdrv_accel_ring_find(r, seqno);
+	spin_unlock_irq(&r->lock);
+	if (on) {
+		rcu_read_lock();
+		if (!READ_ONCE(a->dead))
+			bpfdrv_call_fence_void(a->bdev, 2 * ring + 1,
+					       BPFDRV_CB_ACCEL_TIMEOUT,
+					       accel_timeout, ring, seqno);
+		rcu_read_unlock();
+		bpfdrv_accel_ring_end_all(r, seqno, -ETIMEDOUT, -ECANCELED);
+	}
+	spin_unlock(&r->start_lock);
+	dma_fence_end_signalling(cookie);
+}
+
+/*
+ * A scheduler's job overran. Its stop hands the job (taken off its list
+ * to call this) back and, the job having ended, has it freed
+ * (free_guilty); its start resumes the ring.
+ */
+static enum drm_gpu_sched_stat bpfdrv_accel_timedout_job(struct drm_sched_job *sj)
+{
+	struct bpfdrv_accel_job *job = to_job(sj);
+	struct bpfdrv_accel_ring *r = &job->a->rings[job->ring];
+
+	drm_sched_wqueue_stop(&r->sched);
+	bpfdrv_accel_ring_reset(job->a, r, job->ring, job->seqno);
 	drm_sched_stop(&r->sched, sj);
 	bpfdrv_sched_start(&r->sched);
 	return BPFDRV_SCHED_STAT_ENDED;
+}
+
+/*
+ * The scheduler's timeout for direct jobs: the oldest on the device that
+ * has not ended, reset once it is timeout_ns old. Armed as one starts.
+ */
+static void bpfdrv_accel_ring_watchdog(struct work_struct *work)
+{
+	struct bpfdrv_accel_ring *r = container_of(to_delayed_work(work),
+						   struct bpfdrv_accel_ring,
+						   watchdog);
+	struct bpfdrv_accel_job *job;
+	u64 seqno = 0, age = 0;
+	u32 i, ring = 0;
+
+	spin_lock_irq(&r->lock);
+	for (i = 0; i < r->count; i++) {
+		job = r->slots[(r->head + i) % r->max_jobs];
+		if (job->direct && !job->ended) {
+			seqno = job->seqno;
+			ring = job->ring;
+			age = ktime_get_ns() - job->started_ns;
+			break;
+		}
+	}
+	spin_unlock_irq(&r->lock);
+	if (!seqno)
+		return;
+	if (age < r->timeout_ns)
+		queue_delayed_work(bpfdrv_accel_sched_wq, &r->watchdog,
+				   nsecs_to_jiffies(r->timeout_ns - age) + 1);
+	else
+		bpfdrv_accel_ring_reset(r->a, r, ring, seqno);
 }
 
 /* A file's last job or the file itself went. */
@@ -707,6 +861,9 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 {
 	u32 i;
 
+	/* killed in its queue, or not submitted */
+	if (READ_ONCE(job->queued))
+		bpfdrv_accel_ring_unqueue(&job->a->rings[job->ring], job);
 	bpfdrv_accel_job_unmap(job);	/* ended without running */
 	for (i = 0; i < job->nr_bos; i++) {
 		if (job->sgts[i]) {
@@ -748,6 +905,7 @@ static void bpfdrv_accel_cancel_job(struct drm_sched_job *sj)
 #endif
 
 static const struct drm_sched_backend_ops bpfdrv_accel_sched_ops = {
+	.prepare_job = bpfdrv_accel_prepare_job,
 	.run_job = bpfdrv_accel_run_job,
 	.timedout_job = bpfdrv_accel_timedout_job,
 	.free_job = bpfdrv_accel_free_job,
@@ -801,6 +959,70 @@ static int bpfdrv_accel_job_bos(struct bpfdrv_accel_job *job,
 	return 0;
 }
 
+/* The direct jobs that ended, freed: their buffers' vmaps, references. */
+static void bpfdrv_accel_reap(struct bpfdrv_accel *a)
+{
+	struct bpfdrv_accel_job *job, *next;
+
+	llist_for_each_entry_safe(job, next, llist_del_all(&a->reaped), reap_node)
+		bpfdrv_accel_job_free(job);
+}
+
+static void bpfdrv_accel_reap_work(struct work_struct *work)
+{
+	bpfdrv_accel_reap(container_of(to_delayed_work(work),
+				       struct bpfdrv_accel, reap_work));
+}
+
+/*
+ * Start @job from its submit call if its ring has a slot free, none of
+ * the scheduler's jobs waits to start (it would start first) and @job
+ * waits for no fence: the scheduler's worker, its fences and its free
+ * are a hop and a work item each that a job for an idle ring need not
+ * pay. It runs on the fence path as run_job does, under start_lock; the
+ * watchdog times it out. Else it is counted queued, so that no later
+ * direct job overtakes it, and goes through the scheduler.
+ *
+ * Return: its fence (a reference; the job may be freed already) with its
+ * number in @seqno, or NULL.
+ */
+static struct dma_fence *bpfdrv_accel_submit_direct(struct bpfdrv_accel *a,
+						    struct bpfdrv_accel_ring *r,
+						    struct bpfdrv_accel_job *job,
+						    u64 *seqno)
+{
+	bool direct = READ_ONCE(direct_submit) &&
+		      (!job->in_fence || (dma_fence_is_signaled(job->in_fence) &&
+					  !job->in_fence->error));
+	struct dma_fence *fence = NULL;
+	bool cookie;
+
+	cookie = dma_fence_begin_signalling();
+	spin_lock(&r->start_lock);
+	spin_lock_irq(&r->lock);
+	direct = direct && !r->queued && r->count < r->max_jobs;
+	if (!direct) {
+		job->queued = true;
+		r->queued++;
+	}
+	spin_unlock_irq(&r->lock);
+	if (direct) {
+		job->direct = true;
+		job->seqno = atomic64_inc_return(&r->submitted);
+		*seqno = job->seqno;
+		bpfdrv_accel_job_hw_init(a, r, job);
+		fence = dma_fence_get(&job->hw->base);
+		rcu_read_lock();
+		bpfdrv_accel_job_start(a, r, job);
+		rcu_read_unlock();
+		queue_delayed_work(bpfdrv_accel_sched_wq, &r->watchdog,
+				   nsecs_to_jiffies(r->timeout_ns) + 1);
+	}
+	spin_unlock(&r->start_lock);
+	dma_fence_end_signalling(cookie);
+	return fence;
+}
+
 static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -809,7 +1031,7 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	struct bpfdrv_accel_file *af = file->driver_priv;
 	struct drm_syncobj *out = NULL;
 	struct bpfdrv_accel_job *job;
-	struct dma_fence *finished;
+	struct dma_fence *fence;
 	int ret;
 
 	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
@@ -846,15 +1068,22 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 			goto err_free;
 		}
 	}
-	ret = drm_sched_job_init(&job->base, &af->ent[args->ring], 1, af,
-				 file->client_id);
-	if (ret)
-		goto err_free;
 	if (args->in_syncobj) {
 		ret = drm_syncobj_find_fence(file, args->in_syncobj, 0, 0,
 					     &job->in_fence);
 		if (ret)
-			goto err_cleanup;
+			goto err_free;
+	}
+	fence = bpfdrv_accel_submit_direct(a, &a->rings[job->ring], job,
+					   &args->seqno);
+	if (fence)
+		goto out;
+
+	ret = drm_sched_job_init(&job->base, &af->ent[args->ring], 1, af,
+				 file->client_id);
+	if (ret)
+		goto err_free;
+	if (job->in_fence) {
 		ret = drm_sched_job_add_dependency(&job->base,
 						   dma_fence_get(job->in_fence));
 		if (ret)
@@ -865,15 +1094,17 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	job->seqno = atomic64_inc_return(&a->rings[job->ring].submitted);
 	args->seqno = job->seqno;
 	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
+	fence = dma_fence_get(&job->base.s_fence->finished);
 	drm_sched_entity_push_job(&job->base);	/* the scheduler owns it */
 	mutex_unlock(&af->submit_lock);
-
+out:
 	if (out) {
-		drm_syncobj_replace_fence(out, finished);
+		drm_syncobj_replace_fence(out, fence);
 		drm_syncobj_put(out);
 	}
-	dma_fence_put(finished);
+	dma_fence_put(fence);
+	/* the jobs that ended before, their buffers still mapped by this one */
+	bpfdrv_accel_reap(a);
 	return 0;
 
 err_cleanup:
@@ -909,7 +1140,11 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
 
 	for (; a->nr_rings < nr; a->nr_rings++) {
 		r = &a->rings[a->nr_rings];
+		r->a = a;
+		spin_lock_init(&r->start_lock);
 		spin_lock_init(&r->lock);
+		INIT_DELAYED_WORK(&r->watchdog, bpfdrv_accel_ring_watchdog);
+		r->timeout_ns = (u64)timeout_ms * NSEC_PER_MSEC;
 		r->max_jobs = args.credit_limit;
 		r->fence_context = context + a->nr_rings;
 		snprintf(r->name, sizeof(r->name), "%s.%u", a->name, a->nr_rings);
@@ -1179,8 +1414,11 @@ static void bpfdrv_accel_free(struct work_struct *work)
 	struct bpfdrv_accel *a = container_of(work, struct bpfdrv_accel,
 					      free_work);
 
-	while (a->nr_rings)
-		drm_sched_fini(&a->rings[--a->nr_rings].sched);
+	cancel_delayed_work_sync(&a->reap_work);
+	while (a->nr_rings) {
+		cancel_delayed_work_sync(&a->rings[--a->nr_rings].watchdog);
+		drm_sched_fini(&a->rings[a->nr_rings].sched);
+	}
 	put_device(a->dma_dev);
 	kfree(a);
 	module_put(THIS_MODULE);
@@ -1226,6 +1464,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	a->mode = bdev->mode;
 	kref_init(&a->ref);
 	INIT_WORK(&a->free_work, bpfdrv_accel_free);
+	INIT_DELAYED_WORK(&a->reap_work, bpfdrv_accel_reap_work);
 	__module_get(THIS_MODULE);	/* put by bpfdrv_accel_free() */
 	a->dma_err = bdev->accel_dma_err;
 	/*

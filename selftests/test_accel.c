@@ -895,6 +895,48 @@ static int multi_orders(int fd, const __u32 *bo, const __u32 *sync)
 	return 0;
 }
 
+/*
+ * accel_probe_multi: a job for a ring with free slots starts at once
+ * (from its submit, bpfdrv_accel_submit_direct()) unless a job queued
+ * before it waits: then it waits behind that one, though slots are free.
+ */
+static int test_direct(const char *node)
+{
+	int fd = open_node(node), err, c;
+	uint32_t bo[1], s1 = 0, s2 = 0, s3 = 0, v0;
+	__u64 seq = 0, mapped;
+	uint32_t *p0;
+
+	if (bo_create(fd, 4096, &bo[0], NULL) || drmSyncobjCreate(fd, 0, &s1) ||
+	    drmSyncobjCreate(fd, 0, &s2) || drmSyncobjCreate(fd, 0, &s3) ||
+	    !(p0 = bo_map(fd, bo[0], &mapped))) {
+		ok(0, "a buffer and three syncobjs");
+		return 1;
+	}
+	p0[0] = v0 = 0x5a5a;
+	/* A held; B waits for A; C waits for nothing, on a ring with 3 free slots */
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_HOLD, 0, &seq);
+	err = err ?: submit(fd, 0, bo, 1, s1, s2, PROBE_JOB_STORE, 0x1111, NULL);
+	err = err ?: submit(fd, 0, bo, 1, 0, s3, PROBE_JOB_STORE, 0x2222, NULL);
+	ok(!err, "a held job, one that waits for it, one that waits for nothing");
+	usleep(200000);
+	c = sync_wait(fd, s3, 100) == ETIME && sync_wait(fd, s2, 0) == ETIME;
+	ok(c && p0[0] == v0,
+	   "the free job did not overtake the waiting one: neither ran (%#x)", p0[0]);
+	err = probe_done(fd, 0, seq, 0);
+	c = !err && !sync_wait(fd, s2, 5000) && !sync_wait(fd, s3, 5000);
+	ok(c && p0[0] == 0x2222,
+	   "the held job ends; the waiting job, then the free one ran (%#x)", p0[0]);
+	/* the ring idle again: a job starts and ends within its submit's wait */
+	err = submit(fd, 0, bo, 1, 0, s1, PROBE_JOB_STORE, 0x3333, NULL);
+	c = !err && !sync_wait(fd, s1, 5000);
+	ok(c && p0[0] == 0x3333 && fence_status(fd, s1) == 1,
+	   "a job for the idle ring ran, its fence signalled (%#x)", p0[0]);
+	munmap(p0, mapped);
+	close(fd);
+	return 0;
+}
+
 /* accel_probe_multi: a ring with MULTI_JOBS jobs on the device at once. */
 static int test_multi(const char *node)
 {
@@ -1719,6 +1761,8 @@ int main(int argc, char **argv)
 		test_edu_threads(argv[2], atoi(argv[3]), atoi(argv[4]));
 	else if (argc >= 3 && !strcmp(argv[1], "multi"))
 		test_multi(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "direct"))
+		test_direct(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "hold"))
 		test_hold(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "flood"))
@@ -1738,7 +1782,7 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
 		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
 			argv[0]);
 		return 2;
 	}

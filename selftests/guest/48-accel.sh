@@ -155,12 +155,16 @@ check "load the accelerator skeleton (bpfdrv new --accel)" \
 skeleton_test skelaccel '^7 passed, 0 failed' "its generated test passes, a job included"
 check "unload the skeleton" $BPFDRV unload skelaccel
 
-# jobs through the DRM scheduler
+# jobs, most started from their submit (a ring idle), then each through
+# the DRM scheduler (direct_submit=N)
+DIRECT=/sys/module/bpfdrv_accel/parameters/direct_submit
 before=$(stat accel_run_job)
 tac jobs "$node"
 tac submitters "$node" 4 200 2
-expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 9 others" \
-	"$(($(stat accel_run_job) - before))" 809
+echo N >$DIRECT
+tac jobs "$node"
+expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 2 x 9 others" \
+	"$(($(stat accel_run_job) - before))" 818
 tac edges "$node"
 
 modprobe vgem 2>/dev/null
@@ -221,6 +225,35 @@ got = [n("i", "sched_queue"), n("i", "sched_run"), n("i", "sched_done"),
        n("b", "sched_queue_to_done"), n("e", "sched_queue_to_done")]
 print("# queue, run, done instants; life begins, ends:", got)
 sys.exit(got != [200] * 5)' "$OUT/jobs.trace"
+
+# direct jobs: none in the scheduler's events, each in dma_fence's (a
+# fence handed to the device); with N, each in the scheduler's again
+# run_jobs N: "RUN EMIT", the scheduler's run and bpfdrv_accel's fence
+# emit events of N jobs, one at a time
+run_jobs() {
+	local run=${sched_evs[1]} emit=$TFS/events/dma_fence/dma_fence_emit
+
+	[ -n "$run" ] && [ -d "$emit" ] && events_on gpu_scheduler "" "$run" || return 1
+	echo 'driver == "bpfdrv_accel"' >"$emit/filter"
+	echo 1 >"$emit/enable"
+	echo 1 >$TFS/tracing_on
+	$T/test_accel submitters "$node" 1 "$1" 1 | sed 's/^/# /'
+	events_off gpu_scheduler "$run"
+	events_off dma_fence dma_fence_emit
+	echo "$(ftrace_count "$run") $(ftrace_count dma_fence_emit)"
+	echo 1 >$TFS/tracing_on
+}
+if counts=$(run_jobs 100); then
+	expect_eq "direct_submit=N: 100 jobs one at a time, each run by the scheduler and its fence emitted" \
+		"$counts" "100 100"
+	echo Y >$DIRECT
+	expect_eq "direct_submit=Y: none of 100 jobs for an idle ring goes through the scheduler, each fence emitted" \
+		"$(run_jobs 100)" "0 100"
+else
+	echo Y >$DIRECT
+	nok "ftrace: the scheduler's run and dma_fence's emit events exist"
+fi
+echo N >$DIRECT
 
 # ---------------- edu_accel: jobs on real (emulated) hardware ----------------
 if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
@@ -291,6 +324,8 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
 	# and two per DMA job (to the device, back), of which there are two
 	expect_eq "irq_hard took each value's and each transfer's interrupt, once" \
 		"$irqs" 668
+	# from here jobs for an idle ring start from their submit again
+	echo Y >$DIRECT
 	# its ring has 4 jobs on the device, the others queued in the driver:
 	# 4 clients, each with 4 jobs in flight
 	tac eduthreads "$edu" 4 32
@@ -342,6 +377,7 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
 else
 	echo "# skip: edu_accel (no edu device: run with -device edu)"
 fi
+echo Y >$DIRECT
 
 # ---------------- detach with users ----------------
 # accel_probe_long: a held job waits for the detach, not its timeout
@@ -396,7 +432,12 @@ check "accel_probe_multi loads (4 jobs on a ring's device at once)" \
 	$BPFDRV load --pin "$TOBJ/accel_probe_multi.bpf.o"
 node=$($T/test_accel find accel_probe)
 tac multi "$node"
+tac direct "$node"
 tac submitters "$node" 4 200 2
+# and through the scheduler alone: its credits, not direct jobs' slots
+echo N >$DIRECT
+tac multi "$node"
+echo Y >$DIRECT
 check "accel_probe_multi unloads" $BPFDRV unload accel_probe
 
 # ---------------- a flood killed behind a held job, then unload ----------------
