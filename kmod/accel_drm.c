@@ -739,11 +739,11 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 		return ERR_PTR(err);
 	}
 
-	bpfdrv_accel_job_hw_init(a, r, job);
-	dma_fence_get(&job->hw->base);		/* the scheduler's */
-
 	cookie = dma_fence_begin_signalling();
 	spin_lock(&r->start_lock);
+	/* numbered in the order jobs start, direct or not */
+	bpfdrv_accel_job_hw_init(a, r, job);
+	dma_fence_get(&job->hw->base);		/* the scheduler's */
 	bpfdrv_accel_ring_unqueue(r, job);
 	rcu_read_lock();
 	bpfdrv_accel_job_start(a, r, job);
