@@ -79,19 +79,22 @@ irqs_to_cpu0() {
 # submit to fence (the factorial with one submitter, then ACCEL_SUBMITTERS
 # on files of their own, each also with jobs in flight), on the second
 # function, beside the edu driver's ioctl path on the first:
-#   accel_round OBJECT NAME EDU0 EDU1
+#   accel_round OBJECT NAME DIRECT EDU0 EDU1
 # edu_accel has 4 jobs on the device at once (accel), edu_accel1 one
-# (accel1). The first round profiles a job beside the ioctl path.
+# (accel1); DIRECT is bpfdrv_accel's direct_submit for the round (N:
+# every job through the DRM scheduler, accel_sched). The first round
+# profiles a job beside the ioctl path.
 accel_round() {
-	local node obj=$1 name=$2
+	local node obj=$1 name=$2 direct=$3
 
-	shift 2
+	shift 3
 	if [ ! -d /sys/module/bpfdrv_accel ] &&
 		{ ! modprobe -a drm drm_shmem_helper gpu_sched ||
 		  ! insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"; }; then
 		echo "# error: loading bpfdrv_accel.ko failed"
 		return
 	fi
+	echo "$direct" >/sys/module/bpfdrv_accel/parameters/direct_submit
 	if $BPFDRV load --pin --device "$1" $OBJ/edu.bpf.o >/dev/null &&
 		$BPFDRV load --pin --device "$2" "$obj" >/dev/null &&
 		wait_for 5 test -c /dev/bpfdrv/edu0 &&
@@ -108,6 +111,7 @@ accel_round() {
 	fi
 	$BPFDRV unload edu_accel >/dev/null 2>&1
 	$BPFDRV unload edu >/dev/null 2>&1
+	echo Y >/sys/module/bpfdrv_accel/parameters/direct_submit
 }
 
 mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
@@ -185,8 +189,9 @@ elif $BPFDRV load --pin $OBJ/edu.bpf.o >/dev/null &&
 	fi
 	$BPFDRV unload eduthread >/dev/null 2>&1
 	$BPFDRV unload edu >/dev/null 2>&1
-	accel_round $OBJ/edu_accel.bpf.o accel "${edus[@]}"
-	accel_round $TOBJ/edu_accel1.bpf.o accel1 "${edus[@]}"
+	accel_round $OBJ/edu_accel.bpf.o accel Y "${edus[@]}"
+	accel_round $TOBJ/edu_accel1.bpf.o accel1 Y "${edus[@]}"
+	accel_round $OBJ/edu_accel.bpf.o accel_sched N "${edus[@]}"
 else
 	echo "# error: setting up the edu drivers failed"
 fi

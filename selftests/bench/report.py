@@ -27,6 +27,7 @@ RATIOS = [
 	("edu", "accel", "bpfdrv"),
 	("edu", "accel", "native"),
 	("edu", "accel1", "bpfdrv"),
+	("edu", "accel_sched", "bpfdrv"),
 ]
 
 # Targets to report against (never asserted): bpfdrv/native per size,
@@ -259,27 +260,30 @@ def jobs_table(summary):
 	"""edu_accel's factorial jobs against the edu driver's ioctl path."""
 	ioctl = summary.get(("edu", "fact", 1), {}).get("bpfdrv")
 	rows = []
-	for impl, ring in (("accel1", 1), ("accel", 4)):
+	for impl, ring, path in (("accel1", 1, "direct"), ("accel", 4, "direct"),
+				 ("accel_sched", 4, "scheduler")):
 		for wl, depth in (("fact", 1), ("fact_pipe", 4)):
 			for threads in (1, 4):
 				fig = summary.get(("edu", wl, threads), {}).get(impl)
 				if not fig:
 					continue
 				r = f"{fig['ops_per_s'] / ioctl['ops_per_s']:.2f}" if ioctl else "-"
-				rows.append(f"| {ring} | {threads} | {depth} |"
+				rows.append(f"| {path} | {ring} | {threads} | {depth} |"
 					    f" {fmt_ops(fig['ops_per_s'])} | {r} |"
 					    f" {fmt_us(fig['p50_ns'])} / {fmt_us(fig['p99_ns'])} |")
 	if not rows:
 		return []
 	return ["", "edu_accel's factorial jobs (10!, a job of one value),"
-		" by the jobs its ring has on the device at once (edu_accel1:"
-		" 1, edu_accel: 4), its submitters (each on a file of its own)"
-		" and the jobs each keeps in flight; against the edu driver's"
-		" factorial ioctl path (bpfdrv, 1 thread, median over the"
-		" rounds). p50 / p99: per op (submit to fence; in flight: the"
+		" by how a job for an idle ring starts (direct: from its submit;"
+		" scheduler: direct_submit=N, every job through the DRM"
+		" scheduler), the jobs its ring has on the device at once"
+		" (edu_accel1: 1, edu_accel: 4), its submitters (each on a file"
+		" of its own) and the jobs each keeps in flight; against the edu"
+		" driver's factorial ioctl path (bpfdrv, 1 thread, median over"
+		" the rounds). p50 / p99: per op (submit to fence; in flight: the"
 		" oldest waited for, the next submitted).", "",
-		"| ring jobs | submitters | in flight each | jobs/s |"
-		" / ioctl path | p50 / p99 µs |", "|---|---|---|---|---|---|"] + rows
+		"| path | ring jobs | submitters | in flight each | jobs/s |"
+		" / ioctl path | p50 / p99 µs |", "|---|---|---|---|---|---|---|"] + rows
 
 
 def tables(summary, tsum, memory, timer, kernel, meta, reps):
@@ -329,7 +333,7 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 	edu = sorted(k for k in summary if k[0] == "edu")
 	if edu:
 		impls = ("bpfdrv", "native", "mmap", "uio", "vfio", "thread", "accel",
-			 "accel1")
+			 "accel1", "accel_sched")
 		lines += ["", "edu: bpfdrv = the edu driver's ioctl/read interface"
 			  " (interrupts in irq_hard, direct I/O),"
 			  " native = edu_ref.ko, mmap = registers through the edu"
@@ -351,22 +355,23 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 			  " from its submit to its fence signalled (syncobj wait),"
 			  " on the second function in a round of its own beside"
 			  " bpfdrv (4 jobs on the device at once; accel1: edu_accel"
-			  " with one, in a round of its own); with 4 submitters,"
+			  " with one, in a round of its own; accel_sched: edu_accel"
+			  " with every job through the DRM scheduler); with 4 submitters,"
 			  " each on a file of its own, the ops/s are the jobs of"
 			  " all four.", "",
 			  "| edu workload | " + " | ".join(f"{i} ops/s" for i in impls) +
 			  " | bpfdrv/native | mmap/uio | mmap/vfio | mmap/native"
 			  " | bpfdrv/thread | accel/bpfdrv | accel/native"
-			  " | accel1/bpfdrv | " +
+			  " | accel1/bpfdrv | accel_sched/bpfdrv | " +
 			  " | ".join(f"{i} p50 / p99 µs" for i in impls) + " |",
-			  "|---|" + "---|" * (2 * len(impls) + 8)]
+			  "|---|" + "---|" * (2 * len(impls) + 9)]
 		for key in edu:
 			fig = summary[key]
 			rs = [ratio(fig, a, b) for a, b in
 			      (("bpfdrv", "native"), ("mmap", "uio"), ("mmap", "vfio"),
 			       ("mmap", "native"), ("bpfdrv", "thread"),
 			       ("accel", "bpfdrv"), ("accel", "native"),
-			       ("accel1", "bpfdrv"))]
+			       ("accel1", "bpfdrv"), ("accel_sched", "bpfdrv"))]
 			ops = [fmt_ops(fig[i]["ops_per_s"]) if i in fig else "-" for i in impls]
 			lat = [f"{fmt_us(fig[i]['p50_ns'])} / {fmt_us(fig[i]['p99_ns'])}"
 			       if i in fig else "-" for i in impls]
