@@ -237,7 +237,7 @@ run_jobs() {
 	echo 'driver == "bpfdrv_accel"' >"$emit/filter"
 	echo 1 >"$emit/enable"
 	echo 1 >$TFS/tracing_on
-	$T/test_accel submitters "$node" 1 "$1" 1 | sed 's/^/# /'
+	$T/test_accel submitters "$node" 1 "$1" 1 | sed 's/^/# /' >&2
 	events_off gpu_scheduler "$run"
 	events_off dma_fence dma_fence_emit
 	echo "$(ftrace_count "$run") $(ftrace_count dma_fence_emit)"
