@@ -678,7 +678,7 @@ static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 		return;
 	}
 	trace_dma_fence_emit(&job->hw->base);
-	/* one slot per ring and callback: run_job is one work item a ring */
+	/* one slot per ring and callback: the caller holds start_lock */
 	ret = bpfdrv_call_fence(a->bdev, 2 * job->ring,
 				BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
 				-ENODEV, job->ring, seqno, &io.pub);

@@ -293,8 +293,8 @@ int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max);
  * bpfdrv_call_fence - call a driver's callback on the dma-fence path
  * @bdev: the instance
  * @slot: the caller's slot, < BPFDRV_FENCE_SLOTS: no two calls with the
- *	  same slot run at once (a ring's scheduler calls run_job, or its
- *	  timeout, one job at a time)
+ *	  same slot run at once (a ring's start_lock: one run_job, or its
+ *	  timeout, at a time)
  * @cb: which callback (enum bpfdrv_cb)
  * @member: its member of struct chr_ext_ops
  * @max: the largest value it may return
