@@ -5,7 +5,8 @@
  * (/dev/accel/accelN) named after the driver, with shmem-backed GEM
  * buffer objects, their mmap and PRIME sharing, syncobjs, and the driver's
  * own ioctls, whose arguments bpfdrv copies and hands to accel_ioctl, and
- * jobs: queued per ring through the kernel's DRM scheduler, started by
+ * jobs: queued per ring through the kernel's DRM scheduler, or started
+ * from their submit when the ring is idle (direct jobs), started by
  * accel_run_job and ended by the driver's bpfdrv_job_done(), each with a
  * fence that syncobjs carry to user space and to other devices.
  *
@@ -17,9 +18,9 @@
  *
  * The fence rules (Documentation/driver-api/dma-buf.rst): from run_job to
  * a fence's signal nothing waits for memory or for a lock that a fence
- * waiter may hold. run_job and timedout_job call the driver through
- * bpfdrv_call_fence() (call.h: no mutex, no sleep, a budget), inside
- * dma_fence_begin_signalling() for lockdep to check.
+ * waiter may hold. run_job, a direct job's start and the timeouts call
+ * the driver through bpfdrv_call_fence() (call.h: no mutex, no sleep, a
+ * budget), inside dma_fence_begin_signalling() for lockdep to check.
  *
  * Lifetimes: the DRM device's parent is the instance's device, which DRM
  * holds until its last user (a file, a mapping, an exported dma-buf) is
