@@ -448,8 +448,20 @@ node=$($T/test_accel find accel_probe)
 $T/test_accel flood "$node" 8 </dev/null >"$OUT/flood" 2>&1 &
 client=$!
 wait_for 120 grep -q "^# ready" "$OUT/flood"
+# its 8 files' fdinfo read over and over (their rings' jobs under the
+# rings' locks) until the client is killed
+(n=0
+ while kill -0 $client 2>/dev/null; do
+	cat /proc/$client/fdinfo/* 2>/dev/null | grep -q "^drm-engine-ring0:" && n=$((n + 1))
+ done
+ echo $n >"$OUT/fdinfo-reads") &
+reader=$!
+sleep 2
 kill -9 $client
 wait $client 2>/dev/null
+wait $reader
+check "the flood's fdinfo read while its jobs waited and as its client died ($(cat "$OUT/fdinfo-reads") times)" \
+	test "$(cat "$OUT/fdinfo-reads")" -gt 0
 grep -v "stdin closed" "$OUT/flood"
 check "accel_probe unloads with the killed jobs waiting behind the held one" \
 	$BPFDRV unload accel_probe
