@@ -115,9 +115,9 @@ struct bpfdrv_accel_ring {
 	struct drm_gpu_scheduler *sched_list[1];
 	struct bpfdrv_accel *a;
 	spinlock_t start_lock;		/* the driver's run_job and timeout */
-	spinlock_t lock;		/* the window below, queued */
+	spinlock_t lock;		/* the window below */
 	/* the scheduler's jobs not started yet: no direct job overtakes them */
-	u32 queued;
+	atomic_t queued;
 	/* direct jobs' timeout, as the scheduler's is for its own */
 	struct delayed_work watchdog;
 	u64 timeout_ns;
@@ -188,7 +188,7 @@ struct bpfdrv_accel_job {
 	struct bpfdrv_accel_fence *hw;
 	bool hw_started;
 	bool direct;			/* started by its submit: no scheduler */
-	bool queued;			/* counted in its ring's queued; r->lock */
+	bool queued;			/* counted in its ring's queued */
 	struct llist_node reap_node;
 	/* on the device: its slot and since when; ended by the driver */
 	u32 slot;
@@ -634,33 +634,27 @@ static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, int slot, u32 bo,
 	return ret;
 }
 
-/* @job takes @r's next slot, or -EBUSY: more jobs than credits. */
-static int bpfdrv_accel_ring_add(struct bpfdrv_accel_ring *r,
-				 struct bpfdrv_accel_job *job)
+/* Under r->lock: @job takes @r's next slot, or -EBUSY: more than credits. */
+static int bpfdrv_accel_ring_add_locked(struct bpfdrv_accel_ring *r,
+					struct bpfdrv_accel_job *job)
 {
-	int ret = 0;
-
-	spin_lock_irq(&r->lock);
-	if (WARN_ON_ONCE(r->count >= r->max_jobs)) {
-		ret = -EBUSY;
-	} else {
-		job->slot = (r->head + r->count++) % r->max_jobs;
-		r->slots[job->slot] = job;
-		job->started_ns = ktime_get_ns();
-		dma_fence_get(&job->hw->base);	/* the ring's */
-	}
-	spin_unlock_irq(&r->lock);
-	return ret;
+	if (WARN_ON_ONCE(r->count >= r->max_jobs))
+		return -EBUSY;
+	job->slot = (r->head + r->count++) % r->max_jobs;
+	r->slots[job->slot] = job;
+	job->started_ns = ktime_get_ns();
+	dma_fence_get(&job->hw->base);	/* the ring's */
+	return 0;
 }
 
 /*
- * Put @job on @r's device: in the next slot (the scheduler's credits keep
- * one free), then handed to the driver on the fence path. Under RCU: del waits for it (the instance
- * lives), and a job started after del fails before it is on the device.
+ * @job, in its slot, handed to the driver on the fence path; under
+ * start_lock (one slot per ring and callback) and RCU: del waits for it
+ * (the instance lives), and a job started after del fails at once.
  */
-static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
-				   struct bpfdrv_accel_ring *r,
-				   struct bpfdrv_accel_job *job)
+static void bpfdrv_accel_job_call(struct bpfdrv_accel *a,
+				  struct bpfdrv_accel_ring *r,
+				  struct bpfdrv_accel_job *job)
 {
 	struct bpfdrv_io_kern io = {
 		.pub.len = job->arg_len,
@@ -668,21 +662,13 @@ static void bpfdrv_accel_job_start(struct bpfdrv_accel *a,
 		.size = job->arg_len,
 	};
 	u64 seqno = job->seqno;
-	int ret;
+	int ret = -ENODEV;
 
-	ret = READ_ONCE(a->dead) ? -ENODEV : bpfdrv_accel_ring_add(r, job);
-	if (ret) {
-		dma_fence_get(&job->hw->base);	/* as the ring's */
-		bpfdrv_accel_fence_end(job->hw, ret);
-		if (job->direct)
-			bpfdrv_accel_job_retire(a, job);
-		return;
-	}
 	trace_dma_fence_emit(&job->hw->base);
-	/* one slot per ring and callback: the caller holds start_lock */
-	ret = bpfdrv_call_fence(a->bdev, 2 * job->ring,
-				BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job, 0,
-				-ENODEV, job->ring, seqno, &io.pub);
+	if (!READ_ONCE(a->dead))
+		ret = bpfdrv_call_fence(a->bdev, 2 * job->ring,
+					BPFDRV_CB_ACCEL_RUN_JOB, accel_run_job,
+					0, -ENODEV, job->ring, seqno, &io.pub);
 	if (ret)
 		bpfdrv_accel_ring_end(r, seqno, ret);
 }
@@ -702,22 +688,14 @@ static void bpfdrv_accel_job_hw_init(struct bpfdrv_accel *a,
 	job->hw_started = true;
 }
 
-/* Under r->lock: @job no longer holds direct jobs back. */
-static void bpfdrv_accel_ring_unqueue_locked(struct bpfdrv_accel_ring *r,
-					     struct bpfdrv_accel_job *job)
-{
-	if (job->queued) {
-		job->queued = false;
-		r->queued--;
-	}
-}
-
+/* @job, started or freed, no longer holds direct jobs back. */
 static void bpfdrv_accel_ring_unqueue(struct bpfdrv_accel_ring *r,
 				      struct bpfdrv_accel_job *job)
 {
-	spin_lock_irq(&r->lock);
-	bpfdrv_accel_ring_unqueue_locked(r, job);
-	spin_unlock_irq(&r->lock);
+	if (job->queued) {
+		job->queued = false;
+		atomic_dec(&r->queued);
+	}
 }
 
 /* The scheduler's pick: start it on the device, through the driver. */
@@ -746,9 +724,18 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 	bpfdrv_accel_job_hw_init(a, r, job);
 	dma_fence_get(&job->hw->base);		/* the scheduler's */
 	bpfdrv_accel_ring_unqueue(r, job);
-	rcu_read_lock();
-	bpfdrv_accel_job_start(a, r, job);
-	rcu_read_unlock();
+	/* prepare_job saw its slot free, and no direct job took it since */
+	spin_lock_irq(&r->lock);
+	err = bpfdrv_accel_ring_add_locked(r, job);
+	spin_unlock_irq(&r->lock);
+	if (!err) {
+		rcu_read_lock();
+		bpfdrv_accel_job_call(a, r, job);
+		rcu_read_unlock();
+	} else {
+		dma_fence_get(&job->hw->base);	/* as the ring's */
+		bpfdrv_accel_fence_end(job->hw, err);
+	}
 	spin_unlock(&r->start_lock);
 	dma_fence_end_signalling(cookie);
 	return &job->hw->base;
@@ -757,7 +744,9 @@ static struct dma_fence *bpfdrv_accel_run_job(struct drm_sched_job *sj)
 /*
  * Before the scheduler picks a job: a slot free on the device. Direct
  * jobs take slots its credits do not count; none starts while one of its
- * own waits (queued), so a slot free here stays free for run_job.
+ * own waits (queued: counted before it is pushed, and a direct job checks
+ * and takes its slot in one section of r->lock), so a slot free here
+ * stays free for run_job.
  */
 static struct dma_fence *bpfdrv_accel_prepare_job(struct drm_sched_job *sj,
 						  struct drm_sched_entity *e)
@@ -863,8 +852,7 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 	u32 i;
 
 	/* killed in its queue, or not submitted */
-	if (READ_ONCE(job->queued))
-		bpfdrv_accel_ring_unqueue(&job->a->rings[job->ring], job);
+	bpfdrv_accel_ring_unqueue(&job->a->rings[job->ring], job);
 	bpfdrv_accel_job_unmap(job);	/* ended without running */
 	for (i = 0; i < job->nr_bos; i++) {
 		if (job->sgts[i]) {
@@ -992,36 +980,43 @@ static struct dma_fence *bpfdrv_accel_submit_direct(struct bpfdrv_accel *a,
 						    struct bpfdrv_accel_job *job,
 						    u64 *seqno)
 {
-	bool direct = READ_ONCE(direct_submit) &&
-		      (!job->in_fence || (dma_fence_is_signaled(job->in_fence) &&
-					  !job->in_fence->error));
 	struct dma_fence *fence = NULL;
 	bool cookie;
+
+	/* no lock for a job that waits: the check below is the one that holds */
+	if (!READ_ONCE(direct_submit) || atomic_read(&r->queued) ||
+	    READ_ONCE(r->count) >= r->max_jobs ||
+	    (job->in_fence && (!dma_fence_is_signaled(job->in_fence) ||
+			       job->in_fence->error)))
+		goto queue;
 
 	cookie = dma_fence_begin_signalling();
 	spin_lock(&r->start_lock);
 	spin_lock_irq(&r->lock);
-	direct = direct && !r->queued && r->count < r->max_jobs;
-	if (!direct) {
-		job->queued = true;
-		r->queued++;
-	}
-	spin_unlock_irq(&r->lock);
-	if (direct) {
+	if (!atomic_read(&r->queued) && r->count < r->max_jobs) {
 		job->direct = true;
 		job->seqno = atomic64_inc_return(&r->submitted);
 		*seqno = job->seqno;
 		bpfdrv_accel_job_hw_init(a, r, job);
 		fence = dma_fence_get(&job->hw->base);
+		bpfdrv_accel_ring_add_locked(r, job);
+	}
+	spin_unlock_irq(&r->lock);
+	if (fence) {
 		rcu_read_lock();
-		bpfdrv_accel_job_start(a, r, job);
+		bpfdrv_accel_job_call(a, r, job);
 		rcu_read_unlock();
 		queue_delayed_work(bpfdrv_accel_sched_wq, &r->watchdog,
 				   nsecs_to_jiffies(r->timeout_ns) + 1);
 	}
 	spin_unlock(&r->start_lock);
 	dma_fence_end_signalling(cookie);
-	return fence;
+	if (fence)
+		return fence;
+queue:
+	job->queued = true;
+	atomic_inc(&r->queued);
+	return NULL;
 }
 
 static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
