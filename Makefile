@@ -287,6 +287,12 @@ $(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/fuzz_cover.c \
 	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) \
 		selftests/fuzz_sys.c selftests/fuzz_cover.c -o $@ -lpthread
 
+# trace --top's fdinfo reader against malformed input (its own unit)
+$(BUILD)/selftests/test_fdinfo_parse: selftests/test_fdinfo_parse.c user/trace_fdinfo.c \
+				      user/trace_fdinfo.h selftests/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $< user/trace_fdinfo.c -o $@
+
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)
 	@mkdir -p $(@D)

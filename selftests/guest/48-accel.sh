@@ -106,6 +106,8 @@ tac limits "$node"
 tac dumb "$node"
 # what each file used, in fdinfo: its rings' busy time, its buffers
 tac fdinfo "$node"
+# the same reader against malformed fdinfo (a driver's keys are free-form)
+tap_run $T/test_fdinfo_parse
 # ... as trace --top shows it: the traced process's two clients, one with
 # its 12 KiB of buffers and its ring kept busy 1.5 s
 $BPFDRV trace --top -i 0.3 -g drm -o "$OUT/top-accel.out" -- \
