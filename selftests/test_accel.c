@@ -776,11 +776,11 @@ static int test_hold(const char *node)
 	c = sync_file_wait(sf2, 5000);
 	st = sync_file_status(sf2);
 	ok(c && st < 0, "the queued job's fence too, with an error: it never ran (%d)", st);
-	/* the file outlives its driver: what it used, as before */
+	/* the file outlives its device: DRM shows an unplugged one's no keys */
+	line[0] = '\0';
 	fdinfo_value(fd, "drm-driver", line, sizeof(line));
-	ok(!strncmp(line, "accel_probe", 11) && fdinfo_value(fd, "drm-engine-ring0", NULL, 0) > 0 &&
-	   fdinfo_value(fd, "drm-total-memory", NULL, 0) == (long long)size,
-	   "its fdinfo after the detach: the driver's name, the held job's time, its buffer");
+	ok(fdinfo_value(fd, "pos", NULL, 0) == 0 && !line[0],
+	   "its fdinfo after the detach reads, without the DRM keys (%s)", line[0] ? line : "none");
 	ok(p && filled(p, size, 17), "the mapping made before reads the buffer still");
 	if (dmabuf >= 0)
 		dp = mmap(NULL, size, PROT_READ, MAP_SHARED, dmabuf, 0);
