@@ -410,9 +410,22 @@ check "accel_probe_long loads again after the ejection" \
 node=$($T/test_accel find accel_probe)
 
 unload_it() {
+	local reader
+
+	# the client's fdinfo read over and over as its device goes
+	(n=0
+	 while [ ! -e "$OUT/unloaded" ]; do
+		cat /proc/$client/fdinfo/* >/dev/null 2>&1 && n=$((n + 1))
+	 done
+	 echo $n >"$OUT/fdinfo-reads") &
+	reader=$!
 	check "accel_probe unloads with a file, a mapping, a dma-buf and jobs held" \
 		$BPFDRV unload accel_probe
 	check "its instance is gone" node_gone accel_probe
+	touch "$OUT/unloaded"
+	wait $reader
+	check "its client's fdinfo read as it went ($(cat "$OUT/fdinfo-reads") times)" \
+		test "$(cat "$OUT/fdinfo-reads")" -gt 0
 }
 across hold unload_it
 check "its accel node is gone" eval "[ ! -e $node ]"
