@@ -449,6 +449,14 @@ node=$($T/test_accel find accel_probe)
 tac multi "$node"
 tac direct "$node"
 tac submitters "$node" 4 200 2
+# direct_submit flipped over and over under 4 submitters: both paths at once
+(while [ ! -e "$OUT/flip-stop" ]; do echo N >$DIRECT; echo Y >$DIRECT; done) &
+flipper=$!
+tac submitters "$node" 4 200 2
+touch "$OUT/flip-stop"
+wait $flipper
+check "direct_submit refuses a value that is not a boolean" \
+	eval '! echo maybe >$DIRECT 2>/dev/null && [ "$(cat $DIRECT)" = Y ]'
 # and through the scheduler alone: its credits, not direct jobs' slots
 echo N >$DIRECT
 tac multi "$node"
