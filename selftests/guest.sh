@@ -5,7 +5,9 @@
 # "-x PART" leaves one out), then checks the kernel log. Prints unnumbered
 # TAP lines; the host numbers them. "-e NAME=VALUE" exports a setting
 # (BPFDRV_TRACE_SHORT=1: the tracing part leaves out its repetitions;
-# BPFDRV_PART_TIMEOUT=s: a part's limit, default 600).
+# BPFDRV_PART_TIMEOUT=s: a part's limit, default 600; BPFDRV_DEADLINE=t:
+# a part starts only if the longest so far would end before t, seconds
+# since the epoch, and says skipped otherwise).
 set -u
 cd "$(dirname "$0")/.."
 . selftests/guest/lib.sh
@@ -50,11 +52,16 @@ done
 # read after the settings: -e BPFDRV_PART_TIMEOUT=s sets it
 part_limit=${BPFDRV_PART_TIMEOUT:-600}
 echo "# each part's limit: $part_limit s"
+longest=0
 for part in selftests/guest/[0-9]*-*.sh; do
 	name=${part##*/[0-9][0-9]-}
 	name=${name%.sh}
 	if { [ $# -gt 0 ] && ! [[ " $* " == *" $name "* ]]; } || [[ $skip == *" $name "* ]]; then
 		[[ $skip == *" $name "* ]] && echo "# part $name: left out on this kernel"
+		continue
+	fi
+	if [ -n "${BPFDRV_DEADLINE:-}" ] && [ $(($(date +%s) + longest)) -gt "$BPFDRV_DEADLINE" ]; then
+		echo "# skip: part $name: it would end past the run's deadline (the longest part so far took $longest s)"
 		continue
 	fi
 	echo "# part $name"
@@ -81,6 +88,7 @@ for part in selftests/guest/[0-9]*-*.sh; do
 		stuck_tasks
 	fi
 	echo "# part $name took $((SECONDS - start)) s"
+	[ $((SECONDS - start)) -gt "$longest" ] && longest=$((SECONDS - start))
 done
 
 if [ -d /sys/module/bpfdrv ]; then

@@ -85,6 +85,14 @@ expect "BPFDRV_PARTS=fuzz: the fuzzers on each kernel (by default only the debug
 expect "BPFDRV_PARTS=cloud: the newest cloud kernel's guest alone" -xE "plan: vm 7.3.1\+deb13-cloud-amd64: .*absent core trace" -- BPFDRV_PARTS=cloud
 expect "BPFDRV_DEBUG=1: the debug kernel's round after the matrix (with 2 minutes of fuzzing), whatever the time and disk" \
 	-e "plan: vm debug: .*-e BPFDRV_FUZZ_SECONDS=120 .* core pci mmap eject update fuzz$" -- BPFDRV_DEBUG=1
+out=$(plan BPFDRV_DEBUG=1 BPFDRV_DEBUG_END=1000)
+deadline=$(sed -n 's/^plan: vm debug: .*-e BPFDRV_DEADLINE=\([0-9]*\) .*/\1/p' <<<"$out")
+left=$((${deadline:-0} - $(date +%s)))
+if [ "$left" -gt 990 ] && [ "$left" -le 1000 ]; then
+	ok "BPFDRV_DEBUG_END=1000: the debug kernel's guest gets the run's start + 1000 s as its deadline ($left s left)"
+else
+	nok "BPFDRV_DEBUG_END=1000: the debug kernel's guest gets the run's start + 1000 s as its deadline (${deadline:-none}: $left s left)"
+fi
 refute "BPFDRV_DEBUG=0: no debug kernel" "^plan: vm debug" -- BPFDRV_DEBUG=0 BPFDRV_DEBUG_GATE=99999
 expect "BPFDRV_DEBUG_PARTS=mmap: its parts" -xE "plan: vm debug: .*guest.sh .*-e BPFDRV_PART_TIMEOUT=600 mmap" \
 	-- BPFDRV_DEBUG_PARTS=mmap BPFDRV_DEBUG=1
