@@ -20,6 +20,8 @@ check() { local d=$1; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
 nap=59.$$	# this run's own, told apart from any other sleep
 silent() { echo "SeaBIOS"; sleep "$nap"; echo "# kernel late"; }
 frozen() { printf '# kernel 7.3\n# part pci\nok - a\n'; sleep "$nap"; echo "# guest done"; }
+# a guest whose init fails before guest.sh runs
+downed() { echo "virtme-init: cannot find script I/O ports"; sleep 1; return 255; }
 chatty() {
 	sleep 1
 	printf '# kernel 7.3\r\n# part core\nok - a\nok - b\n'
@@ -32,9 +34,10 @@ start=$SECONDS
 BPFDRV_BOOT_LIMIT=4 launch boot "silentrel" "$tmp/silent.log" silent 2>"$tmp/silent.err"
 launch boot "chattyrel x" "$tmp/chatty.log" chatty 2>"$tmp/chatty.err"
 BPFDRV_QUIET_LIMIT=5 launch boot "frozenrel" "$tmp/frozen.log" frozen 2>"$tmp/frozen.err"
+launch boot "downedrel" "$tmp/downed.log" downed 2>"$tmp/downed.err"
 wait
 took=$((SECONDS - start))
-sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err" "$tmp/frozen.err"
+sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err" "$tmp/frozen.err" "$tmp/downed.err"
 read -r rc secs <"$tmp/silent.log.status"
 check "a guest silent for BPFDRV_BOOT_LIMIT=4 s is stopped twice and fails (rc $rc, $secs s)" \
 	eval '[ "$rc" = 124 ] && [ "$secs" -ge 8 ] && [ "$secs" -lt 30 ] &&
@@ -57,6 +60,12 @@ check "a guest up, then silent for BPFDRV_QUIET_LIMIT=5 s, is stopped twice and 
 	      grep -q "|.*ok - a" "$tmp/frozen.err" && [ -f "$tmp/frozen.log.frozen" ] &&
 	      grep -q "frozenrel: booting it once more (the frozen run.s log: .*frozen.log.frozen)" "$tmp/frozen.err"'
 check "no process of the stopped guests is left" eval '! running "sleep $nap"'
+read -r rc secs <"$tmp/downed.log.status"
+check "a guest that ends before its first line is booted once more, then fails with its own status (rc $rc)" \
+	eval '[ "$rc" = 255 ] && [ "$(grep -c "ended before it came up" "$tmp/downed.err")" = 2 ] &&
+	      [ "$(grep -c "booting it once more" "$tmp/downed.err")" = 1 ] &&
+	      grep -q "|.*cannot find script I/O ports" "$tmp/downed.err" &&
+	      grep -q "cannot find script" "$tmp/downed.log"'
 read -r rc secs <"$tmp/chatty.log.status"
 check "a guest that speaks runs to its end (rc $rc)" test "$rc" = 0
 check "each of its parts is reported as it ends, with its counts" \
@@ -70,4 +79,4 @@ check "the next bound is three times the slowest recorded, 120 s at least ($(boo
 echo "chattyrel 70" >>"$tmp/boot-seconds"
 check "... $(boot_limit chattyrel) s after a 70 s boot; 600 s for a kernel never booted" \
 	eval '[ "$(boot_limit chattyrel)" = 210 ] && [ "$(boot_limit otherrel)" = 600 ]'
-check "the three ran at once ($took s)" test "$took" -lt 25
+check "the four ran at once ($took s)" test "$took" -lt 25

@@ -44,7 +44,9 @@ kill_tree() {	# kill_tree PID: it and every process under it (no procps needed)
 # line within LIMIT s (returns 3), and record how long the first line took.
 # A guest up but silent for longer than a part may run (guest.sh ends a
 # stuck part, or its guest, by then) is frozen: stopped (returns 4), the
-# end of its console shown, rather than left to the VM's limit.
+# end of its console shown, rather than left to the VM's limit. A guest
+# that ended without a first line did not come up (returns 5: the debug
+# kernel's init once timed out waiting for udev on a busy host).
 watch_guest() {
 	local label=$1 out=$2 pid=$3 limit=$4 start=$SECONDS seen=0 total
 	local first= line part= pstart=0 pok=0 pnok=0 rel=${1%% *} heard=$SECONDS
@@ -94,13 +96,14 @@ watch_guest() {
 		fi
 	done
 	part_done
+	[ -n "$first" ] || return 5
 	return 0
 }
 
 # launch KIND LABEL LOG CMD...: run CMD in the background once a slot is free;
 # its output goes to LOG, its exit status and time to LOG.status. A guest
-# (KIND boot) is watched: its parts' progress, and a silent boot, or a
-# guest that froze, retried once.
+# (KIND boot) is watched: its parts' progress, and a silent boot, a guest
+# that froze or one that ended before it came up, retried once.
 launch() {
 	local kind=$1 label=$2 out=$3
 
@@ -124,6 +127,18 @@ launch() {
 				mv "$out" "$out.frozen"
 				log "$label: booting it once more (the frozen run's log: ${out#"$BPFDRV_TOP"/}.frozen)"
 				continue
+			fi
+			# 5: ended before its first line: shown, booted once more
+			if [ $rc = 5 ]; then
+				log "$label: the guest ended before it came up; the end of its console:"
+				tail -n 12 "$out" | tr -d '\r' | sed "s/^/bpfdrv-vm:   | /" >&2
+				if [ $try = 1 ]; then
+					wait $pid 2>/dev/null
+					mv "$out" "$out.silent"
+					log "$label: booting it once more"
+					continue
+				fi
+				rc=0	# its own status, below
 			fi
 			if [ $rc != 3 ]; then
 				wait $pid
