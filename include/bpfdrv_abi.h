@@ -23,9 +23,10 @@
  * DMA buffers; version 4 the hard-IRQ callback; version 5 direct I/O;
  * version 6 the bpfdrv_for() loop; version 7 the accelerator class;
  * version 8 its jobs' buffers for the device's DMA; version 9 several
- * jobs on a ring's device at once; version 10 the driver's own timers.
+ * jobs on a ring's device at once; version 10 the driver's own timers;
+ * version 11 the accelerator's parameters the driver answers.
  */
-#define BPFDRV_ABI_VERSION	10
+#define BPFDRV_ABI_VERSION	11
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -458,6 +459,13 @@ struct chr_ext_ops {
 	__u32 accel_ring_jobs;
 	/* ABI 10: timer @id of the instance fired (bpfdrv_timer_start()) */
 	void (*timer)(struct bpfdrv_dev *dev, __u32 id);
+	/*
+	 * ABI 11: GET_PARAM of BPFDRV_ACCEL_PARAM_DRIVER + @param on the
+	 * accel node: stores the value, 8 bytes, into @io and returns 0, or
+	 * -EINVAL for a parameter or @index it does not have. Optional.
+	 */
+	int (*accel_get_param)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+			       __u32 param, __u32 index, struct bpfdrv_io *io);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

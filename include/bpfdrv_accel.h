@@ -13,7 +13,8 @@
 #define DRM_BPFDRV_BO_CREATE	0x00
 #define DRM_BPFDRV_BO_INFO	0x01
 #define DRM_BPFDRV_SUBMIT	0x02
-/* 0x03-0x0f: kept for bpfdrv's own */
+#define DRM_BPFDRV_GET_PARAM	0x03
+/* 0x04-0x0f: kept for bpfdrv's own */
 #define DRM_BPFDRV_DRIVER_BASE	0x10
 
 /* The largest buffer object, and what an instance's together may take. */
@@ -46,7 +47,22 @@ struct drm_bpfdrv_bo_info {
  * it, it overran its time (ETIMEDOUT), or the device went (ENODEV).
  * A file has at most BPFDRV_ACCEL_FILE_JOBS_MAX jobs submitted and not yet
  * done with (each pins its buffers); past that, SUBMIT fails with EBUSY.
+ *
+ * Syncobjs may be timelines: in_point is the point waited for (0: the
+ * syncobj's fence), out_point the one the job's fence becomes (0: the
+ * syncobj's fence is replaced). Implicit sync: each buffer's reservation
+ * object gets the job's fence (as a write), and the job waits for the
+ * fences other devices put there (another device's jobs, through PRIME)
+ * unless flags has BPFDRV_SUBMIT_NO_IMPLICIT. Among this device's own
+ * jobs, order is explicit (syncobjs). A job of a higher priority starts
+ * before the queued ones of a lower; BPFDRV_ACCEL_PRIORITY_HIGH needs
+ * CAP_SYS_NICE (EACCES). Callers built before these fields pass none:
+ * all zero, as before.
  */
+#define BPFDRV_SUBMIT_NO_IMPLICIT	(1U << 0)
+#define BPFDRV_ACCEL_PRIORITY_NORMAL	0
+#define BPFDRV_ACCEL_PRIORITY_LOW	1
+#define BPFDRV_ACCEL_PRIORITY_HIGH	2
 #define BPFDRV_ACCEL_FILE_JOBS_MAX	256
 #define BPFDRV_ACCEL_JOB_BOS_MAX	8
 #define BPFDRV_ACCEL_JOB_ARG_MAX	64
@@ -57,9 +73,41 @@ struct drm_bpfdrv_submit {
 	__u32 in_syncobj;	/* in: 0, or wait for its fence */
 	__u32 out_syncobj;	/* in: 0, or give it the job's fence */
 	__u32 arg_len;		/* in: bytes of arg */
-	__u32 flags;		/* in: 0 */
+	__u32 flags;		/* in: BPFDRV_SUBMIT_* */
 	__u8 arg[BPFDRV_ACCEL_JOB_ARG_MAX];	/* in: the driver's */
 	__u64 seqno;		/* out: the job's number on its ring */
+	__u64 in_point;		/* in: in_syncobj's timeline point, or 0 */
+	__u64 out_point;	/* in: out_syncobj's timeline point, or 0 */
+	__u32 priority;		/* in: BPFDRV_ACCEL_PRIORITY_* */
+	__u32 pad;		/* in: 0 */
+};
+
+/*
+ * A parameter of the device (param below BPFDRV_ACCEL_PARAM_DRIVER:
+ * bpfdrv's, index 0 unless it says), or one the driver answers
+ * (BPFDRV_ACCEL_PARAM_DRIVER + n: its accel_get_param with n and index).
+ * EINVAL: no such parameter or index.
+ */
+#define BPFDRV_ACCEL_PARAM_ABI_VERSION	0	/* the driver's bpfdrv ABI */
+#define BPFDRV_ACCEL_PARAM_RINGS	1	/* job rings */
+#define BPFDRV_ACCEL_PARAM_RING_JOBS	2	/* index: ring; jobs on it at once */
+#define BPFDRV_ACCEL_PARAM_TIMEOUT_MS	3	/* a job's limit */
+#define BPFDRV_ACCEL_PARAM_BO_MAX	4	/* bytes of a buffer */
+#define BPFDRV_ACCEL_PARAM_BO_TOTAL	5	/* bytes of the device's buffers */
+#define BPFDRV_ACCEL_PARAM_BO_USED	6	/* of those, live now */
+#define BPFDRV_ACCEL_PARAM_FILE_JOBS	7	/* BPFDRV_ACCEL_FILE_JOBS_MAX */
+#define BPFDRV_ACCEL_PARAM_JOB_BOS	8	/* BPFDRV_ACCEL_JOB_BOS_MAX */
+#define BPFDRV_ACCEL_PARAM_JOB_ARG	9	/* BPFDRV_ACCEL_JOB_ARG_MAX */
+#define BPFDRV_ACCEL_PARAM_DMA_BITS	10	/* the device's DMA address bits, or 0 */
+#define BPFDRV_ACCEL_PARAM_FEATURES	11	/* BPFDRV_ACCEL_FEATURE_* */
+#define BPFDRV_ACCEL_PARAM_DRIVER	0x10000
+#define BPFDRV_ACCEL_FEATURE_TIMELINE	(1ULL << 0)	/* in_point, out_point */
+#define BPFDRV_ACCEL_FEATURE_IMPLICIT	(1ULL << 1)	/* implicit sync */
+#define BPFDRV_ACCEL_FEATURE_PRIORITY	(1ULL << 2)	/* priority */
+struct drm_bpfdrv_get_param {
+	__u32 param;		/* in */
+	__u32 index;		/* in */
+	__u64 value;		/* out */
 };
 
 #define DRM_IOCTL_BPFDRV_BO_CREATE \
@@ -71,5 +119,8 @@ struct drm_bpfdrv_submit {
 #define DRM_IOCTL_BPFDRV_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_SUBMIT, \
 		 struct drm_bpfdrv_submit)
+#define DRM_IOCTL_BPFDRV_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_GET_PARAM, \
+		 struct drm_bpfdrv_get_param)
 
 #endif /* __BPFDRV_ACCEL_H */

@@ -15,6 +15,11 @@
 #define ACCEL_PROBE_SLOT	6	/* a job's slot, and a store through it */
 #define ACCEL_PROBE_IOCTLS	7	/* how many */
 
+/* its parameters: GET_PARAM of BPFDRV_ACCEL_PARAM_DRIVER + these */
+#define ACCEL_PROBE_PARAM_PINGS	0	/* PINGs so far */
+#define ACCEL_PROBE_PARAM_INDEX	1	/* index * 3 + 1, for index < 4 */
+#define ACCEL_PROBE_PARAM_BAD	2	/* returns 7: not a value it may */
+
 /* its rings, the jobs each has on the device at once, and their limit */
 #define ACCEL_PROBE_RINGS	2
 #ifndef ACCEL_PROBE_RING_JOBS		/* accel_probe_multi: 4 */

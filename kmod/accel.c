@@ -184,6 +184,7 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 		return ret;
 	if (!ops->accel) {
 		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl ||
+		    ops->accel_get_param ||
 		    ops->accel_rings || ops->accel_dma_bits ||
 		    ops->accel_ring_jobs) {
 			pr_info("driver %s has accel ioctls or rings but is no accelerator (accel = 0)\n",

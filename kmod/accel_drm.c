@@ -34,7 +34,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
+#include <linux/capability.h>
 #include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
 #include <linux/dma-mapping.h>
 #include <linux/iosys-map.h>
 #include <linux/kref.h>
@@ -153,15 +156,26 @@ struct bpfdrv_accel {
 	/* job buffers' DMA: the PCI function (held), or why not */
 	struct device *dma_dev;
 	int dma_err;
+	u32 dma_bits;			/* dma_dev's: GET_PARAM */
+	u32 timeout_ms;			/* a job's limit: GET_PARAM */
 };
 
-/* A file: the instance's, and its queue on each ring. */
+/* The scheduler's priority of each of the UAPI's */
+#define BPFDRV_ACCEL_PRIOS	3
+static const enum drm_sched_priority bpfdrv_accel_prio[BPFDRV_ACCEL_PRIOS] = {
+	[BPFDRV_ACCEL_PRIORITY_NORMAL] = DRM_SCHED_PRIORITY_NORMAL,
+	[BPFDRV_ACCEL_PRIORITY_LOW] = DRM_SCHED_PRIORITY_LOW,
+	[BPFDRV_ACCEL_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
+};
+
+/* A file: the instance's, and its queue on each ring at each priority. */
 struct bpfdrv_accel_file {
 	struct bpfdrv_file_kern *f;
 	struct kref ref;		/* the file's, and each job's */
 	atomic_t jobs;			/* submitted, not freed */
 	struct mutex submit_lock;	/* arm and push in order */
-	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX];
+	/* ring r's at UAPI priority p: ent[r * BPFDRV_ACCEL_PRIOS + p] */
+	struct drm_sched_entity ent[BPFDRV_ACCEL_RINGS_MAX * BPFDRV_ACCEL_PRIOS];
 	u32 nr_ent;
 	/* its jobs' time on each ring's device, start to end: fdinfo; r->lock */
 	atomic64_t busy_ns[BPFDRV_ACCEL_RINGS_MAX];
@@ -978,13 +992,13 @@ static void bpfdrv_accel_reap_work(struct work_struct *work)
 static struct dma_fence *bpfdrv_accel_submit_direct(struct bpfdrv_accel *a,
 						    struct bpfdrv_accel_ring *r,
 						    struct bpfdrv_accel_job *job,
-						    u64 *seqno)
+						    bool waits, u64 *seqno)
 {
 	struct dma_fence *fence = NULL;
 	bool cookie;
 
 	/* no lock for a job that waits: the check below is the one that holds */
-	if (!READ_ONCE(direct_submit) || atomic_read(&r->queued) ||
+	if (!READ_ONCE(direct_submit) || waits || atomic_read(&r->queued) ||
 	    READ_ONCE(r->count) >= r->max_jobs ||
 	    (job->in_fence && (!dma_fence_is_signaled(job->in_fence) ||
 			       job->in_fence->error)))
@@ -1019,20 +1033,152 @@ queue:
 	return NULL;
 }
 
+/*
+ * Implicit sync: a job's buffers, each once, their reservation objects
+ * locked and a fence slot reserved in each from before the job's fence
+ * exists until it is added.
+ */
+struct bpfdrv_accel_resv {
+	struct drm_gem_object *objs[BPFDRV_ACCEL_JOB_BOS_MAX];
+	u32 nr;
+	struct ww_acquire_ctx ctx;
+};
+
+static int bpfdrv_accel_resv_lock(struct bpfdrv_accel_resv *rv,
+				  const struct bpfdrv_accel_job *job)
+{
+	u32 i, k;
+	int ret;
+
+	rv->nr = 0;
+	for (i = 0; i < job->nr_bos; i++) {
+		for (k = 0; k < rv->nr && rv->objs[k] != job->bos[i]; k++)
+			;
+		if (k == rv->nr)
+			rv->objs[rv->nr++] = job->bos[i];
+	}
+	if (!rv->nr)
+		return 0;
+	ret = drm_gem_lock_reservations(rv->objs, rv->nr, &rv->ctx);
+	if (ret) {
+		rv->nr = 0;
+		return ret;
+	}
+	for (i = 0; i < rv->nr; i++) {
+		ret = dma_resv_reserve_fences(rv->objs[i]->resv, 1);
+		if (ret) {
+			drm_gem_unlock_reservations(rv->objs, rv->nr, &rv->ctx);
+			rv->nr = 0;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Each buffer gets @fence (NULL: the job failed) as a write, unlocked. */
+static void bpfdrv_accel_resv_unlock(struct bpfdrv_accel_resv *rv,
+				     struct dma_fence *fence)
+{
+	u32 i;
+
+	if (!rv->nr)
+		return;
+	for (i = 0; fence && i < rv->nr; i++)
+		dma_resv_add_fence(rv->objs[i]->resv, fence,
+				   DMA_RESV_USAGE_WRITE);
+	drm_gem_unlock_reservations(rv->objs, rv->nr, &rv->ctx);
+}
+
+/* A fence of @a's own jobs: ordered among them explicitly, not waited for */
+static bool bpfdrv_accel_fence_ours(struct bpfdrv_accel *a, struct dma_fence *f)
+{
+	struct drm_sched_fence *sf;
+	u32 i;
+
+	if (f->ops == &bpfdrv_accel_fence_ops)
+		return container_of(f, struct bpfdrv_accel_fence, base)->a == a;
+	sf = to_drm_sched_fence(f);
+	for (i = 0; sf && i < a->nr_rings; i++)
+		if (sf->sched == &a->rings[i].sched)
+			return true;
+	return false;
+}
+
+/*
+ * The fences other devices put on the job's buffers (reads and writes: a
+ * job may write), not yet signalled: with @sj NULL, whether there is one;
+ * else each becomes one of @sj's dependencies.
+ */
+static int bpfdrv_accel_implicit(struct bpfdrv_accel *a,
+				 const struct bpfdrv_accel_resv *rv,
+				 struct drm_sched_job *sj)
+{
+	struct dma_resv_iter cursor;
+	struct dma_fence *f;
+	int ret;
+	u32 i;
+
+	for (i = 0; i < rv->nr; i++) {
+		dma_resv_for_each_fence(&cursor, rv->objs[i]->resv,
+					DMA_RESV_USAGE_READ, f) {
+			if (bpfdrv_accel_fence_ours(a, f) ||
+			    dma_fence_is_signaled(f))
+				continue;
+			if (!sj)
+				return 1;
+			ret = drm_sched_job_add_dependency(sj, dma_fence_get(f));
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int bpfdrv_accel_submit_valid(const struct bpfdrv_accel *a,
+				     const struct drm_bpfdrv_submit *args)
+{
+	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
+	    args->arg_len > BPFDRV_ACCEL_JOB_ARG_MAX ||
+	    args->flags & ~BPFDRV_SUBMIT_NO_IMPLICIT ||
+	    args->priority >= BPFDRV_ACCEL_PRIOS || args->pad ||
+	    (args->in_point && !args->in_syncobj) ||
+	    (args->out_point && !args->out_syncobj))
+		return -EINVAL;
+	/* as the DRM drivers do: a high priority is the admin's to give */
+	if (args->priority == BPFDRV_ACCEL_PRIORITY_HIGH &&
+	    !capable(CAP_SYS_NICE))
+		return -EACCES;
+	return 0;
+}
+
+/* @fence in the out-syncobj: replaced, or as the timeline's point */
+static void bpfdrv_accel_out_fence(struct drm_syncobj *out,
+				   struct dma_fence_chain *chain,
+				   struct dma_fence *fence, u64 point)
+{
+	if (chain)
+		drm_syncobj_add_point(out, chain, fence, point);
+	else
+		drm_syncobj_replace_fence(out, fence);
+}
+
 static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
 	struct drm_bpfdrv_submit *args = data;
 	struct bpfdrv_accel *a = to_accel(drm);
 	struct bpfdrv_accel_file *af = file->driver_priv;
+	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *out = NULL;
+	struct bpfdrv_accel_resv rv;
 	struct bpfdrv_accel_job *job;
-	struct dma_fence *fence;
-	int ret;
+	struct drm_sched_entity *ent;
+	struct dma_fence *fence, *in;
+	int ret, waits = 0;
 
-	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
-	    args->arg_len > BPFDRV_ACCEL_JOB_ARG_MAX || args->flags)
-		return -EINVAL;
+	ret = bpfdrv_accel_submit_valid(a, args);
+	if (ret)
+		return ret;
 	/* each queued job pins its buffers: a file has so many at most */
 	if (atomic_inc_return(&af->jobs) > BPFDRV_ACCEL_FILE_JOBS_MAX) {
 		atomic_dec(&af->jobs);
@@ -1063,25 +1209,42 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 			ret = -ENOENT;
 			goto err_free;
 		}
+		chain = args->out_point ? dma_fence_chain_alloc() : NULL;
+		if (args->out_point && !chain) {
+			ret = -ENOMEM;
+			goto err_free;
+		}
 	}
 	if (args->in_syncobj) {
-		ret = drm_syncobj_find_fence(file, args->in_syncobj, 0, 0,
-					     &job->in_fence);
+		/* on an error it leaves a fence it put: not the job's */
+		ret = drm_syncobj_find_fence(file, args->in_syncobj,
+					     args->in_point, 0, &in);
 		if (ret)
 			goto err_free;
+		job->in_fence = in;
 	}
+	ret = bpfdrv_accel_resv_lock(&rv, job);
+	if (ret)
+		goto err_free;
+	if (!(args->flags & BPFDRV_SUBMIT_NO_IMPLICIT))
+		waits = bpfdrv_accel_implicit(a, &rv, NULL);
 	fence = bpfdrv_accel_submit_direct(a, &a->rings[job->ring], job,
-					   &args->seqno);
+					   waits, &args->seqno);
 	if (fence)
 		goto out;
 
-	ret = drm_sched_job_init(&job->base, &af->ent[args->ring], 1, af,
-				 file->client_id);
+	ent = &af->ent[args->ring * BPFDRV_ACCEL_PRIOS + args->priority];
+	ret = drm_sched_job_init(&job->base, ent, 1, af, file->client_id);
 	if (ret)
-		goto err_free;
+		goto err_unlock;
 	if (job->in_fence) {
 		ret = drm_sched_job_add_dependency(&job->base,
 						   dma_fence_get(job->in_fence));
+		if (ret)
+			goto err_cleanup;
+	}
+	if (waits) {
+		ret = bpfdrv_accel_implicit(a, &rv, &job->base);
 		if (ret)
 			goto err_cleanup;
 	}
@@ -1094,8 +1257,9 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	drm_sched_entity_push_job(&job->base);	/* the scheduler owns it */
 	mutex_unlock(&af->submit_lock);
 out:
+	bpfdrv_accel_resv_unlock(&rv, fence);
 	if (out) {
-		drm_syncobj_replace_fence(out, fence);
+		bpfdrv_accel_out_fence(out, chain, fence, args->out_point);
 		drm_syncobj_put(out);
 	}
 	dma_fence_put(fence);
@@ -1105,7 +1269,10 @@ out:
 
 err_cleanup:
 	drm_sched_job_cleanup(&job->base);
+err_unlock:
+	bpfdrv_accel_resv_unlock(&rv, NULL);
 err_free:
+	dma_fence_chain_free(chain);
 	if (out)
 		drm_syncobj_put(out);
 	bpfdrv_accel_job_free(job);
@@ -1130,6 +1297,7 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
 	u64 context;
 	int ret;
 
+	a->timeout_ms = timeout_ms;
 	if (!nr)
 		return 0;	/* no jobs: no fence context (a WARN for 0) */
 	context = dma_fence_context_alloc(nr);
@@ -1149,6 +1317,83 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
 		if (ret)
 			return ret;
 		r->sched_list[0] = &r->sched;
+	}
+	return 0;
+}
+
+/* A parameter the driver answers: its accel_get_param, if it has one. */
+static int bpfdrv_accel_driver_param(struct bpfdrv_accel *a,
+				     struct bpfdrv_accel_file *af,
+				     struct drm_bpfdrv_get_param *args)
+{
+	struct bpfdrv_io_kern io = {
+		.pub.len = sizeof(args->value),
+		.data = (u8 *)&args->value,
+		.size = sizeof(args->value),
+	};
+
+	args->value = 0;
+	return bpfdrv_call(a->bdev, BPFDRV_CALL_FILE,
+			   BPFDRV_CB_ACCEL_GET_PARAM, accel_get_param, 0,
+			   -EINVAL, &af->f->pub,
+			   args->param - BPFDRV_ACCEL_PARAM_DRIVER, args->index,
+			   &io.pub);
+}
+
+static int bpfdrv_accel_get_param(struct drm_device *drm, void *data,
+				  struct drm_file *file)
+{
+	struct drm_bpfdrv_get_param *args = data;
+	struct bpfdrv_accel *a = to_accel(drm);
+
+	if (args->param >= BPFDRV_ACCEL_PARAM_DRIVER)
+		return bpfdrv_accel_driver_param(a, file->driver_priv, args);
+	if (args->index && (args->param != BPFDRV_ACCEL_PARAM_RING_JOBS ||
+			    args->index >= a->nr_rings))
+		return -EINVAL;
+	switch (args->param) {
+	case BPFDRV_ACCEL_PARAM_ABI_VERSION:
+		args->value = BPFDRV_ABI_VERSION;
+		break;
+	case BPFDRV_ACCEL_PARAM_RINGS:
+		args->value = a->nr_rings;
+		break;
+	case BPFDRV_ACCEL_PARAM_RING_JOBS:
+		if (!a->nr_rings)
+			return -EINVAL;
+		args->value = a->rings[args->index].max_jobs;
+		break;
+	case BPFDRV_ACCEL_PARAM_TIMEOUT_MS:
+		args->value = a->timeout_ms;
+		break;
+	case BPFDRV_ACCEL_PARAM_BO_MAX:
+		args->value = BPFDRV_ACCEL_BO_MAX;
+		break;
+	case BPFDRV_ACCEL_PARAM_BO_TOTAL:
+		args->value = BPFDRV_ACCEL_BO_TOTAL;
+		break;
+	case BPFDRV_ACCEL_PARAM_BO_USED:
+		args->value = atomic64_read(&a->bo_bytes);
+		break;
+	case BPFDRV_ACCEL_PARAM_FILE_JOBS:
+		args->value = BPFDRV_ACCEL_FILE_JOBS_MAX;
+		break;
+	case BPFDRV_ACCEL_PARAM_JOB_BOS:
+		args->value = BPFDRV_ACCEL_JOB_BOS_MAX;
+		break;
+	case BPFDRV_ACCEL_PARAM_JOB_ARG:
+		args->value = BPFDRV_ACCEL_JOB_ARG_MAX;
+		break;
+	case BPFDRV_ACCEL_PARAM_DMA_BITS:
+		args->value = a->dma_bits;
+		break;
+	case BPFDRV_ACCEL_PARAM_FEATURES:
+		args->value = BPFDRV_ACCEL_FEATURE_TIMELINE |
+			      BPFDRV_ACCEL_FEATURE_IMPLICIT |
+			      BPFDRV_ACCEL_FEATURE_PRIORITY;
+		break;
+	default:
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1245,6 +1490,7 @@ static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
 	struct bpfdrv_accel *a = to_accel(drm);
 	struct bpfdrv_accel_file *af;
 	int ret = bpfdrv_accel_may_open(a);
+	u32 i;
 
 	if (ret)
 		return ret;
@@ -1253,10 +1499,11 @@ static int bpfdrv_accel_open(struct drm_device *drm, struct drm_file *file)
 		return -ENOMEM;
 	kref_init(&af->ref);
 	mutex_init(&af->submit_lock);
-	for (; af->nr_ent < a->nr_rings; af->nr_ent++) {
-		ret = drm_sched_entity_init(&af->ent[af->nr_ent],
-					    DRM_SCHED_PRIORITY_NORMAL,
-					    a->rings[af->nr_ent].sched_list,
+	for (; af->nr_ent < a->nr_rings * BPFDRV_ACCEL_PRIOS; af->nr_ent++) {
+		i = af->nr_ent;
+		ret = drm_sched_entity_init(&af->ent[i],
+					    bpfdrv_accel_prio[i % BPFDRV_ACCEL_PRIOS],
+					    a->rings[i / BPFDRV_ACCEL_PRIOS].sched_list,
 					    1, NULL);
 		if (ret)
 			goto err;
@@ -1310,7 +1557,7 @@ static void bpfdrv_accel_show_fdinfo(struct drm_printer *p, struct drm_file *fil
 	u64 ns, now;
 	u32 i, k;
 
-	for (i = 0; i < af->nr_ent; i++) {
+	for (i = 0; i < a->nr_rings; i++) {
 		/* the jobs that ended, and those on the device until now */
 		r = &a->rings[i];
 		spin_lock_irqsave(&r->lock, flags);
@@ -1343,7 +1590,8 @@ static const struct file_operations bpfdrv_accel_fops = {
 };
 
 static const struct drm_driver bpfdrv_accel_driver_template = {
-	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_COMPUTE_ACCEL | DRIVER_GEM | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = bpfdrv_accel_open,
 	.postclose = bpfdrv_accel_postclose,
 	.show_fdinfo = bpfdrv_accel_show_fdinfo,
@@ -1383,6 +1631,10 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 				DRM_BPFDRV_SUBMIT, _IOC_READ | _IOC_WRITE,
 				sizeof(struct drm_bpfdrv_submit),
 				bpfdrv_accel_submit, "BPFDRV_SUBMIT");
+	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_GET_PARAM],
+				DRM_BPFDRV_GET_PARAM, _IOC_READ | _IOC_WRITE,
+				sizeof(struct drm_bpfdrv_get_param),
+				bpfdrv_accel_get_param, "BPFDRV_GET_PARAM");
 	a->driver = bpfdrv_accel_driver_template;
 	/* no dumb buffers: they would bypass the limits of BPFDRV_BO_CREATE */
 	a->driver.dumb_create = NULL;
@@ -1487,6 +1739,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	drm->dev_private = a;
 	a->drm = drm;
 	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by free */
+	a->dma_bits = a->dma_dev ? bdev->ops->accel_dma_bits : 0;
 	ret = bpfdrv_accel_rings_init(a, bdev->ops);
 	if (ret) {
 		dev_info(&bdev->dev, "cannot set up its job rings: %d\n", ret);

@@ -37,6 +37,7 @@ u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops)
 		[BPFDRV_CB_ACCEL_RUN_JOB] = ops->accel_run_job,
 		[BPFDRV_CB_ACCEL_TIMEOUT] = ops->accel_timeout,
 		[BPFDRV_CB_TIMER] = ops->timer,
+		[BPFDRV_CB_ACCEL_GET_PARAM] = ops->accel_get_param,
 	};
 	u32 mask = 0;
 	int cb;

@@ -62,6 +62,7 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_ACCEL_RUN_JOB] = "accel_run_job",
 	[BPFDRV_CB_ACCEL_TIMEOUT] = "accel_timeout",
 	[BPFDRV_CB_TIMER] = "timer",
+	[BPFDRV_CB_ACCEL_GET_PARAM] = "accel_get_param",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

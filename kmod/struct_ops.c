@@ -67,6 +67,7 @@ static const struct {
 	BPFDRV_CB_MEMBER(accel_run_job, BPFDRV_CB_ACCEL_RUN_JOB),
 	BPFDRV_CB_MEMBER(accel_timeout, BPFDRV_CB_ACCEL_TIMEOUT),
 	BPFDRV_CB_MEMBER(timer, BPFDRV_CB_TIMER),
+	BPFDRV_CB_MEMBER(accel_get_param, BPFDRV_CB_ACCEL_GET_PARAM),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -447,6 +448,13 @@ static void bpfdrv_stub_timer(struct bpfdrv_dev *dev, u32 id)
 {
 }
 
+static int bpfdrv_stub_accel_get_param(struct bpfdrv_dev *dev,
+				       struct bpfdrv_file *file, u32 param,
+				       u32 index, struct bpfdrv_io *io)
+{
+	return -EINVAL;
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -468,6 +476,7 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.accel_run_job = bpfdrv_stub_accel_run_job,
 	.accel_timeout = bpfdrv_stub_accel_timeout,
 	.timer = bpfdrv_stub_timer,
+	.accel_get_param = bpfdrv_stub_accel_get_param,
 };
 
 /*

@@ -320,6 +320,8 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		struct drm_bpfdrv_bo_create create;
 		struct drm_bpfdrv_bo_info info;
 		struct drm_bpfdrv_submit submit;
+		struct drm_bpfdrv_get_param param;
+		struct drm_syncobj_timeline_wait twait;
 		struct drm_gem_close close;
 		struct drm_prime_handle prime;
 		struct drm_syncobj_create sync;
@@ -330,6 +332,7 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		unsigned char raw[512];
 	} a;
 	__u32 sobj[4];
+	__u64 points[4];
 	enum call_kind kind;
 	unsigned long cmd;
 	unsigned int i;
@@ -371,7 +374,12 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		a.submit.arg_len = below(t, BPFDRV_ACCEL_JOB_ARG_MAX + 8);
 		for (i = 0; i < BPFDRV_ACCEL_JOB_ARG_MAX; i++)
 			a.submit.arg[i] = rnd(t);
-		a.submit.flags = one_in(t, 8) ? (__u32)rnd(t) : 0;
+		a.submit.flags = one_in(t, 8) ? (__u32)rnd(t) : below(t, 2);
+		/* timeline points, mostly small; a priority, high for root */
+		a.submit.in_point = one_in(t, 2) ? 0 : one_in(t, 8) ? edge_u64(t) : below(t, 4);
+		a.submit.out_point = one_in(t, 2) ? 0 : one_in(t, 8) ? edge_u64(t) : below(t, 4);
+		a.submit.priority = one_in(t, 8) ? (__u32)rnd(t) : below(t, 3);
+		a.submit.pad = one_in(t, 16);
 		break;
 	case 5:
 		cmd = DRM_IOCTL_GEM_CLOSE;
@@ -398,7 +406,26 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		a.wait.flags = below(t, 4);
 		break;
 	default:
-		switch (below(t, 3)) {
+		switch (below(t, 5)) {
+		case 3:	/* bpfdrv's parameters, the driver's, and none */
+			cmd = DRM_IOCTL_BPFDRV_GET_PARAM;
+			a.param.param = one_in(t, 4) ? (__u32)rnd(t) :
+					one_in(t, 2) ? below(t, 16) :
+					BPFDRV_ACCEL_PARAM_DRIVER + below(t, 4);
+			a.param.index = one_in(t, 2) ? 0 : (__u32)edge_u64(t);
+			break;
+		case 4:
+			for (i = 0; i < 4; i++)
+				sobj[i] = pick_handle(t);
+			cmd = DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT;
+			a.twait.handles = (uintptr_t)sobj;
+			for (i = 0; i < 4; i++)
+				points[i] = one_in(t, 8) ? edge_u64(t) : below(t, 4);
+			a.twait.points = (uintptr_t)points;
+			a.twait.count_handles = below(t, 5);
+			a.twait.timeout_nsec = now_ns() + below(t, 2000000);
+			a.twait.flags = below(t, 8);
+			break;
 		case 0:
 			cmd = DRM_IOCTL_SYNCOBJ_DESTROY;
 			a.sdestroy.handle = pick_handle(t);

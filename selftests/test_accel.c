@@ -590,7 +590,7 @@ static int test_jobs(const char *node)
 	ok(submit(fd, 0, bo, 1, 0, 0x7fff, 0, 0, NULL) == ENOENT, "an unknown out-syncobj: ENOENT");
 	bad = (struct drm_bpfdrv_submit){ .arg_len = BPFDRV_ACCEL_JOB_ARG_MAX + 1 };
 	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &bad) == EINVAL, "an argument too long: EINVAL");
-	bad = (struct drm_bpfdrv_submit){ .flags = 1 };
+	bad = (struct drm_bpfdrv_submit){ .flags = 2 };
 	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &bad) == EINVAL, "unknown flags: EINVAL");
 	err = submit(fd, 0, bo, 0, 0, s1, 77, 0, NULL);
 	c = !err && !sync_wait(fd, s1, 5000);
@@ -1504,8 +1504,8 @@ static int test_flood(const char *node, int files)
 	int fd[16], i, n, err = 0, full = 0, queued = 0;
 	uint32_t h[16];
 
-	if (files > 16)
-		files = 16;
+	if (files > 16 || files < 1)
+		files = files < 1 ? 1 : 16;
 	for (i = 0; i < files; i++) {
 		fd[i] = open_node(node);
 		h[i] = 0;
@@ -1710,6 +1710,337 @@ out:
 	return 0;
 }
 
+/* SUBMIT with every field: the timeline points, flags and priority */
+static int submit2(int fd, uint32_t ring, const uint32_t *bos, uint32_t nr_bos,
+		   uint32_t in, __u64 in_point, uint32_t out, __u64 out_point,
+		   uint32_t flags, uint32_t prio, uint32_t mode, uint32_t value,
+		   __u64 *seqno)
+{
+	struct drm_bpfdrv_submit sub = {
+		.ring = ring, .nr_bos = nr_bos, .in_syncobj = in,
+		.out_syncobj = out, .arg_len = sizeof(struct accel_probe_job),
+		.in_point = in_point, .out_point = out_point, .flags = flags,
+		.priority = prio,
+	};
+	struct accel_probe_job job = { .mode = mode, .value = value };
+	int err;
+
+	memcpy(sub.bos, bos, nr_bos * sizeof(*bos));
+	memcpy(sub.arg, &job, sizeof(job));
+	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	if (!err && seqno)
+		*seqno = sub.seqno;
+	return err;
+}
+
+/* GET_PARAM: its errno, the value in *@v */
+static int get_param(int fd, __u32 param, __u32 index, __u64 *v)
+{
+	struct drm_bpfdrv_get_param gp = { .param = param, .index = index };
+	int err = ioctl_err(fd, DRM_IOCTL_BPFDRV_GET_PARAM, &gp);
+
+	*v = gp.value;
+	return err;
+}
+
+/*
+ * GET_PARAM on accel_probe (@rings 0: accel_probe_norings): each of
+ * bpfdrv's against what the driver declared, every other number and index
+ * refused, and the driver's own answered by its accel_get_param.
+ */
+static int test_params(const char *node, unsigned int rings)
+{
+	static const struct { __u32 param; __u64 want; const char *name; } known[] = {
+		{ BPFDRV_ACCEL_PARAM_ABI_VERSION, BPFDRV_ABI_VERSION, "ABI_VERSION" },
+		{ BPFDRV_ACCEL_PARAM_BO_MAX, BPFDRV_ACCEL_BO_MAX, "BO_MAX" },
+		{ BPFDRV_ACCEL_PARAM_BO_TOTAL, BPFDRV_ACCEL_BO_TOTAL, "BO_TOTAL" },
+		{ BPFDRV_ACCEL_PARAM_FILE_JOBS, BPFDRV_ACCEL_FILE_JOBS_MAX, "FILE_JOBS" },
+		{ BPFDRV_ACCEL_PARAM_JOB_BOS, BPFDRV_ACCEL_JOB_BOS_MAX, "JOB_BOS" },
+		{ BPFDRV_ACCEL_PARAM_JOB_ARG, BPFDRV_ACCEL_JOB_ARG_MAX, "JOB_ARG" },
+		{ BPFDRV_ACCEL_PARAM_DMA_BITS, 0, "DMA_BITS" },
+		{ BPFDRV_ACCEL_PARAM_FEATURES, BPFDRV_ACCEL_FEATURE_TIMELINE |
+		  BPFDRV_ACCEL_FEATURE_IMPLICIT | BPFDRV_ACCEL_FEATURE_PRIORITY, "FEATURES" },
+	};
+	int fd = open_node(node), i, bad = 0, err;
+	struct accel_probe_state st = {};
+	__u64 v, used0, used1, used2;
+	__u32 h = 0, p;
+
+	for (i = 0; i < (int)(sizeof(known) / sizeof(known[0])); i++) {
+		err = get_param(fd, known[i].param, 0, &v);
+		ok(!err && v == known[i].want, "GET_PARAM %s: %llu (%s)", known[i].name,
+		   (unsigned long long)v, strerror(err));
+	}
+	err = get_param(fd, BPFDRV_ACCEL_PARAM_RINGS, 0, &v);
+	ok(!err && v == rings, "GET_PARAM RINGS: %llu, the driver's %u", (unsigned long long)v,
+	   rings);
+	err = get_param(fd, BPFDRV_ACCEL_PARAM_TIMEOUT_MS, 0, &v);
+	ok(!err && v == (rings ? ACCEL_PROBE_TIMEOUT_MS : BPFDRV_ACCEL_TIMEOUT_MS),
+	   "GET_PARAM TIMEOUT_MS: %llu", (unsigned long long)v);
+	for (i = 0; i < (int)rings; i++) {
+		err = get_param(fd, BPFDRV_ACCEL_PARAM_RING_JOBS, i, &v);
+		ok(!err && v == ACCEL_PROBE_RING_JOBS, "GET_PARAM RING_JOBS of ring %d: %llu",
+		   i, (unsigned long long)v);
+	}
+	ok(get_param(fd, BPFDRV_ACCEL_PARAM_RING_JOBS, rings, &v) == EINVAL,
+	   "GET_PARAM RING_JOBS of ring %u, which it has not: EINVAL", rings);
+	/* every other number below the driver's, and every index but 0 */
+	for (p = 0; p < BPFDRV_ACCEL_PARAM_DRIVER; p++) {
+		err = get_param(fd, p, 0, &v);
+		if (p > BPFDRV_ACCEL_PARAM_FEATURES && err != EINVAL)
+			bad++;
+		if (p != BPFDRV_ACCEL_PARAM_RING_JOBS &&
+		    get_param(fd, p, p + 1, &v) != EINVAL)
+			bad++;
+	}
+	ok(!bad, "GET_PARAM: each of the %u numbers it has not, and each index where none is taken: EINVAL (%d not)",
+	   BPFDRV_ACCEL_PARAM_DRIVER - BPFDRV_ACCEL_PARAM_FEATURES - 1, bad);
+	get_param(fd, BPFDRV_ACCEL_PARAM_BO_USED, 0, &used0);
+	err = bo_create(fd, 65536, &h, NULL);
+	get_param(fd, BPFDRV_ACCEL_PARAM_BO_USED, 0, &used1);
+	gem_close(fd, h);
+	get_param(fd, BPFDRV_ACCEL_PARAM_BO_USED, 0, &used2);
+	ok(!err && used1 == used0 + 65536 && used2 == used0,
+	   "GET_PARAM BO_USED: %llu, %llu with a 64 KiB buffer, %llu after it",
+	   (unsigned long long)used0, (unsigned long long)used1, (unsigned long long)used2);
+
+	/* the driver's */
+	for (i = 0; i < 3; i++)
+		ioctl_err(fd, IOCTL_PING, NULL);
+	ioctl_err(fd, IOCTL_STATE, &st);
+	err = get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER + ACCEL_PROBE_PARAM_PINGS, 0, &v);
+	ok(!err && v == st.pings && v >= 3, "the driver's PINGS: %llu, as its state says (%llu)",
+	   (unsigned long long)v, (unsigned long long)st.pings);
+	for (i = 0, bad = 0; i < 4; i++)
+		if (get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER + ACCEL_PROBE_PARAM_INDEX, i, &v) ||
+		    v != (__u64)i * 3 + 1)
+			bad++;
+	ok(!bad, "the driver's INDEX for index 0..3: index * 3 + 1");
+	ok(get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER + ACCEL_PROBE_PARAM_INDEX, 4, &v) == EINVAL,
+	   "the driver's INDEX for index 4, which it refuses: EINVAL");
+	err = get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER + ACCEL_PROBE_PARAM_BAD, 0, &v);
+	ok(err == EIO && !v, "the driver's answer out of its range (7): EIO, no value (%s)",
+	   strerror(err));
+	ok(get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER + 3, 0, &v) == EINVAL &&
+	   get_param(fd, 0xffffffff, 0, &v) == EINVAL,
+	   "a parameter the driver has not: EINVAL");
+	close(fd);
+	return 0;
+}
+
+/* A driver without accel_get_param: its parameters are refused. */
+static int test_params_absent(const char *node)
+{
+	int fd = open_node(node);
+	__u64 v = 0;
+
+	ok(get_param(fd, BPFDRV_ACCEL_PARAM_DRIVER, 0, &v) == EINVAL,
+	   "a driver without accel_get_param: its parameters EINVAL");
+	ok(!get_param(fd, BPFDRV_ACCEL_PARAM_RINGS, 0, &v) && v > 0,
+	   "bpfdrv's are answered (RINGS %llu)", (unsigned long long)v);
+	close(fd);
+	return 0;
+}
+
+/* The last signalled point of timeline @t */
+static __u64 timeline_point(int fd, uint32_t t)
+{
+	uint64_t point = ~0ULL;
+
+	return drmSyncobjQuery(fd, &t, &point, 1) ? ~0ULL : point;
+}
+
+/*
+ * Timeline syncobjs: a held job gives point 1, a job waiting for point 1
+ * gives point 2; a point not there, or one without its syncobj, refused.
+ */
+static int test_timeline(const char *node)
+{
+	int fd = open_node(node), c;
+	uint32_t t = 0, bin = 0, plain = 0, bo;
+	int i;
+	__u64 seq = 0, mapped;
+	uint64_t pt = 2;
+	uint32_t *p;
+
+	c = !bo_create(fd, 4096, &bo, NULL) && !drmSyncobjCreate(fd, 0, &t) &&
+	    !drmSyncobjCreate(fd, 0, &bin) && !drmSyncobjCreate(fd, 0, &plain);
+	p = c ? bo_map(fd, bo, &mapped) : NULL;
+	ok(p && !submit2(fd, 0, &bo, 1, 0, 0, t, 1, 0, 0, PROBE_JOB_HOLD, 0, &seq),
+	   "a held job gives timeline point 1");
+	ok(!submit2(fd, 0, &bo, 1, t, 1, t, 2, 0, 0, PROBE_JOB_STORE, 0x7e1, NULL),
+	   "a job waits for point 1 and gives point 2");
+	usleep(100000);
+	ok(timeline_point(fd, t) == 0 && p && p[0] != 0x7e1,
+	   "neither point is signalled, the second job has not run (%llu)",
+	   (unsigned long long)timeline_point(fd, t));
+	ok(!probe_done(fd, 0, seq, 0), "DONE ends the held job");
+	c = !drmSyncobjTimelineWait(fd, &t, &pt, 1, now_ns() + 5000000000LL,
+				    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+	ok(c && timeline_point(fd, t) == 2 && p && p[0] == 0x7e1,
+	   "point 2 is signalled once the second job ran (%llu, %#x)",
+	   (unsigned long long)timeline_point(fd, t), p ? p[0] : 0);
+	ok(!submit2(fd, 1, &bo, 1, t, 2, t, 3, 0, 0, PROBE_JOB_STORE, 0x7e3, NULL) &&
+	   (pt = 3, !drmSyncobjTimelineWait(fd, &t, &pt, 1, now_ns() + 5000000000LL,
+					    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL)) &&
+	   p[0] == 0x7e3, "a job for an idle ring (started by its submit) gives point 3");
+	ok(!drmSyncobjTransfer(fd, bin, 0, t, 3, 0) && fence_status(fd, bin) == 1,
+	   "point 3 transferred to a binary syncobj is signalled (the device has timelines)");
+	ok(submit2(fd, 0, &bo, 1, t, 9, 0, 0, 0, 0, PROBE_JOB_STORE, 0, NULL) == EINVAL,
+	   "waiting for a point not submitted: EINVAL");
+	/* a job's own fence in a syncobj, no timeline's link: it has no points */
+	c = !submit(fd, 1, &bo, 1, 0, plain, PROBE_JOB_STORE, 0x7e4, NULL) &&
+	    !sync_wait(fd, plain, 5000);
+	ok(c && submit2(fd, 0, &bo, 1, plain, 1, 0, 0, 0, 0, PROBE_JOB_STORE, 0, NULL) == EINVAL,
+	   "a point of a syncobj that holds a job's fence, not a timeline: EINVAL");
+	/* a refused wait puts nothing of the timeline's (the log check) */
+	for (i = 0, c = 1; i < 16; i++)
+		c = c && submit2(fd, 0, &bo, 1, t, 9, 0, 0, 0, 0, PROBE_JOB_STORE, 0,
+				 NULL) == EINVAL;
+	ok(c && timeline_point(fd, t) == 3 && !drmSyncobjTransfer(fd, bin, 0, t, 3, 0) &&
+	   fence_status(fd, bin) == 1, "16 waits more for it refused: the timeline is intact");
+	ok(submit2(fd, 0, &bo, 1, 0, 1, 0, 0, 0, 0, PROBE_JOB_STORE, 0, NULL) == EINVAL &&
+	   submit2(fd, 0, &bo, 1, 0, 0, 0, 1, 0, 0, PROBE_JOB_STORE, 0, NULL) == EINVAL,
+	   "a point without its syncobj: EINVAL");
+	if (p)
+		munmap(p, mapped);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Implicit sync with another device (vgem): a job on a buffer vgem holds a
+ * write fence on waits for it (or not: BPFDRV_SUBMIT_NO_IMPLICIT); a held
+ * job's buffer, exported after its submit, has its fence for readers; this
+ * device's own jobs on one buffer are not ordered by it.
+ */
+static int test_implicit(const char *node, const char *vgem_node)
+{
+	int fd = open_node(node), vg = open_node(vgem_node), vbuf = -1, db = -1, c, i;
+	struct drm_mode_create_dumb dumb = { .width = 1024, .height = 1, .bpp = 32 };
+	struct drm_vgem_fence_attach attach = { .flags = VGEM_FENCE_WRITE };
+	struct drm_vgem_fence_signal sig = {};
+	uint32_t imp = 0, own = 0, s = 0, twice[2], v;
+	struct pollfd pfd;
+	__u64 seq = 0, mapped = 0;
+	uint32_t *p = NULL;
+
+	c = !drmIoctl(vg, DRM_IOCTL_MODE_CREATE_DUMB, &dumb) &&
+	    !drmPrimeHandleToFD(vg, dumb.handle, DRM_CLOEXEC | DRM_RDWR, &vbuf) &&
+	    !drmPrimeFDToHandle(fd, vbuf, &imp) && !drmSyncobjCreate(fd, 0, &s) &&
+	    !bo_create(fd, 4096, &own, NULL);
+	p = c ? bo_map(fd, imp, &mapped) : NULL;
+	ok(p != NULL, "a vgem buffer, imported here");
+	if (!p)
+		goto out;
+	for (i = 0; i < 2; i++) {
+		bool opt_out = i;
+
+		attach.handle = dumb.handle;
+		c = !drmIoctl(vg, DRM_IOCTL_VGEM_FENCE_ATTACH, &attach) &&
+		    !submit2(fd, 0, &imp, 1, 0, 0, s, 0,
+			     opt_out ? BPFDRV_SUBMIT_NO_IMPLICIT : 0, 0,
+			     PROBE_JOB_STORE, 0x1a0 + i, NULL);
+		ok(c, "%s: vgem holds a write fence on it, a job stores into it",
+		   opt_out ? "NO_IMPLICIT" : "implicit");
+		usleep(100000);
+		if (!opt_out)
+			ok(sync_wait(fd, s, 0) == ETIME && p[0] != 0x1a0,
+			   "implicit: the job waits for vgem's fence, with no syncobj (%#x)", p[0]);
+		else
+			ok(!sync_wait(fd, s, 5000) && p[0] == 0x1a1,
+			   "NO_IMPLICIT: the job ran at once (%#x)", p[0]);
+		sig.fence = attach.out_fence;
+		c = !drmIoctl(vg, DRM_IOCTL_VGEM_FENCE_SIGNAL, &sig) && !sync_wait(fd, s, 5000) &&
+		    fence_status(fd, s) == 1;
+		v = p[0];
+		ok(c && v == 0x1a0 + (__u32)i, "%s: vgem signals; the job has run (%#x)",
+		   opt_out ? "NO_IMPLICIT" : "implicit", v);
+	}
+
+	/* its own jobs: a held job's buffer, exported after, has its fence */
+	ok(!submit(fd, 0, &own, 1, 0, 0, PROBE_JOB_HOLD, 0, &seq) &&
+	   !drmPrimeHandleToFD(fd, own, DRM_CLOEXEC | DRM_RDWR, &db),
+	   "a held job's buffer, exported after its submit");
+	pfd = (struct pollfd){ .fd = db, .events = POLLIN };
+	ok(db >= 0 && poll(&pfd, 1, 100) == 0, "a reader of the dma-buf waits for the job");
+	ok(!submit2(fd, 1, &own, 1, 0, 0, s, 0, 0, 0, PROBE_JOB_STORE, 0x2b, NULL) &&
+	   !sync_wait(fd, s, 5000), "a job of this device on the same buffer does not wait for it");
+	twice[0] = twice[1] = own;
+	ok(!submit2(fd, 1, twice, 2, 0, 0, s, 0, 0, 0, PROBE_JOB_STORE, 0x2c, NULL) &&
+	   !sync_wait(fd, s, 5000), "a job naming one buffer twice runs");
+	ok(!probe_done(fd, 0, seq, 0) && poll(&pfd, 1, 5000) == 1,
+	   "DONE ends the held job: the dma-buf's reader wakes");
+out:
+	if (p)
+		munmap(p, mapped);
+	if (db >= 0)
+		close(db);
+	if (vbuf >= 0)
+		close(vbuf);
+	close(vg);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Priorities on a ring of one job: behind a held job, two low, a normal
+ * and a high one queued in that order start high, normal, low, low.
+ */
+static int test_priority(const char *node)
+{
+	static const __u32 prio[4] = {
+		BPFDRV_ACCEL_PRIORITY_LOW, BPFDRV_ACCEL_PRIORITY_LOW,
+		BPFDRV_ACCEL_PRIORITY_NORMAL, BPFDRV_ACCEL_PRIORITY_HIGH,
+	};
+	static const int order[4] = { 3, 2, 0, 1 };	/* which starts when */
+	int fd = open_node(node), i, c, err;
+	uint32_t bo = 0, s[4] = {};
+	__u64 seq = 0, t[4];
+
+	c = !bo_create(fd, 4096, &bo, NULL);
+	for (i = 0; i < 4; i++)
+		c = c && !drmSyncobjCreate(fd, 0, &s[i]);
+	ok(c && !submit(fd, 0, &bo, 1, 0, 0, PROBE_JOB_HOLD, 0, &seq), "a held job on ring 0");
+	for (i = 0, err = 0; i < 4 && !err; i++)
+		err = submit2(fd, 0, &bo, 1, 0, 0, s[i], 0, 0, prio[i], PROBE_JOB_STORE, i, NULL);
+	ok(!err, "queued behind it: low, low, normal, high (%s)", strerror(err));
+	usleep(50000);
+	ok(!probe_done(fd, 0, seq, 0), "DONE ends the held job");
+	for (i = 0, c = 1; i < 4; i++) {
+		c = c && !sync_wait(fd, s[i], 5000);
+		t[i] = fence_time(fd, s[i]);
+	}
+	ok(c, "the four ran");
+	for (i = 1; c && i < 4; i++)
+		c = t[order[i - 1]] && t[order[i - 1]] < t[order[i]];
+	ok(c, "high first, then normal, then the lows in their order (+%lld +%lld +%lld +%lld us)",
+	   (long long)(t[3] - t[3]) / 1000, (long long)(t[2] - t[3]) / 1000,
+	   (long long)(t[0] - t[3]) / 1000, (long long)(t[1] - t[3]) / 1000);
+	ok(submit2(fd, 0, &bo, 1, 0, 0, 0, 0, 0, 3, PROBE_JOB_STORE, 0, NULL) == EINVAL,
+	   "priority 3: EINVAL");
+	ok(submit2(fd, 0, &bo, 1, 0, 0, 0, 0, 1U << 31, 0, PROBE_JOB_STORE, 0, NULL) == EINVAL,
+	   "an unknown flag: EINVAL");
+	close(fd);
+	return 0;
+}
+
+/* A caller without CAP_SYS_NICE: a high priority refused (EACCES). */
+static int test_priority_denied(const char *node)
+{
+	int fd = open_node(node);
+	uint32_t bo = 0;
+
+	ok(!bo_create(fd, 4096, &bo, NULL) &&
+	   submit2(fd, 0, &bo, 1, 0, 0, 0, 0, 0, BPFDRV_ACCEL_PRIORITY_HIGH,
+		   PROBE_JOB_STORE, 0, NULL) == EACCES,
+	   "without CAP_SYS_NICE a high-priority job: EACCES");
+	ok(!submit2(fd, 0, &bo, 1, 0, 0, 0, 0, 0, BPFDRV_ACCEL_PRIORITY_LOW,
+		    PROBE_JOB_STORE, 0, NULL), "a low-priority one is taken");
+	close(fd);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -1784,10 +2115,22 @@ int main(int argc, char **argv)
 		test_fences(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "resv"))
 		test_resv(argv[2], argv[3]);
+	else if (argc >= 4 && !strcmp(argv[1], "params"))
+		test_params(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "params_absent"))
+		test_params_absent(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "timeline"))
+		test_timeline(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "implicit"))
+		test_implicit(argv[2], argv[3]);
+	else if (argc >= 3 && !strcmp(argv[1], "priority"))
+		test_priority(argv[2]);
+	else if (argc >= 3 && !strcmp(argv[1], "priority_denied"))
+		test_priority_denied(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
 		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv NODE VGEM\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied NODE\n",
 			argv[0]);
 		return 2;
 	}

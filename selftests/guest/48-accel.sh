@@ -82,6 +82,7 @@ check "accel_probe_norings loads (ioctls, no rings)" \
 node=$($T/test_accel find accel_probe)
 check "its accel node exists ($node)" test -c "$node"
 tac threads "$node" 1
+tac params "$node" 0
 # it declares 0666: anyone may use it (devtmpfs made the node so; udev
 # may have given it to render, as Debian's rule does)
 # (udev first: its rule, applied after the chmod, would undo it)
@@ -154,7 +155,7 @@ expect_eq "stats count each of the 8000 ADDs once" \
 # the skeleton bpfdrv new --accel writes, built by its own Makefile
 check "load the accelerator skeleton (bpfdrv new --accel)" \
 	$BPFDRV load --pin $B/new/skelaccel/skelaccel.bpf.o
-skeleton_test skelaccel '^7 passed, 0 failed' "its generated test passes, a job included"
+skeleton_test skelaccel '^8 passed, 0 failed' "its generated test passes, GET_PARAM and a job on a timeline included"
 check "unload the skeleton" $BPFDRV unload skelaccel
 
 # jobs, most started from their submit (a ring idle), then each through
@@ -168,11 +169,32 @@ tac jobs "$node"
 expect_eq "stats: run_job ran once for each of the 800 submitters' jobs and the 2 x 9 others" \
 	"$(($(stat accel_run_job) - before))" 818
 tac edges "$node"
+# priorities through the scheduler's jobs only (N), then with direct jobs
+tac priority "$node"
+echo Y >$DIRECT
+tac priority "$node"
+tac timeline "$node"
+before=$(stat accel_get_param)
+tac params "$node" 2
+expect_eq "stats: accel_get_param ran for each of the driver's parameters asked (9)" \
+	"$(($(stat accel_get_param) - before))" 9
+if command -v setpriv >/dev/null; then
+	tap_run setpriv --bounding-set=-sys_nice $T/test_accel priority_denied "$node"
+else
+	echo "# skip: a high priority without CAP_SYS_NICE (no setpriv)"
+fi
+echo N >$DIRECT
 
 modprobe vgem 2>/dev/null
 vgem=$($T/test_trace_drm find vgem)
 if [ -n "$vgem" ]; then
 	tac prime "$node" "$vgem"
+	# through the scheduler (N: the tracer's tests below count its jobs),
+	# then started from the submit where nothing is waited for
+	tac implicit "$node" "$vgem"
+	echo Y >$DIRECT
+	tac implicit "$node" "$vgem"
+	echo N >$DIRECT
 else
 	echo "# skip: PRIME with vgem (no vgem card)"
 fi
@@ -278,6 +300,7 @@ if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -ge 1 ]; then
 		--perfetto "$OUT/edu.json" -- \
 		$T/test_accel edu "$edu" 50 >"$OUT/edu" 2>"$OUT/edu.err"
 	cat "$OUT/edu"
+	tac params_absent "$edu"
 	jobs=$(($(awk '$1 == "accel_run_job" { print $2 }' /sys/class/bpfdrv/edu_accel0/stats) - jobs))
 	irqs=$(($(cat /sys/class/bpfdrv/edu_accel0/irq_count) - before))
 	# a buffer is mapped when the driver asks for its bus address: both of

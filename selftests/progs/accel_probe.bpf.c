@@ -115,6 +115,32 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	return -ENOTTY;
 }
 
+SEC("struct_ops/ap_get_param")
+int BPF_PROG(ap_get_param, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
+	     __u32 param, __u32 index, struct bpfdrv_io *io)
+{
+	struct accel_probe_state *st = bpfdrv_dev_state(dev, struct accel_probe_state);
+	__u64 v;
+
+	if (!st)
+		return -EINVAL;
+	switch (param) {
+	case ACCEL_PROBE_PARAM_PINGS:
+		v = st->pings;
+		break;
+	case ACCEL_PROBE_PARAM_INDEX:
+		if (index >= 4)
+			return -EINVAL;
+		v = index * 3 + 1;
+		break;
+	case ACCEL_PROBE_PARAM_BAD:
+		return 7;
+	default:
+		return -EINVAL;
+	}
+	return bpfdrv_io_store(io, 0, &v, sizeof(v)) ? -EIO : 0;
+}
+
 #ifndef ACCEL_PROBE_NO_RINGS
 /* one byte more than a job buffer copy may move */
 __u8 too_big[BPFDRV_JOB_BO_COPY_MAX + 1];
@@ -211,6 +237,7 @@ struct chr_ext_ops accel_probe_ops = {
 	.open = (void *)ap_open,
 	.release = (void *)ap_release,
 	.accel_ioctl = (void *)ap_accel_ioctl,
+	.accel_get_param = (void *)ap_get_param,
 #ifndef ACCEL_PROBE_NO_RINGS
 	.accel_run_job = (void *)ap_run_job,
 	.accel_timeout = (void *)ap_timeout,
