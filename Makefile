@@ -64,6 +64,7 @@ ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_
 		  $(BUILD)/selftests/accel_probe_v2.bpf.o \
 		  $(BUILD)/selftests/accel_probe_norings.bpf.o \
 		  $(BUILD)/selftests/accel_probe_multi.bpf.o \
+		  $(BUILD)/selftests/accel_probe_vm.bpf.o \
 		  $(BUILD)/selftests/edu_accel32.bpf.o \
 		  $(BUILD)/selftests/edu_accel1.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
@@ -148,6 +149,11 @@ $(BUILD)/selftests/accel_probe_multi.bpf.o: selftests/progs/accel_probe.bpf.c $(
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_RING_JOBS=4 -DACCEL_PROBE_TIMEOUT_MS=3000 \
 		-c $< -o $@
+
+# with device address spaces: its page tables, jobs that walk a VM
+$(BUILD)/selftests/accel_probe_vm.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DACCEL_PROBE_VM -c $< -o $@
 
 # an accelerator with the driver's ioctls and no rings
 $(BUILD)/selftests/accel_probe_norings.bpf.o: selftests/progs/accel_probe.bpf.c $(HEADERS)

@@ -136,6 +136,11 @@ extern __s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, __u32 ring_bo, __u32 off,
 /* ABI 9: the slot of a job on a ring's device (BPFDRV_JOB_SLOT_BO) */
 extern int bpfdrv_job_slot(struct bpfdrv_dev *dev, __u32 ring,
 			   __u64 seqno) __ksym __weak;
+/* ABI 11: copies through the VM a job runs in (SUBMIT's vm_id) */
+extern int bpfdrv_job_vm_load(struct bpfdrv_dev *dev, __u32 ring_job,
+			      __u64 addr, void *dst, __u32 dst__sz) __ksym __weak;
+extern int bpfdrv_job_vm_store(struct bpfdrv_dev *dev, __u32 ring_job,
+			       __u64 addr, void *src, __u32 src__sz) __ksym __weak;
 /* ABI 10: arm (or move) timer @id, cancel it; the timer callback runs */
 extern int bpfdrv_timer_start(struct bpfdrv_dev *dev, __u32 id,
 			      __u64 delay_ns) __ksym __weak;

@@ -24,7 +24,8 @@
  * version 6 the bpfdrv_for() loop; version 7 the accelerator class;
  * version 8 its jobs' buffers for the device's DMA; version 9 several
  * jobs on a ring's device at once; version 10 the driver's own timers;
- * version 11 the accelerator's parameters the driver answers.
+ * version 11 the accelerator's parameters the driver answers and its
+ * device address spaces.
  */
 #define BPFDRV_ABI_VERSION	11
 
@@ -269,6 +270,9 @@ struct bpfdrv_accel_ioctl {
  * runs, once its driver asked, and only through the IOMMU (docs/accel.md).
  */
 #define BPFDRV_ACCEL_DMA_BITS_MIN	24
+/* ABI 11: chr_ext_ops.accel_va_bits, when set */
+#define BPFDRV_ACCEL_VA_BITS_MIN	20
+#define BPFDRV_ACCEL_VA_BITS_MAX	48
 
 /*
  * ABI 10: each instance has BPFDRV_TIMERS_MAX timers. bpfdrv_timer_start()
@@ -466,6 +470,20 @@ struct chr_ext_ops {
 	 */
 	int (*accel_get_param)(struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 			       __u32 param, __u32 index, struct bpfdrv_io *io);
+	/*
+	 * ABI 11: device address spaces (VMs, include/bpfdrv_accel.h) of
+	 * accel_va_bits address bits (0: none; else 20..48). Each step of a
+	 * bind reaches the driver before it takes effect: accel_vm_map maps
+	 * [@addr, @addr + @range) of VM @vm to the buffer the binding file
+	 * calls @handle, from @bo_offset (0, or -errno to refuse: the bind
+	 * ends with it); accel_vm_unmap unmaps a range, and cannot refuse.
+	 * Both optional, sleepable, bytes multiples of BPFDRV_ACCEL_VA_PAGE.
+	 */
+	__u32 accel_va_bits;
+	int (*accel_vm_map)(struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+			    __u64 range, __u32 handle, __u64 bo_offset);
+	void (*accel_vm_unmap)(struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+			       __u64 range);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -14,7 +14,10 @@
 #define DRM_BPFDRV_BO_INFO	0x01
 #define DRM_BPFDRV_SUBMIT	0x02
 #define DRM_BPFDRV_GET_PARAM	0x03
-/* 0x04-0x0f: kept for bpfdrv's own */
+#define DRM_BPFDRV_VM_CREATE	0x04
+#define DRM_BPFDRV_VM_DESTROY	0x05
+#define DRM_BPFDRV_VM_BIND	0x06
+/* 0x07-0x0f: kept for bpfdrv's own */
 #define DRM_BPFDRV_DRIVER_BASE	0x10
 
 /* The largest buffer object, and what an instance's together may take. */
@@ -79,7 +82,7 @@ struct drm_bpfdrv_submit {
 	__u64 in_point;		/* in: in_syncobj's timeline point, or 0 */
 	__u64 out_point;	/* in: out_syncobj's timeline point, or 0 */
 	__u32 priority;		/* in: BPFDRV_ACCEL_PRIORITY_* */
-	__u32 pad;		/* in: 0 */
+	__u32 vm_id;		/* in: 0, or the file's VM the job runs in */
 };
 
 /*
@@ -100,10 +103,12 @@ struct drm_bpfdrv_submit {
 #define BPFDRV_ACCEL_PARAM_JOB_ARG	9	/* BPFDRV_ACCEL_JOB_ARG_MAX */
 #define BPFDRV_ACCEL_PARAM_DMA_BITS	10	/* the device's DMA address bits, or 0 */
 #define BPFDRV_ACCEL_PARAM_FEATURES	11	/* BPFDRV_ACCEL_FEATURE_* */
+#define BPFDRV_ACCEL_PARAM_VA_BITS	12	/* a VM's address bits; 0: no VMs */
 #define BPFDRV_ACCEL_PARAM_DRIVER	0x10000
 #define BPFDRV_ACCEL_FEATURE_TIMELINE	(1ULL << 0)	/* in_point, out_point */
 #define BPFDRV_ACCEL_FEATURE_IMPLICIT	(1ULL << 1)	/* implicit sync */
 #define BPFDRV_ACCEL_FEATURE_PRIORITY	(1ULL << 2)	/* priority */
+#define BPFDRV_ACCEL_FEATURE_VM		(1ULL << 3)	/* VM_*, vm_id */
 struct drm_bpfdrv_get_param {
 	__u32 param;		/* in */
 	__u32 index;		/* in */
@@ -119,6 +124,58 @@ struct drm_bpfdrv_get_param {
 #define DRM_IOCTL_BPFDRV_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_SUBMIT, \
 		 struct drm_bpfdrv_submit)
+/*
+ * Device address spaces (VMs), for a driver with accel_va_bits: a file
+ * has up to BPFDRV_ACCEL_FILE_VMS_MAX, each the addresses from
+ * BPFDRV_ACCEL_VA_PAGE to 2^accel_va_bits, managed by the kernel's
+ * drm_gpuvm. Their ids are the device's (the driver sees the same); a
+ * file reaches its own only (ENOENT). VM_BIND maps range bytes of buffer
+ * handle from bo_offset at addr, unmapping whatever was there, or unmaps
+ * [addr, addr + range); all multiples of BPFDRV_ACCEL_VA_PAGE, inside the
+ * VM and the buffer (EINVAL). The driver gets each step that results
+ * (accel_vm_map, accel_vm_unmap); one it refuses ends the bind with its
+ * error, the steps before it done. A bind runs in the ioctl, after the
+ * in-syncobj's fence (at the point, if given); the out-syncobj gets a
+ * signalled fence (at the point). A buffer stays mapped for the CPU while
+ * bound: a job in the VM reaches it through bpfdrv_job_vm_load()/_store().
+ */
+#define BPFDRV_ACCEL_FILE_VMS_MAX	16
+#define BPFDRV_ACCEL_VA_PAGE		4096ULL
+#define BPFDRV_VM_BIND_MAP		0
+#define BPFDRV_VM_BIND_UNMAP		1
+struct drm_bpfdrv_vm_create {
+	__u32 flags;		/* in: 0 */
+	__u32 vm_id;		/* out */
+};
+
+struct drm_bpfdrv_vm_destroy {
+	__u32 vm_id;		/* in */
+	__u32 pad;		/* in: 0 */
+};
+
+struct drm_bpfdrv_vm_bind {
+	__u32 vm_id;		/* in */
+	__u32 op;		/* in: BPFDRV_VM_BIND_* */
+	__u32 handle;		/* in: the buffer (MAP), else 0 */
+	__u32 flags;		/* in: 0 */
+	__u64 addr;		/* in */
+	__u64 range;		/* in: bytes */
+	__u64 bo_offset;	/* in: MAP: where in the buffer, else 0 */
+	__u32 in_syncobj;	/* in: 0, or wait for its fence first */
+	__u32 out_syncobj;	/* in: 0, or give it the bind's fence */
+	__u64 in_point;		/* in: in_syncobj's timeline point, or 0 */
+	__u64 out_point;	/* in: out_syncobj's timeline point, or 0 */
+};
+
+#define DRM_IOCTL_BPFDRV_VM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_VM_CREATE, \
+		 struct drm_bpfdrv_vm_create)
+#define DRM_IOCTL_BPFDRV_VM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_BPFDRV_VM_DESTROY, \
+		struct drm_bpfdrv_vm_destroy)
+#define DRM_IOCTL_BPFDRV_VM_BIND \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_BPFDRV_VM_BIND, \
+		struct drm_bpfdrv_vm_bind)
 #define DRM_IOCTL_BPFDRV_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_BPFDRV_GET_PARAM, \
 		 struct drm_bpfdrv_get_param)

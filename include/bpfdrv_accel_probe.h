@@ -13,7 +13,26 @@
 #define ACCEL_PROBE_DONE	4
 #define ACCEL_PROBE_EJECT	5	/* no argument: bpfdrv_eject() */
 #define ACCEL_PROBE_SLOT	6	/* a job's slot, and a store through it */
-#define ACCEL_PROBE_IOCTLS	7	/* how many */
+#define ACCEL_PROBE_PT		7	/* accel_probe_vm: its page tables */
+#define ACCEL_PROBE_IOCTLS	8	/* how many */
+
+/*
+ * accel_probe_vm: VMs of ACCEL_PROBE_VA_BITS address bits, and a page
+ * table for each of VMs 1 to ACCEL_PROBE_VMS that accel_vm_map and
+ * accel_vm_unmap keep (a map into another VM: ENOSPC). An entry is
+ * ACCEL_PROBE_PTE_VALID | the buffer's handle << 32 | its page; PT reads
+ * 64 of them from page first of VM vm.
+ */
+#define ACCEL_PROBE_VA_BITS	20
+#define ACCEL_PROBE_VA_PAGES	(1U << (ACCEL_PROBE_VA_BITS - 12))
+#define ACCEL_PROBE_VMS		4
+#define ACCEL_PROBE_PTE_VALID	(1ULL << 63)
+#define ACCEL_PROBE_PT_ENTRIES	64
+struct accel_probe_pt {
+	__u32 vm;
+	__u32 first;
+	__u64 pte[ACCEL_PROBE_PT_ENTRIES];	/* out */
+};
 
 /* its parameters: GET_PARAM of BPFDRV_ACCEL_PARAM_DRIVER + these */
 #define ACCEL_PROBE_PARAM_PINGS	0	/* PINGs so far */
@@ -42,6 +61,13 @@
 #define PROBE_JOB_EDGES		5
 /* run_job loops without end: its budget on the fence path ends it */
 #define PROBE_JOB_LOOP		6
+/*
+ * accel_probe_vm: for each of 64 pages of the job's VM from page value,
+ * the 8 bytes at its start (bpfdrv_job_vm_load()), or PROBE_VM_FAULT |
+ * -errno, into buffer 0; done
+ */
+#define PROBE_JOB_VM_WALK	7
+#define PROBE_VM_FAULT		0xfa17000000000000ULL
 struct accel_probe_job {
 	__u32 mode;
 	__u32 value;

@@ -166,6 +166,19 @@ static int bpfdrv_accel_jobs_valid(const struct chr_ext_ops *ops)
 			BPFDRV_ACCEL_DMA_BITS_MIN);
 		return -EINVAL;
 	}
+	if (ops->accel_va_bits &&
+	    (ops->accel_va_bits < BPFDRV_ACCEL_VA_BITS_MIN ||
+	     ops->accel_va_bits > BPFDRV_ACCEL_VA_BITS_MAX)) {
+		pr_info("driver %s: accel_va_bits %u (want 0, or %u..%u)\n",
+			ops->name, ops->accel_va_bits, BPFDRV_ACCEL_VA_BITS_MIN,
+			BPFDRV_ACCEL_VA_BITS_MAX);
+		return -EINVAL;
+	}
+	if ((ops->accel_vm_map || ops->accel_vm_unmap) && !ops->accel_va_bits) {
+		pr_info("driver %s has accel_vm_map or accel_vm_unmap but no accel_va_bits\n",
+			ops->name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -184,7 +197,7 @@ static int bpfdrv_accel_valid(const struct chr_ext_ops *ops)
 		return ret;
 	if (!ops->accel) {
 		if (bpfdrv_accel_ioctl_count(ops) || ops->accel_ioctl ||
-		    ops->accel_get_param ||
+		    ops->accel_get_param || ops->accel_va_bits ||
 		    ops->accel_rings || ops->accel_dma_bits ||
 		    ops->accel_ring_jobs) {
 			pr_info("driver %s has accel ioctls or rings but is no accelerator (accel = 0)\n",
@@ -415,6 +428,53 @@ __bpf_kfunc s64 bpfdrv_job_bo_dma(struct bpfdrv_dev *dev, u32 ring_bo, u32 off,
 	return ret;
 }
 
+/**
+ * bpfdrv_job_vm_load - copy from the VM of a job on a ring's device (ABI 11)
+ * @dev: the instance
+ * @ring_job: BPFDRV_JOB_BO(ring, 0) or BPFDRV_JOB_SLOT_BO(ring, slot, 0)
+ * @addr: the address in the job's VM
+ * @dst: where to
+ * @dst__sz: bytes, at most BPFDRV_JOB_BO_COPY_MAX
+ *
+ * The job names a VM (SUBMIT's vm_id); @addr to @addr + @dst__sz lies
+ * inside one of its mappings. Any context, irq_hard included.
+ *
+ * Return: 0; -EFAULT if that range is not mapped by one mapping (now: a
+ * bind may have unmapped it); -ENOENT if no such job is on the ring's
+ * device or it names no VM; -E2BIG past the copy's limit; -ENODEV.
+ */
+__bpf_kfunc int bpfdrv_job_vm_load(struct bpfdrv_dev *dev, u32 ring_job,
+				   u64 addr, void *dst, u32 dst__sz)
+{
+	int ret;
+
+	bpfdrv_accel_call(dev, ret, job_vm_copy, BPFDRV_JOB_RING_OF(ring_job),
+			  BPFDRV_JOB_SLOT_OF(ring_job), addr, dst, dst__sz,
+			  false);
+	return ret;
+}
+
+/**
+ * bpfdrv_job_vm_store - copy into the VM of a job on a ring's device (ABI 11)
+ * @dev: the instance
+ * @ring_job: as bpfdrv_job_vm_load()
+ * @addr: the address in the job's VM
+ * @src: where from
+ * @src__sz: bytes
+ *
+ * Return: as bpfdrv_job_vm_load().
+ */
+__bpf_kfunc int bpfdrv_job_vm_store(struct bpfdrv_dev *dev, u32 ring_job,
+				    u64 addr, void *src, u32 src__sz)
+{
+	int ret;
+
+	bpfdrv_accel_call(dev, ret, job_vm_copy, BPFDRV_JOB_RING_OF(ring_job),
+			  BPFDRV_JOB_SLOT_OF(ring_job), addr, src, src__sz,
+			  true);
+	return ret;
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(bpfdrv_accel_kfunc_ids)
@@ -423,6 +483,8 @@ BTF_ID_FLAGS(func, bpfdrv_job_slot, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_load, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_vm_load, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_vm_store, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(bpfdrv_accel_kfunc_ids)
 
 const struct bpfdrv_part bpfdrv_part_accel = {

@@ -21,6 +21,8 @@ struct bpfdrv_accel_class {
 			   void *buf, u32 len, bool store);
 	s64 (*job_bo_dma)(void *accel, u32 ring, int slot, u32 bo, u32 off,
 			  u32 len);
+	int (*job_vm_copy)(void *accel, u32 ring, int slot, u64 addr,
+			   void *buf, u32 len, bool store);
 };
 
 int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);

@@ -62,6 +62,7 @@
 #include "call.h"
 #include "../include/bpfdrv_accel.h"
 #include "accel.h"
+#include "accel_vm.h"
 #include "chrdev.h"
 
 #define BPFDRV_ACCEL_NR_IOCTLS	(DRM_BPFDRV_DRIVER_BASE + BPFDRV_ACCEL_IOCTLS_MAX)
@@ -158,6 +159,7 @@ struct bpfdrv_accel {
 	int dma_err;
 	u32 dma_bits;			/* dma_dev's: GET_PARAM */
 	u32 timeout_ms;			/* a job's limit: GET_PARAM */
+	struct bpfdrv_accel_vms vms;	/* its files' address spaces */
 };
 
 /* The scheduler's priority of each of the UAPI's */
@@ -210,6 +212,7 @@ struct bpfdrv_accel_job {
 	bool ended;
 	int end_err;
 	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
+	struct bpfdrv_accel_vm *vm;	/* the VM it runs in (held), or NULL */
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
@@ -605,6 +608,31 @@ static int bpfdrv_accel_job_bo_copy(void *accel, u32 ring, int slot, u32 bo,
 	return ret;
 }
 
+/* A copy through the VM of a running job: under its ring's lock. */
+static int bpfdrv_accel_job_vm_copy(void *accel, u32 ring, int slot, u64 addr,
+				    void *buf, u32 len, bool store)
+{
+	struct bpfdrv_accel *a = accel;
+	struct bpfdrv_accel_ring *r;
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+	int ret;
+
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	if (len > BPFDRV_JOB_BO_COPY_MAX)
+		return -E2BIG;
+	r = &a->rings[ring];
+	spin_lock_irqsave(&r->lock, flags);
+	job = bpfdrv_accel_ring_job(r, slot);
+	if (!job || !job->vm)
+		ret = -ENOENT;
+	else
+		ret = bpfdrv_accel_vm_copy(job->vm, addr, buf, len, store);
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
+}
+
 static s64 bpfdrv_accel_job_bo_dma(void *accel, u32 ring, int slot, u32 bo,
 				   u32 off, u32 len)
 {
@@ -881,6 +909,7 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 	else
 		kfree(job->hw);
 	dma_fence_put(job->in_fence);
+	bpfdrv_accel_vm_put(job->vm);
 	if (job->af) {
 		atomic_dec(&job->af->jobs);
 		kref_put(&job->af->ref, bpfdrv_accel_file_last_put);
@@ -1140,7 +1169,7 @@ static int bpfdrv_accel_submit_valid(const struct bpfdrv_accel *a,
 	if (args->ring >= a->nr_rings || args->nr_bos > BPFDRV_ACCEL_JOB_BOS_MAX ||
 	    args->arg_len > BPFDRV_ACCEL_JOB_ARG_MAX ||
 	    args->flags & ~BPFDRV_SUBMIT_NO_IMPLICIT ||
-	    args->priority >= BPFDRV_ACCEL_PRIOS || args->pad ||
+	    args->priority >= BPFDRV_ACCEL_PRIOS ||
 	    (args->in_point && !args->in_syncobj) ||
 	    (args->out_point && !args->out_syncobj))
 		return -EINVAL;
@@ -1203,6 +1232,13 @@ static int bpfdrv_accel_submit(struct drm_device *drm, void *data,
 	ret = bpfdrv_accel_job_bos(job, file, args);
 	if (ret)
 		goto err_free;
+	if (args->vm_id) {
+		job->vm = bpfdrv_accel_vm_get(&a->vms, file, args->vm_id);
+		if (!job->vm) {
+			ret = -ENOENT;
+			goto err_free;
+		}
+	}
 	if (args->out_syncobj) {
 		out = drm_syncobj_find(file, args->out_syncobj);
 		if (!out) {
@@ -1321,6 +1357,24 @@ static int bpfdrv_accel_rings_init(struct bpfdrv_accel *a,
 	return 0;
 }
 
+static int bpfdrv_accel_vm_create_ioctl(struct drm_device *drm, void *data,
+					struct drm_file *file)
+{
+	return bpfdrv_accel_vm_create(&to_accel(drm)->vms, file, data);
+}
+
+static int bpfdrv_accel_vm_destroy_ioctl(struct drm_device *drm, void *data,
+					 struct drm_file *file)
+{
+	return bpfdrv_accel_vm_destroy(&to_accel(drm)->vms, file, data);
+}
+
+static int bpfdrv_accel_vm_bind_ioctl(struct drm_device *drm, void *data,
+				      struct drm_file *file)
+{
+	return bpfdrv_accel_vm_bind(&to_accel(drm)->vms, file, data);
+}
+
 /* A parameter the driver answers: its accel_get_param, if it has one. */
 static int bpfdrv_accel_driver_param(struct bpfdrv_accel *a,
 				     struct bpfdrv_accel_file *af,
@@ -1390,7 +1444,11 @@ static int bpfdrv_accel_get_param(struct drm_device *drm, void *data,
 	case BPFDRV_ACCEL_PARAM_FEATURES:
 		args->value = BPFDRV_ACCEL_FEATURE_TIMELINE |
 			      BPFDRV_ACCEL_FEATURE_IMPLICIT |
-			      BPFDRV_ACCEL_FEATURE_PRIORITY;
+			      BPFDRV_ACCEL_FEATURE_PRIORITY |
+			      (a->vms.va_bits ? BPFDRV_ACCEL_FEATURE_VM : 0);
+		break;
+	case BPFDRV_ACCEL_PARAM_VA_BITS:
+		args->value = a->vms.va_bits;
 		break;
 	default:
 		return -EINVAL;
@@ -1525,6 +1583,7 @@ err:
 static void bpfdrv_accel_postclose(struct drm_device *drm,
 				   struct drm_file *file)
 {
+	bpfdrv_accel_vm_file_close(&to_accel(drm)->vms, file);
 	bpfdrv_accel_file_free(file->driver_priv);
 }
 
@@ -1635,6 +1694,18 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 				DRM_BPFDRV_GET_PARAM, _IOC_READ | _IOC_WRITE,
 				sizeof(struct drm_bpfdrv_get_param),
 				bpfdrv_accel_get_param, "BPFDRV_GET_PARAM");
+	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_CREATE],
+				DRM_BPFDRV_VM_CREATE, _IOC_READ | _IOC_WRITE,
+				sizeof(struct drm_bpfdrv_vm_create),
+				bpfdrv_accel_vm_create_ioctl, "BPFDRV_VM_CREATE");
+	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_DESTROY],
+				DRM_BPFDRV_VM_DESTROY, _IOC_WRITE,
+				sizeof(struct drm_bpfdrv_vm_destroy),
+				bpfdrv_accel_vm_destroy_ioctl, "BPFDRV_VM_DESTROY");
+	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_BIND],
+				DRM_BPFDRV_VM_BIND, _IOC_WRITE,
+				sizeof(struct drm_bpfdrv_vm_bind),
+				bpfdrv_accel_vm_bind_ioctl, "BPFDRV_VM_BIND");
 	a->driver = bpfdrv_accel_driver_template;
 	/* no dumb buffers: they would bypass the limits of BPFDRV_BO_CREATE */
 	a->driver.dumb_create = NULL;
@@ -1668,6 +1739,7 @@ static void bpfdrv_accel_free(struct work_struct *work)
 		drm_sched_fini(&a->rings[a->nr_rings].sched);
 	}
 	put_device(a->dma_dev);
+	bpfdrv_accel_vms_fini(&a->vms);
 	kfree(a);
 	module_put(THIS_MODULE);
 }
@@ -1707,6 +1779,11 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 
 	if (!a)
 		return -ENOMEM;
+	if (bdev->ops->accel_va_bits && !BPFDRV_ACCEL_HAS_VMS) {
+		dev_info(&bdev->dev, "its driver declares accel_va_bits, but this kernel has no drm_gpuvm (CONFIG_DRM_GPUVM): no address spaces\n");
+		kfree(a);
+		return -EOPNOTSUPP;
+	}
 	bpfdrv_accel_fill(a, bdev->ops);
 	a->bdev = bdev;
 	a->mode = bdev->mode;
@@ -1738,6 +1815,7 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	}
 	drm->dev_private = a;
 	a->drm = drm;
+	bpfdrv_accel_vms_init(&a->vms, drm, bdev, bdev->ops->accel_va_bits);
 	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by free */
 	a->dma_bits = a->dma_dev ? bdev->ops->accel_dma_bits : 0;
 	ret = bpfdrv_accel_rings_init(a, bdev->ops);
@@ -1788,6 +1866,7 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 	.job_slot = bpfdrv_accel_job_slot,
 	.job_bo_copy = bpfdrv_accel_job_bo_copy,
 	.job_bo_dma = bpfdrv_accel_job_bo_dma,
+	.job_vm_copy = bpfdrv_accel_job_vm_copy,
 };
 
 static int __init bpfdrv_accel_init(void)

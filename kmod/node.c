@@ -147,8 +147,9 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 	for (op = BPFDRV_CB_ACCEL_IOCTL; op <= BPFDRV_CB_ACCEL_TIMEOUT; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
-	len += sysfs_emit_at(buf, len, "accel_get_param %llu\n",
-			     sum.calls[BPFDRV_CB_ACCEL_GET_PARAM]);
+	for (op = BPFDRV_CB_ACCEL_GET_PARAM; op <= BPFDRV_CB_ACCEL_VM_UNMAP; op++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
+				     sum.calls[op]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);
 	len += sysfs_emit_at(buf, len, "direct_retries %llu\n",
 			     sum.direct_retries);

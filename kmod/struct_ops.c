@@ -68,6 +68,8 @@ static const struct {
 	BPFDRV_CB_MEMBER(accel_timeout, BPFDRV_CB_ACCEL_TIMEOUT),
 	BPFDRV_CB_MEMBER(timer, BPFDRV_CB_TIMER),
 	BPFDRV_CB_MEMBER(accel_get_param, BPFDRV_CB_ACCEL_GET_PARAM),
+	BPFDRV_CB_MEMBER(accel_vm_map, BPFDRV_CB_ACCEL_VM_MAP),
+	BPFDRV_CB_MEMBER(accel_vm_unmap, BPFDRV_CB_ACCEL_VM_UNMAP),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -276,6 +278,7 @@ static const struct bpfdrv_data_member bpfdrv_data_members[] = {
 	BPFDRV_DATA_MEMBER(accel_timeout_ms, NULL),
 	BPFDRV_DATA_MEMBER(accel_dma_bits, NULL),
 	BPFDRV_DATA_MEMBER(accel_ring_jobs, NULL),
+	BPFDRV_DATA_MEMBER(accel_va_bits, NULL),
 };
 
 static int bpfdrv_ops_init_member(const struct btf_type *t,
@@ -455,6 +458,17 @@ static int bpfdrv_stub_accel_get_param(struct bpfdrv_dev *dev,
 	return -EINVAL;
 }
 
+static int bpfdrv_stub_accel_vm_map(struct bpfdrv_dev *dev, u32 vm, u64 addr,
+				    u64 range, u32 handle, u64 bo_offset)
+{
+	return -EINVAL;
+}
+
+static void bpfdrv_stub_accel_vm_unmap(struct bpfdrv_dev *dev, u32 vm,
+				       u64 addr, u64 range)
+{
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -477,6 +491,8 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.accel_timeout = bpfdrv_stub_accel_timeout,
 	.timer = bpfdrv_stub_timer,
 	.accel_get_param = bpfdrv_stub_accel_get_param,
+	.accel_vm_map = bpfdrv_stub_accel_vm_map,
+	.accel_vm_unmap = bpfdrv_stub_accel_vm_unmap,
 };
 
 /*

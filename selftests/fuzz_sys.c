@@ -321,6 +321,9 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		struct drm_bpfdrv_bo_info info;
 		struct drm_bpfdrv_submit submit;
 		struct drm_bpfdrv_get_param param;
+		struct drm_bpfdrv_vm_create vmc;
+		struct drm_bpfdrv_vm_destroy vmd;
+		struct drm_bpfdrv_vm_bind vmb;
 		struct drm_syncobj_timeline_wait twait;
 		struct drm_gem_close close;
 		struct drm_prime_handle prime;
@@ -379,7 +382,7 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		a.submit.in_point = one_in(t, 2) ? 0 : one_in(t, 8) ? edge_u64(t) : below(t, 4);
 		a.submit.out_point = one_in(t, 2) ? 0 : one_in(t, 8) ? edge_u64(t) : below(t, 4);
 		a.submit.priority = one_in(t, 8) ? (__u32)rnd(t) : below(t, 3);
-		a.submit.pad = one_in(t, 16);
+		a.submit.vm_id = one_in(t, 4) ? below(t, 8) : 0;
 		break;
 	case 5:
 		cmd = DRM_IOCTL_GEM_CLOSE;
@@ -406,7 +409,25 @@ static void op_drm(struct fuzz_thread *t, int fd)
 		a.wait.flags = below(t, 4);
 		break;
 	default:
-		switch (below(t, 5)) {
+		switch (below(t, 8)) {
+		case 5:
+			cmd = DRM_IOCTL_BPFDRV_VM_CREATE;
+			a.vmc.flags = one_in(t, 8);
+			break;
+		case 6:
+			cmd = DRM_IOCTL_BPFDRV_VM_DESTROY;
+			a.vmd.vm_id = below(t, 8);
+			break;
+		case 7:	/* pages of a small VM, mostly aligned */
+			cmd = DRM_IOCTL_BPFDRV_VM_BIND;
+			a.vmb.vm_id = below(t, 8);
+			a.vmb.op = one_in(t, 8) ? (__u32)rnd(t) : below(t, 2);
+			a.vmb.handle = pick_handle(t);
+			a.vmb.addr = one_in(t, 8) ? edge_u64(t) : (__u64)below(t, 256) << 12;
+			a.vmb.range = one_in(t, 8) ? edge_u64(t) : (__u64)(1 + below(t, 16)) << 12;
+			a.vmb.bo_offset = one_in(t, 8) ? edge_u64(t) : (__u64)below(t, 16) << 12;
+			a.vmb.flags = one_in(t, 16);
+			break;
 		case 3:	/* bpfdrv's parameters, the driver's, and none */
 			cmd = DRM_IOCTL_BPFDRV_GET_PARAM;
 			a.param.param = one_in(t, 4) ? (__u32)rnd(t) :

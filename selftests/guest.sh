@@ -86,6 +86,8 @@ for part in selftests/guest/[0-9]*-*.sh; do
 	if [ $rc = 124 ] || [ $rc = 137 ]; then
 		nok "part $name ended within $part_limit s"
 		stuck_tasks
+	elif [ $rc = 139 ] || [ $rc = 134 ]; then	# its shell crashed
+		nok "part $name ran to its end (its shell died of signal $((rc - 128)))"
 	fi
 	echo "# part $name took $((SECONDS - start)) s"
 	[ $((SECONDS - start)) -gt "$longest" ] && longest=$((SECONDS - start))

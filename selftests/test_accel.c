@@ -302,7 +302,7 @@ static int test_basic(const char *node)
 	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + DRM_BPFDRV_DRIVER_BASE +
 				  ACCEL_PROBE_IOCTLS, __u64), &size);
 	ok(err == EINVAL, "an ioctl past the driver's last: EINVAL (%s)", strerror(err));
-	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 2, __u64), &size);
+	err = ioctl_err(fd, _IOWR(DRM_IOCTL_BASE, DRM_COMMAND_BASE + 0x07, __u64), &size);
 	ok(err == EINVAL, "a reserved bpfdrv ioctl: EINVAL (%s)", strerror(err));
 	/* a shorter argument than declared: DRM zero-fills the rest */
 	err = ioctl_err(fd, _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE,
@@ -1758,6 +1758,7 @@ static int test_params(const char *node, unsigned int rings)
 		{ BPFDRV_ACCEL_PARAM_JOB_BOS, BPFDRV_ACCEL_JOB_BOS_MAX, "JOB_BOS" },
 		{ BPFDRV_ACCEL_PARAM_JOB_ARG, BPFDRV_ACCEL_JOB_ARG_MAX, "JOB_ARG" },
 		{ BPFDRV_ACCEL_PARAM_DMA_BITS, 0, "DMA_BITS" },
+		{ BPFDRV_ACCEL_PARAM_VA_BITS, 0, "VA_BITS" },
 		{ BPFDRV_ACCEL_PARAM_FEATURES, BPFDRV_ACCEL_FEATURE_TIMELINE |
 		  BPFDRV_ACCEL_FEATURE_IMPLICIT | BPFDRV_ACCEL_FEATURE_PRIORITY, "FEATURES" },
 	};
@@ -1787,14 +1788,14 @@ static int test_params(const char *node, unsigned int rings)
 	/* every other number below the driver's, and every index but 0 */
 	for (p = 0; p < BPFDRV_ACCEL_PARAM_DRIVER; p++) {
 		err = get_param(fd, p, 0, &v);
-		if (p > BPFDRV_ACCEL_PARAM_FEATURES && err != EINVAL)
+		if (p > BPFDRV_ACCEL_PARAM_VA_BITS && err != EINVAL)
 			bad++;
 		if (p != BPFDRV_ACCEL_PARAM_RING_JOBS &&
 		    get_param(fd, p, p + 1, &v) != EINVAL)
 			bad++;
 	}
 	ok(!bad, "GET_PARAM: each of the %u numbers it has not, and each index where none is taken: EINVAL (%d not)",
-	   BPFDRV_ACCEL_PARAM_DRIVER - BPFDRV_ACCEL_PARAM_FEATURES - 1, bad);
+	   BPFDRV_ACCEL_PARAM_DRIVER - BPFDRV_ACCEL_PARAM_VA_BITS - 1, bad);
 	get_param(fd, BPFDRV_ACCEL_PARAM_BO_USED, 0, &used0);
 	err = bo_create(fd, 65536, &h, NULL);
 	get_param(fd, BPFDRV_ACCEL_PARAM_BO_USED, 0, &used1);
@@ -2041,6 +2042,313 @@ static int test_priority_denied(const char *node)
 	return 0;
 }
 
+#define IOCTL_PT	PROBE_IOCTL(ACCEL_PROBE_PT, _IOC_READ | _IOC_WRITE, \
+				    struct accel_probe_pt)
+#define VM_PAGE		4096ULL
+#define VM_BOS		6
+#define VM_BO_PAGES	16
+
+static int vm_create(int fd, __u32 *id)
+{
+	struct drm_bpfdrv_vm_create c = {};
+	int err = ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_CREATE, &c);
+
+	*id = c.vm_id;
+	return err;
+}
+
+static int vm_destroy(int fd, __u32 id)
+{
+	struct drm_bpfdrv_vm_destroy d = { .vm_id = id };
+
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_DESTROY, &d);
+}
+
+static int vm_bind(int fd, __u32 vm, __u32 op, __u32 handle, __u64 addr, __u64 range,
+		   __u64 bo_offset)
+{
+	struct drm_bpfdrv_vm_bind b = {
+		.vm_id = vm, .op = op, .handle = handle, .addr = addr,
+		.range = range, .bo_offset = bo_offset,
+	};
+
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b);
+}
+
+/* The driver's page table of VM @vm, all of it; 0 if PT failed. */
+static int vm_pt(int fd, __u32 vm, __u64 *pte)
+{
+	struct accel_probe_pt q = { .vm = vm };
+	__u32 f;
+
+	for (f = 0; f < ACCEL_PROBE_VA_PAGES; f += ACCEL_PROBE_PT_ENTRIES) {
+		q.first = f;
+		if (ioctl_err(fd, IOCTL_PT, &q))
+			return 0;
+		memcpy(pte + f, q.pte, sizeof(q.pte));
+	}
+	return 1;
+}
+
+/*
+ * What a job in VM @vm reads at the start of each page, through bpfdrv's
+ * own translation (four walks of 64 pages into @out's buffer @res).
+ */
+static int vm_walk(int fd, __u32 vm, __u32 res, const __u64 *map, __u64 *got)
+{
+	struct drm_bpfdrv_submit sub = {
+		.nr_bos = 1, .bos = { res }, .arg_len = sizeof(struct accel_probe_job),
+		.vm_id = vm,
+	};
+	struct accel_probe_job job = { .mode = PROBE_JOB_VM_WALK };
+	__u32 sync = 0, f;
+	int ok1 = !drmSyncobjCreate(fd, 0, &sync);
+
+	sub.out_syncobj = sync;
+	for (f = 0; ok1 && f < ACCEL_PROBE_VA_PAGES; f += 64) {
+		job.value = f;
+		memcpy(sub.arg, &job, sizeof(job));
+		ok1 = !ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) && !sync_wait(fd, sync, 5000) &&
+		      fence_status(fd, sync) == 1;
+		if (ok1)
+			memcpy(got + f, map, 64 * sizeof(*got));
+	}
+	drmSyncobjDestroy(fd, sync);
+	return ok1;
+}
+
+/* The tag at the start of page @pg of buffer @h: what a walk must read */
+static __u64 vm_tag(__u32 h, __u32 pg)
+{
+	return (__u64)h << 32 | pg | 0x7a000000;
+}
+
+/* Compare the driver's table and a walk with the model: mismatches. */
+static int vm_check(int fd, __u32 vm, __u32 res, const __u64 *map, const __u64 *model,
+		    int *walked)
+{
+	__u64 pte[ACCEL_PROBE_VA_PAGES], got[ACCEL_PROBE_VA_PAGES], want;
+	int bad = 0, i;
+
+	if (!vm_pt(fd, vm, pte) || !vm_walk(fd, vm, res, map, got))
+		return -1;
+	for (i = 1; i < (int)ACCEL_PROBE_VA_PAGES; i++) {
+		bad += pte[i] != model[i];
+		want = model[i] ? vm_tag(model[i] >> 32 & 0x7fffffff, model[i] & 0xffff) :
+				  PROBE_VM_FAULT | EFAULT;
+		bad += got[i] != want;
+		*walked += !!model[i];
+	}
+	return bad;
+}
+
+/*
+ * Address spaces on accel_probe_vm: 1000 random binds and unbinds (maps
+ * over mappings, partial unmaps, six buffers), the driver's page table and
+ * bpfdrv's own translation (a job reads each page) checked against a
+ * model after each 100; then the file closed: every entry unmapped.
+ */
+static int test_vm(const char *node, unsigned int seed)
+{
+	int fd = open_node(node), fd2 = open_node(node), i, bad = 0, c, op, walked = 0;
+	__u32 vm = 0, bo[VM_BOS], res = 0, h, pg, n, start, binds = 0, unbinds = 0, fails = 0;
+	__u64 model[ACCEL_PROBE_VA_PAGES] = {}, pte[ACCEL_PROBE_VA_PAGES], v = 0, mapped;
+	__u64 *map = NULL;
+	uint8_t *p = NULL;
+
+	srand(seed);
+	c = !get_param(fd, BPFDRV_ACCEL_PARAM_VA_BITS, 0, &v);
+	ok(c && v == ACCEL_PROBE_VA_BITS, "GET_PARAM VA_BITS: %llu", (unsigned long long)v);
+	ok(!get_param(fd, BPFDRV_ACCEL_PARAM_FEATURES, 0, &v) && (v & BPFDRV_ACCEL_FEATURE_VM),
+	   "GET_PARAM FEATURES has VM");
+	c = !vm_create(fd, &vm) && vm >= 1 && vm <= ACCEL_PROBE_VMS && !bo_create(fd, 4096, &res, NULL);
+	for (i = 0; c && i < VM_BOS; i++) {
+		p = NULL;
+		c = !bo_create(fd, VM_BO_PAGES * VM_PAGE, &bo[i], NULL) &&
+		    (p = bo_map(fd, bo[i], &mapped)) != NULL;
+		for (pg = 0; c && pg < VM_BO_PAGES; pg++)
+			*(__u64 *)(p + pg * VM_PAGE) = vm_tag(bo[i], pg);
+		if (p)
+			munmap(p, mapped);
+	}
+	map = c ? bo_map(fd, res, &mapped) : NULL;
+	ok(map != NULL, "a VM (%u), six buffers of 16 pages, each page tagged", vm);
+	if (!map)
+		goto out;
+	for (i = 1; i <= 1000; i++) {
+		op = rand() % 3 ? BPFDRV_VM_BIND_MAP : BPFDRV_VM_BIND_UNMAP;
+		start = 1 + rand() % (ACCEL_PROBE_VA_PAGES - 1);
+		if (op == BPFDRV_VM_BIND_MAP) {
+			h = bo[rand() % VM_BOS];
+			pg = rand() % VM_BO_PAGES;
+			n = 1 + rand() % (VM_BO_PAGES - pg);
+			if (start + n > ACCEL_PROBE_VA_PAGES)
+				n = ACCEL_PROBE_VA_PAGES - start;
+			if (vm_bind(fd, vm, op, h, start * VM_PAGE, n * VM_PAGE, pg * VM_PAGE)) {
+				fails++;
+				continue;
+			}
+			for (__u32 k = 0; k < n; k++)
+				model[start + k] = ACCEL_PROBE_PTE_VALID | (__u64)h << 32 | (pg + k);
+			binds++;
+		} else {
+			n = 1 + rand() % 32;
+			if (start + n > ACCEL_PROBE_VA_PAGES)
+				n = ACCEL_PROBE_VA_PAGES - start;
+			if (vm_bind(fd, vm, op, 0, start * VM_PAGE, n * VM_PAGE, 0)) {
+				fails++;
+				continue;
+			}
+			memset(model + start, 0, n * sizeof(*model));
+			unbinds++;
+		}
+		if (i % 100 == 0) {
+			c = vm_check(fd, vm, res, map, model, &walked);
+			bad += c ? 1 : 0;
+			if (c)
+				tap_diag("after %d binds: %d pages wrong", i, c);
+		}
+	}
+	ok(!fails && !bad,
+	   "1000 random binds (%u maps, %u unmaps, seed %u): after each 100, the driver's page table and a job's reads through the VM match the model (%d pages mapped in all checks; %u binds failed, %d checks wrong)",
+	   binds, unbinds, seed, walked, fails, bad);
+	/* a buffer closed while bound stays, mapped, until its last unmap */
+	for (i = 0; i < VM_BOS; i++)
+		gem_close(fd, bo[i]);
+	c = vm_check(fd, vm, res, map, model, &walked);
+	ok(!c, "its six buffers closed: their mappings still read right (%d wrong)", c);
+	ok(vm_bind(fd2, vm, BPFDRV_VM_BIND_UNMAP, 0, VM_PAGE, VM_PAGE, 0) == ENOENT &&
+	   vm_destroy(fd2, vm) == ENOENT, "another file cannot bind in it or destroy it: ENOENT");
+	munmap(map, mapped);
+	map = NULL;
+	close(fd);
+	fd = -1;
+	/* the file's close unmapped everything: the driver was told */
+	c = vm_pt(fd2, vm, pte);
+	for (i = 1, bad = 0; c && i < (int)ACCEL_PROBE_VA_PAGES; i++)
+		bad += pte[i] != 0;
+	ok(c && !bad, "the file closed: each of its VM's entries unmapped by the driver (%d left)",
+	   bad);
+out:
+	if (map)
+		munmap(map, mapped);
+	if (fd >= 0)
+		close(fd);
+	close(fd2);
+	return 0;
+}
+
+/* VM_* and SUBMIT's vm_id with what must be refused, each with its errno. */
+static int test_vm_hostile(const char *node)
+{
+	int fd = open_node(node), fd2 = open_node(node), i, c, err;
+	__u32 vm = 0, vm2 = 0, gone = 0, h = 0, res = 0, many[BPFDRV_ACCEL_FILE_VMS_MAX], n, sync = 0;
+	__u64 seq = 0, got[ACCEL_PROBE_VA_PAGES], mapped;
+	struct drm_bpfdrv_vm_bind b;
+	struct drm_bpfdrv_vm_create vc = { .flags = 1 };
+	struct drm_bpfdrv_submit sub = {};
+	__u64 *map;
+	static const struct {
+		const char *what;
+		__u32 op, flags;
+		__u64 addr, range, off;
+	} bad[] = {
+		{ "an address not page-aligned", 0, 0, VM_PAGE + 8, VM_PAGE, 0 },
+		{ "a range not page-aligned", 0, 0, VM_PAGE, VM_PAGE + 1, 0 },
+		{ "a buffer offset not page-aligned", 0, 0, VM_PAGE, VM_PAGE, 512 },
+		{ "a range of 0", 0, 0, VM_PAGE, 0, 0 },
+		{ "page 0 (reserved)", 0, 0, 0, VM_PAGE, 0 },
+		{ "past the VM's end", 0, 0, (1ULL << ACCEL_PROBE_VA_BITS) - VM_PAGE, 2 * VM_PAGE, 0 },
+		{ "a range that wraps", 0, 0, VM_PAGE, ~0ULL - 4095, 0 },
+		{ "past the buffer's end", 0, 0, VM_PAGE, 3 * VM_PAGE, 0 },
+		{ "an offset past the buffer", 0, 0, VM_PAGE, VM_PAGE, 2 * VM_PAGE },
+		{ "an unknown op", 2, 0, VM_PAGE, VM_PAGE, 0 },
+		{ "flags", 0, 1, VM_PAGE, VM_PAGE, 0 },
+	};
+
+	c = !vm_create(fd, &vm) && !vm_create(fd2, &vm2) && !bo_create(fd, 2 * VM_PAGE, &h, NULL) &&
+	    !bo_create(fd, 4096, &res, NULL) && !drmSyncobjCreate(fd, 0, &sync);
+	ok(c, "two files, a VM each (%u, %u), a buffer of 2 pages", vm, vm2);
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_CREATE, &vc) == EINVAL, "VM_CREATE with flags: EINVAL");
+	for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
+		err = vm_bind(fd, vm, bad[i].op, h, bad[i].addr, bad[i].range, bad[i].off);
+		b = (struct drm_bpfdrv_vm_bind){ .vm_id = vm, .op = bad[i].op, .handle = h,
+			.addr = bad[i].addr, .range = bad[i].range, .bo_offset = bad[i].off,
+			.flags = bad[i].flags };
+		if (bad[i].flags)
+			err = ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b);
+		ok(err == EINVAL, "VM_BIND %s: EINVAL (%s)", bad[i].what, strerror(err));
+	}
+	ok(vm_bind(fd, vm, BPFDRV_VM_BIND_UNMAP, h, VM_PAGE, VM_PAGE, 0) == EINVAL,
+	   "VM_BIND UNMAP naming a buffer: EINVAL");
+	ok(vm_bind(fd, vm, 0, 0x7fff, VM_PAGE, VM_PAGE, 0) == ENOENT,
+	   "VM_BIND of an unknown buffer handle: ENOENT");
+	ok(vm_bind(fd, vm2, 0, h, VM_PAGE, VM_PAGE, 0) == ENOENT &&
+	   vm_bind(fd2, vm, 0, h, VM_PAGE, VM_PAGE, 0) == ENOENT,
+	   "VM_BIND into another file's VM: ENOENT");
+	ok(vm_bind(fd, 0, 0, h, VM_PAGE, VM_PAGE, 0) == ENOENT &&
+	   vm_bind(fd, 0x7fffffff, 0, h, VM_PAGE, VM_PAGE, 0) == ENOENT,
+	   "VM_BIND into VM 0 and one never made: ENOENT");
+	b = (struct drm_bpfdrv_vm_bind){ .vm_id = vm, .handle = h, .addr = VM_PAGE,
+		.range = VM_PAGE, .in_point = 1 };
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b) == EINVAL,
+	   "VM_BIND with an in-point and no in-syncobj: EINVAL");
+	b.in_point = 0;
+	b.out_syncobj = sync;
+	b.out_point = 5;
+	c = !ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b) && timeline_point(fd, sync) == 5;
+	ok(c, "a bind gives its out-syncobj's point 5, signalled");
+	b.out_syncobj = 0;
+	b.out_point = 0;
+	b.in_syncobj = sync;
+	b.in_point = 5;
+	b.addr = 2 * VM_PAGE;
+	ok(!ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b), "a bind after point 5 runs");
+	b.in_point = 6;
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b) == EINVAL,
+	   "a bind after a point not submitted: EINVAL");
+	/* the driver refuses a VM it keeps no table for: nothing mapped */
+	for (n = 0, c = 1; c && n < BPFDRV_ACCEL_FILE_VMS_MAX - 1; n++)
+		c = !vm_create(fd, &many[n]);
+	ok(c && vm_create(fd, &gone) == ENOSPC,
+	   "a file's VMs: %d, then ENOSPC", BPFDRV_ACCEL_FILE_VMS_MAX);
+	for (i = 0, gone = 0; i < (int)n; i++)
+		if (many[i] > ACCEL_PROBE_VMS)
+			gone = many[i];
+	map = bo_map(fd, res, &mapped);
+	err = gone ? vm_bind(fd, gone, 0, h, VM_PAGE, VM_PAGE, 0) : -1;
+	c = map && vm_walk(fd, gone, res, map, got);
+	ok(err == ENOSPC && c && got[1] == (PROBE_VM_FAULT | EFAULT),
+	   "the driver refuses a map into VM %u (ENOSPC): a job there finds nothing mapped (%s)",
+	   gone, strerror(err));
+	for (i = 0; i < (int)n; i++)
+		vm_destroy(fd, many[i]);
+	/* SUBMIT's vm_id */
+	sub = (struct drm_bpfdrv_submit){ .arg_len = sizeof(struct accel_probe_job), .vm_id = vm2 };
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) == ENOENT, "a job in another file's VM: ENOENT");
+	/* a VM destroyed while a job in it runs: its mappings go, the job ends */
+	sub = (struct drm_bpfdrv_submit){ .nr_bos = 1, .bos = { res },
+		.arg_len = sizeof(struct accel_probe_job), .vm_id = vm };
+	{
+		struct accel_probe_job job = { .mode = PROBE_JOB_HOLD };
+
+		memcpy(sub.arg, &job, sizeof(job));
+	}
+	c = !ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	seq = sub.seqno;
+	ok(c && !vm_destroy(fd, vm), "a VM destroyed while a job in it is held");
+	ok(vm_destroy(fd, vm) == ENOENT && vm_bind(fd, vm, 0, h, VM_PAGE, VM_PAGE, 0) == ENOENT,
+	   "destroyed: VM_DESTROY and VM_BIND on it: ENOENT");
+	sub.vm_id = vm;
+	ok(ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) == ENOENT, "a job in a destroyed VM: ENOENT");
+	ok(!probe_done(fd, 0, seq, 0), "the held job ends");
+	if (map)
+		munmap(map, mapped);
+	close(fd);
+	close(fd2);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -2127,10 +2435,14 @@ int main(int argc, char **argv)
 		test_priority(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "priority_denied"))
 		test_priority_denied(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "vm"))
+		test_vm(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "vm_hostile"))
+		test_vm_hostile(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
 		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied NODE\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied|vm_hostile NODE | vm NODE SEED\n",
 			argv[0]);
 		return 2;
 	}

@@ -89,7 +89,7 @@ accel_round() {
 
 	shift 3
 	if [ ! -d /sys/module/bpfdrv_accel ] &&
-		{ ! modprobe -a drm drm_shmem_helper gpu_sched ||
+		{ ! accel_deps ||
 		  ! insmod "$B/kbuild/$(uname -r)/kmod/bpfdrv_accel.ko"; }; then
 		echo "# error: loading bpfdrv_accel.ko failed"
 		return

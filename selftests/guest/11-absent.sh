@@ -19,7 +19,7 @@ has() {
 	hwmon) [ -d /sys/class/hwmon ];;
 	input) [ -d /sys/class/input ];;
 	leds) [ -d /sys/class/leds ];;
-	accel) modprobe -q -a drm drm_shmem_helper gpu_sched 2>/dev/null;;
+	accel) accel_deps 2>/dev/null;;
 	esac
 }
 why() {	# why PART: the refusal's words

@@ -16,7 +16,7 @@ if [ -z "$bdf" ]; then
 	echo "# skip: accel-rescan (no edu device: run with -device edu)"
 	exit 0
 fi
-if ! modprobe -a drm drm_shmem_helper gpu_sched; then
+if ! accel_deps; then
 	echo "# skip: accel-rescan (this kernel has no DRM shmem helpers or scheduler)"
 	exit 0
 fi

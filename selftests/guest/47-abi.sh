@@ -119,7 +119,7 @@ edu_round 6 irq_hard edu_v6_checks
 # several jobs on the device, before its parameters (version 11) ---
 if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -lt 1 ]; then
 	echo "# skip: abi v7, v8 and v10 edu_accel (no edu device: run with -device edu)"
-elif ! modprobe -a drm drm_shmem_helper gpu_sched 2>/dev/null; then
+elif ! accel_deps 2>/dev/null; then
 	echo "# skip: abi v7, v8 and v10 edu_accel (this kernel has no DRM scheduler)"
 else
 	for v in 7 8 10; do

@@ -22,7 +22,7 @@ expect_refused "no class module" "$TOBJ/accel_probe.bpf.o" \
 	"bpfdrv_accel.ko (the DRM accel class) cannot be loaded"
 
 # ---------------- the class module ----------------
-if ! modprobe -a drm drm_shmem_helper gpu_sched; then
+if ! accel_deps; then
 	echo "# skip: accel (this kernel has no DRM shmem helpers or scheduler)"
 	exit 0
 fi
@@ -485,6 +485,25 @@ echo N >$DIRECT
 tac multi "$node"
 echo Y >$DIRECT
 check "accel_probe_multi unloads" $BPFDRV unload accel_probe
+
+# ---------------- device address spaces (drm_gpuvm) ----------------
+if [ -d /sys/module/drm_gpuvm ]; then
+	check "accel_probe_vm loads (VMs of 20 bits, its own page tables)" \
+		$BPFDRV load --pin "$TOBJ/accel_probe_vm.bpf.o"
+	node=$($T/test_accel find accel_probe)
+	before=$(stat accel_vm_map)
+	tac vm "$node" "$RANDOM"
+	check "stats: accel_vm_map ran for binds ($(($(stat accel_vm_map) - before)))" \
+		test "$(($(stat accel_vm_map) - before))" -gt 500
+	tac vm_hostile "$node"
+	# with every job through the scheduler too (a VM job is no different)
+	echo N >$DIRECT
+	tac vm "$node" "$RANDOM"
+	echo Y >$DIRECT
+	check "accel_probe_vm unloads" $BPFDRV unload accel_probe
+else
+	echo "# skip: device address spaces (this kernel has no drm_gpuvm)"
+fi
 
 # ---------------- a flood killed behind a held job, then unload ----------------
 # (7.3.4: a use-after-free in the scheduler's kill work once the

@@ -17,7 +17,7 @@ if ! grep -qw "swiotlb=force" /proc/cmdline; then
 	exit 0
 fi
 bdf=$(lspci -Dn -d 1234:11e8 | awk 'NR == 1 { print $1 }')
-if [ -z "$bdf" ] || ! modprobe -a drm drm_shmem_helper gpu_sched; then
+if [ -z "$bdf" ] || ! accel_deps; then
 	echo "# skip: swiotlb (no edu device, or no DRM scheduler)"
 	exit 0
 fi

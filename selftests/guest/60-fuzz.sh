@@ -117,7 +117,7 @@ if [ ${#edus[@]} -ge 2 ]; then
 	check "fuzz: load edu on ${edus[0]}" \
 		$BPFDRV load --pin --device "${edus[0]}" "$OBJ/edu.bpf.o"
 	nodes+=" /dev/bpfdrv/edu0 /dev/bpfdrv/edu1"
-	if modprobe -a drm drm_shmem_helper gpu_sched 2>/dev/null && insmod "$ACCEL_KO"; then
+	if accel_deps 2>/dev/null && insmod "$ACCEL_KO"; then
 		check "fuzz: load edu_accel on ${edus[1]}" \
 			$BPFDRV load --pin --device "${edus[1]}" "$OBJ/edu_accel.bpf.o"
 		nodes+=" $(ls /dev/accel/accel* 2>/dev/null | tr '\n' ' ')"

@@ -122,6 +122,13 @@ status_says() {
 	check "$2" grep -q "$3" "$OUT/status"
 }
 preempt_rt() { uname -v | grep -qw PREEMPT_RT; }	# a PREEMPT_RT kernel
+# what bpfdrv_accel.ko needs before an insmod: DRM, its shmem helpers and
+# the scheduler; drm_gpuvm too where the kernel has it (its address spaces)
+accel_deps() {
+	modprobe -a drm drm_shmem_helper gpu_sched || return
+	modprobe -q drm_gpuvm 2>/dev/null
+	return 0
+}
 known_facts() {	# the factorials 0..12 as test_edu facts prints them
 	local n f=1
 

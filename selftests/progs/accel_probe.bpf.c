@@ -10,7 +10,9 @@
  * says what run_job does (store, copy, hold until DONE or the timeout,
  * fail, try the job kfuncs at their edges, loop without end). Built with
  * ACCEL_PROBE_NO_RINGS: the ioctls only; with ACCEL_PROBE_RING_JOBS: that
- * many jobs on a ring's device at once.
+ * many jobs on a ring's device at once; with ACCEL_PROBE_VM: address
+ * spaces, whose page tables it keeps (PT reads them), and jobs that walk
+ * their VM.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_accel_probe.h"
@@ -83,6 +85,74 @@ static int ap_slot(struct bpfdrv_dev *dev, struct bpfdrv_io *io)
 	return bpfdrv_io_store(io, 0, &sl, sizeof(sl)) ? -EIO : 0;
 }
 
+#ifdef ACCEL_PROBE_VM
+/* the page tables of VMs 1 to ACCEL_PROBE_VMS */
+__u64 pt[ACCEL_PROBE_VMS * ACCEL_PROBE_VA_PAGES];
+#define AP_PT_MASK	(ACCEL_PROBE_VMS * ACCEL_PROBE_VA_PAGES - 1)
+
+/* Entries [@addr, @addr + @range) of VM @vm: @pte + i each, or 0. */
+static __always_inline int ap_pt_set(struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+				     __u64 range, __u64 pte)
+{
+	__u32 v = vm - 1, first = addr >> 12, n = range >> 12, k, e;
+	int i;
+
+	if (v >= ACCEL_PROBE_VMS)
+		return -ENOSPC;
+	bpfdrv_for(i, dev, 0, n) {
+		k = first + i;
+		if (k >= ACCEL_PROBE_VA_PAGES)
+			break;
+		/*
+		 * masked for the verifier, which loses the bounds checked
+		 * before the iterator's loop (the compiler would drop a mask
+		 * it can prove idle: hence the barrier)
+		 */
+		e = v * ACCEL_PROBE_VA_PAGES + k;
+		barrier_var(e);
+		pt[e & AP_PT_MASK] = pte ? pte + i : 0;
+	}
+	return 0;
+}
+
+SEC("struct_ops/ap_vm_map")
+int BPF_PROG(ap_vm_map, struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+	     __u64 range, __u32 handle, __u64 bo_offset)
+{
+	return ap_pt_set(dev, vm, addr, range, ACCEL_PROBE_PTE_VALID |
+			 (__u64)handle << 32 | bo_offset >> 12);
+}
+
+SEC("struct_ops/ap_vm_unmap")
+void BPF_PROG(ap_vm_unmap, struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+	      __u64 range)
+{
+	ap_pt_set(dev, vm, addr, range, 0);
+}
+
+static __always_inline int ap_pt(struct bpfdrv_io *io)
+{
+	__u32 q[2], v, f;
+
+	if (bpfdrv_io_load(io, 0, q, sizeof(q)))
+		return -EINVAL;
+	v = q[0] - 1;
+	f = q[1];
+	if (v >= ACCEL_PROBE_VMS || f > ACCEL_PROBE_VA_PAGES - ACCEL_PROBE_PT_ENTRIES)
+		return -EINVAL;
+	f += v * ACCEL_PROBE_VA_PAGES;
+	barrier_var(f);
+	if (f > ACCEL_PROBE_VMS * ACCEL_PROBE_VA_PAGES - ACCEL_PROBE_PT_ENTRIES)
+		return -EINVAL;
+	return bpfdrv_io_store(io, 8, &pt[f], ACCEL_PROBE_PT_ENTRIES * 8) ? -EIO : 0;
+}
+#else
+static __always_inline int ap_pt(struct bpfdrv_io *io)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
 SEC("struct_ops/ap_accel_ioctl")
 int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 	     __u32 nr, struct bpfdrv_io *io)
@@ -111,6 +181,8 @@ int BPF_PROG(ap_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
 		return 0;
 	case ACCEL_PROBE_SLOT:
 		return ap_slot(dev, io);
+	case ACCEL_PROBE_PT:
+		return ap_pt(io);
 	}
 	return -ENOTTY;
 }
@@ -213,6 +285,22 @@ int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 			st->loops++;
 		return 0;
 	}
+	case PROBE_JOB_VM_WALK: {
+		__u64 v;
+		int i, r;
+
+		bpfdrv_for(i, dev, 0, 64) {
+			v = 0;
+			r = bpfdrv_job_vm_load(dev, BPFDRV_JOB_BO(ring, 0),
+					       ((__u64)job.value + i) << 12, &v, sizeof(v));
+			if (r)
+				v = PROBE_VM_FAULT | (__u32)-r;
+			if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), i * 8, &v,
+						sizeof(v)))
+				return -EFAULT;
+		}
+		break;
+	}
 	default:
 		return -EINVAL;
 	}
@@ -258,6 +346,8 @@ struct chr_ext_ops accel_probe_ops = {
 		[ACCEL_PROBE_DONE] = { "DONE", sizeof(struct accel_probe_done),
 				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 		[ACCEL_PROBE_EJECT] = { "EJECT" },
+		[ACCEL_PROBE_PT] = { "PT", sizeof(struct accel_probe_pt),
+				     BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 		[ACCEL_PROBE_SLOT] = { "SLOT", sizeof(struct accel_probe_slot),
 				       BPFDRV_ACCEL_IN | BPFDRV_ACCEL_OUT },
 	},
@@ -265,5 +355,10 @@ struct chr_ext_ops accel_probe_ops = {
 	.accel_rings = ACCEL_PROBE_RINGS,
 	.accel_timeout_ms = ACCEL_PROBE_TIMEOUT_MS,
 	.accel_ring_jobs = ACCEL_PROBE_RING_JOBS,
+#endif
+#ifdef ACCEL_PROBE_VM
+	.accel_va_bits = ACCEL_PROBE_VA_BITS,
+	.accel_vm_map = (void *)ap_vm_map,
+	.accel_vm_unmap = (void *)ap_vm_unmap,
 #endif
 };
