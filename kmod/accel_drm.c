@@ -1670,6 +1670,33 @@ static void bpfdrv_accel_ioctl_desc(struct drm_ioctl_desc *d, u32 nr, u32 dir,
 	d->name = name;
 }
 
+/* bpfdrv's own ioctls, on every accel node (include/bpfdrv_accel.h) */
+struct bpfdrv_accel_own_ioctl {
+	u32 nr, dir, size;
+	drm_ioctl_t *func;
+	const char *name;
+};
+
+#define BPFDRV_ACCEL_OWN(n, d, type, fn) \
+	{ DRM_BPFDRV_##n, d, sizeof(struct type), fn, "BPFDRV_" #n }
+#define BPFDRV_IOC_RW	(_IOC_READ | _IOC_WRITE)
+static const struct bpfdrv_accel_own_ioctl bpfdrv_accel_own_ioctls[] = {
+	BPFDRV_ACCEL_OWN(BO_CREATE, BPFDRV_IOC_RW, drm_bpfdrv_bo_create,
+			 bpfdrv_accel_bo_create),
+	BPFDRV_ACCEL_OWN(BO_INFO, BPFDRV_IOC_RW, drm_bpfdrv_bo_info,
+			 bpfdrv_accel_bo_info),
+	BPFDRV_ACCEL_OWN(SUBMIT, BPFDRV_IOC_RW, drm_bpfdrv_submit,
+			 bpfdrv_accel_submit),
+	BPFDRV_ACCEL_OWN(GET_PARAM, BPFDRV_IOC_RW, drm_bpfdrv_get_param,
+			 bpfdrv_accel_get_param),
+	BPFDRV_ACCEL_OWN(VM_CREATE, BPFDRV_IOC_RW, drm_bpfdrv_vm_create,
+			 bpfdrv_accel_vm_create_ioctl),
+	BPFDRV_ACCEL_OWN(VM_DESTROY, _IOC_WRITE, drm_bpfdrv_vm_destroy,
+			 bpfdrv_accel_vm_destroy_ioctl),
+	BPFDRV_ACCEL_OWN(VM_BIND, _IOC_WRITE, drm_bpfdrv_vm_bind,
+			 bpfdrv_accel_vm_bind_ioctl),
+};
+
 /* The driver's template with the instance's name and ioctl table. */
 static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 			      const struct chr_ext_ops *ops)
@@ -1678,34 +1705,12 @@ static void bpfdrv_accel_fill(struct bpfdrv_accel *a,
 
 	strscpy(a->name, ops->name, sizeof(a->name));
 	memcpy(a->decl, ops->accel_ioctls, sizeof(a->decl));
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_BO_CREATE],
-				DRM_BPFDRV_BO_CREATE, _IOC_READ | _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_bo_create),
-				bpfdrv_accel_bo_create, "BPFDRV_BO_CREATE");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_BO_INFO],
-				DRM_BPFDRV_BO_INFO, _IOC_READ | _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_bo_info),
-				bpfdrv_accel_bo_info, "BPFDRV_BO_INFO");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_SUBMIT],
-				DRM_BPFDRV_SUBMIT, _IOC_READ | _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_submit),
-				bpfdrv_accel_submit, "BPFDRV_SUBMIT");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_GET_PARAM],
-				DRM_BPFDRV_GET_PARAM, _IOC_READ | _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_get_param),
-				bpfdrv_accel_get_param, "BPFDRV_GET_PARAM");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_CREATE],
-				DRM_BPFDRV_VM_CREATE, _IOC_READ | _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_vm_create),
-				bpfdrv_accel_vm_create_ioctl, "BPFDRV_VM_CREATE");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_DESTROY],
-				DRM_BPFDRV_VM_DESTROY, _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_vm_destroy),
-				bpfdrv_accel_vm_destroy_ioctl, "BPFDRV_VM_DESTROY");
-	bpfdrv_accel_ioctl_desc(&a->ioctls[DRM_BPFDRV_VM_BIND],
-				DRM_BPFDRV_VM_BIND, _IOC_WRITE,
-				sizeof(struct drm_bpfdrv_vm_bind),
-				bpfdrv_accel_vm_bind_ioctl, "BPFDRV_VM_BIND");
+	for (i = 0; i < ARRAY_SIZE(bpfdrv_accel_own_ioctls); i++) {
+		const struct bpfdrv_accel_own_ioctl *o = &bpfdrv_accel_own_ioctls[i];
+
+		bpfdrv_accel_ioctl_desc(&a->ioctls[o->nr], o->nr, o->dir, o->size,
+					o->func, o->name);
+	}
 	a->driver = bpfdrv_accel_driver_template;
 	/* no dumb buffers: they would bypass the limits of BPFDRV_BO_CREATE */
 	a->driver.dumb_create = NULL;
