@@ -62,11 +62,13 @@ struct accel_probe_pt {
 /* run_job loops without end: its budget on the fence path ends it */
 #define PROBE_JOB_LOOP		6
 /*
- * accel_probe_vm: for each of 64 pages of the job's VM from page value,
- * the 8 bytes at its start (bpfdrv_job_vm_load()), or PROBE_VM_FAULT |
- * -errno, into buffer 0; done
+ * accel_probe_vm: for each of PROBE_VM_WALK_PAGES pages of the job's VM
+ * from page value, the 8 bytes at its start (bpfdrv_job_vm_load()), or
+ * PROBE_VM_FAULT | -errno, into buffer 0; done. (64 pages a job overran
+ * the dma-fence path's 10 ms under TCG on 6.12.)
  */
 #define PROBE_JOB_VM_WALK	7
+#define PROBE_VM_WALK_PAGES	16
 #define PROBE_VM_FAULT		0xfa17000000000000ULL
 struct accel_probe_job {
 	__u32 mode;

@@ -2092,7 +2092,8 @@ static int vm_pt(int fd, __u32 vm, __u64 *pte)
 
 /*
  * What a job in VM @vm reads at the start of each page, through bpfdrv's
- * own translation (four walks of 64 pages into @out's buffer @res).
+ * own translation (walks of PROBE_VM_WALK_PAGES pages into buffer @res,
+ * mapped at @map).
  */
 static int vm_walk(int fd, __u32 vm, __u32 res, const __u64 *map, __u64 *got)
 {
@@ -2105,13 +2106,13 @@ static int vm_walk(int fd, __u32 vm, __u32 res, const __u64 *map, __u64 *got)
 	int ok1 = !drmSyncobjCreate(fd, 0, &sync);
 
 	sub.out_syncobj = sync;
-	for (f = 0; ok1 && f < ACCEL_PROBE_VA_PAGES; f += 64) {
+	for (f = 0; ok1 && f < ACCEL_PROBE_VA_PAGES; f += PROBE_VM_WALK_PAGES) {
 		job.value = f;
 		memcpy(sub.arg, &job, sizeof(job));
 		ok1 = !ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub) && !sync_wait(fd, sync, 5000) &&
 		      fence_status(fd, sync) == 1;
 		if (ok1)
-			memcpy(got + f, map, 64 * sizeof(*got));
+			memcpy(got + f, map, PROBE_VM_WALK_PAGES * sizeof(*got));
 	}
 	drmSyncobjDestroy(fd, sync);
 	return ok1;

@@ -289,7 +289,7 @@ int BPF_PROG(ap_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 		__u64 v;
 		int i, r;
 
-		bpfdrv_for(i, dev, 0, 64) {
+		bpfdrv_for(i, dev, 0, PROBE_VM_WALK_PAGES) {
 			v = 0;
 			r = bpfdrv_job_vm_load(dev, BPFDRV_JOB_BO(ring, 0),
 					       ((__u64)job.value + i) << 12, &v, sizeof(v));
