@@ -496,10 +496,20 @@ if [ -d /sys/module/drm_gpuvm ]; then
 	check "stats: accel_vm_map ran for binds ($(($(stat accel_vm_map) - before)))" \
 		test "$(($(stat accel_vm_map) - before))" -gt 500
 	tac vm_hostile "$node"
-	# with every job through the scheduler too (a VM job is no different)
+	# with every job through the scheduler too (a VM job is no different),
+	# traced: the tracer names the VM ioctls and counts the client's
 	echo N >$DIRECT
-	tac vm "$node" "$RANDOM"
+	$BPFDRV trace -g drm --json -o "$OUT/trace-vm.json" -- \
+		$T/test_accel vm "$node" "$RANDOM" >"$OUT/vm" 2>&1
+	check "trace -g drm -- test_accel vm exits 0" test $? -eq 0
+	cat "$OUT/vm"
 	echo Y >$DIRECT
+	# 1000 random binds and one from another file; one VM made, one
+	# destroy refused
+	expect_eq "trace: the BPFDRV_VM_BIND row counts the client's 1001 binds" \
+		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_BIND driver=accel_probe)" 1001
+	expect_eq "trace: BPFDRV_VM_CREATE and BPFDRV_VM_DESTROY once each" \
+		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_CREATE driver=accel_probe) $(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_DESTROY driver=accel_probe)" "1 1"
 	check "accel_probe_vm unloads" $BPFDRV unload accel_probe
 else
 	echo "# skip: device address spaces (this kernel has no drm_gpuvm)"
