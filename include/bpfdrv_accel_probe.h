@@ -85,6 +85,8 @@ struct accel_probe_edges {
 	__s32 done_bad_err;	/* bpfdrv_job_done(ring, seqno, 1) */
 	__s64 dma;		/* bpfdrv_job_bo_dma(): no accel_dma_bits */
 	__s32 load_too_big;	/* BPFDRV_JOB_BO_COPY_MAX + 1 bytes at 0 */
+	__s32 vm_no_vm;		/* bpfdrv_job_vm_load(): the job names no VM */
+	__s32 vm_too_big;	/* ... of BPFDRV_JOB_BO_COPY_MAX + 1 bytes */
 	__u32 pad;
 };
 

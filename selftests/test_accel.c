@@ -1106,6 +1106,10 @@ static int test_edges(const char *node)
 	ok(e->dma == -EOPNOTSUPP,
 	   "bpfdrv_job_bo_dma in a driver without accel_dma_bits: EOPNOTSUPP (%lld)",
 	   (long long)e->dma);
+	ok(e->vm_no_vm == -ENOENT, "bpfdrv_job_vm_load in a job that names no VM: ENOENT (%d)",
+	   e->vm_no_vm);
+	ok(e->vm_too_big == -E2BIG, "bpfdrv_job_vm_load of %u bytes: E2BIG (%d)",
+	   BPFDRV_JOB_BO_COPY_MAX + 1, e->vm_too_big);
 	munmap(e, mapped);
 	close(fd);
 	return 0;

@@ -239,6 +239,10 @@ static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
 	e.dma = bpfdrv_job_bo_dma(dev, BPFDRV_JOB_BO(ring, 0), 0, 16);
 	e.load_too_big = bpfdrv_job_bo_load(dev, BPFDRV_JOB_BO(ring, 0), 0,
 					    too_big, sizeof(too_big));
+	e.vm_no_vm = bpfdrv_job_vm_load(dev, BPFDRV_JOB_BO(ring, 0), 4096, &v,
+					sizeof(v));
+	e.vm_too_big = bpfdrv_job_vm_load(dev, BPFDRV_JOB_BO(ring, 0), 4096,
+					  too_big, sizeof(too_big));
 	e.pad = 0;
 	if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &e, sizeof(e)))
 		return -EFAULT;
