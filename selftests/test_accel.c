@@ -2243,6 +2243,46 @@ out:
 	return 0;
 }
 
+/*
+ * A flood of binds in four VMs and a job held in one, then the driver
+ * unloaded (the shell, between "ready" and "go"): binds refused after,
+ * the file's close frees it all (the shell unloads bpfdrv_accel.ko).
+ */
+static int test_vm_hold(const char *node)
+{
+	int fd = open_node(node), i, k, fails = 0;
+	__u32 vm[4] = {}, h = 0, res = 0, sync = 0;
+	struct drm_bpfdrv_submit sub = {
+		.arg_len = sizeof(struct accel_probe_job), .nr_bos = 1,
+	};
+	struct accel_probe_job job = { .mode = PROBE_JOB_HOLD };
+
+	srand(1);
+	ok(!bo_create(fd, VM_BO_PAGES * VM_PAGE, &h, NULL) && !bo_create(fd, 4096, &res, NULL) &&
+	   !drmSyncobjCreate(fd, 0, &sync), "a buffer of 16 pages, a syncobj");
+	for (i = 0; i < 4; i++) {
+		fails += !!vm_create(fd, &vm[i]);
+		for (k = 0; k < 500; k++) {
+			__u32 start = 1 + rand() % (ACCEL_PROBE_VA_PAGES - 17), pg = rand() % 8;
+
+			fails += !!vm_bind(fd, vm[i], BPFDRV_VM_BIND_MAP, h, start * VM_PAGE,
+					   (1 + rand() % 8) * VM_PAGE, pg * VM_PAGE);
+		}
+	}
+	ok(!fails, "4 VMs, 500 binds each (%d failed)", fails);
+	sub.bos[0] = res;
+	sub.vm_id = vm[0];
+	sub.out_syncobj = sync;
+	memcpy(sub.arg, &job, sizeof(job));
+	ok(!ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub), "a job held in the first");
+	wait_go();
+	ok(vm_bind(fd, vm[1], BPFDRV_VM_BIND_MAP, h, VM_PAGE, VM_PAGE, 0) == ENODEV,
+	   "the driver gone: a bind answers ENODEV");
+	/* (its syncobj answers no more either: the hold test reads a sync file) */
+	close(fd);
+	return 0;
+}
+
 /* VM_* and SUBMIT's vm_id with what must be refused, each with its errno. */
 static int test_vm_hostile(const char *node)
 {
@@ -2442,6 +2482,8 @@ int main(int argc, char **argv)
 		test_priority_denied(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "vm"))
 		test_vm(argv[2], atoi(argv[3]));
+	else if (argc >= 3 && !strcmp(argv[1], "vm_hold"))
+		test_vm_hold(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "vm_hostile"))
 		test_vm_hostile(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))

@@ -510,7 +510,14 @@ if [ -d /sys/module/drm_gpuvm ]; then
 		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_BIND driver=accel_probe)" 1001
 	expect_eq "trace: BPFDRV_VM_CREATE and BPFDRV_VM_DESTROY once each" \
 		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_CREATE driver=accel_probe) $(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_DESTROY driver=accel_probe)" "1 1"
-	check "accel_probe_vm unloads" $BPFDRV unload accel_probe
+	unload_vm() {
+		check "accel_probe_vm unloads with 4 VMs of a file bound and a job held in one" \
+			$BPFDRV unload accel_probe
+	}
+	across vm_hold unload_vm
+	check "bpfdrv_accel.ko unloads once the client closed (nothing of its VMs left)" \
+		wait_for 10 rmmod bpfdrv_accel
+	check "bpfdrv_accel.ko loads again" insmod "$ACCEL_KO"
 else
 	echo "# skip: device address spaces (this kernel has no drm_gpuvm)"
 fi
