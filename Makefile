@@ -162,7 +162,8 @@ $(BUILD)/selftests/accel_probe_norings.bpf.o: selftests/progs/accel_probe.bpf.c 
 
 # edu_accel's queue hands the device over with atomics that return values
 $(BUILD)/bpf/edu_accel.bpf.o $(BUILD)/selftests/edu_accel32.bpf.o \
-$(BUILD)/selftests/edu_accel1.bpf.o $(BUILD)/selftests/abi/v10/edu_accel.bpf.o: \
+$(BUILD)/selftests/edu_accel1.bpf.o $(BUILD)/selftests/abi/v10/edu_accel.bpf.o \
+$(BUILD)/selftests/abi/v11/edu_accel.bpf.o: \
 	BPF_CFLAGS += -mcpu=v3
 
 # edu_accel for an edu whose DMA engine drives 32 address bits (swiotlb part)

@@ -12,7 +12,11 @@
  * - copies bytes of its input buffer into the device's memory and from
  *   there into its output buffer, by DMA: bpfdrv maps the job's buffers
  *   for the device (accel_dma_bits) while the job runs; the driver starts
- *   the first transfer, irq_hard the second, and ends the job.
+ *   the first transfer, irq_hard the second, and ends the job; or
+ * - does the same from one address of the VM the job names to another
+ *   (ABI 12): bpfdrv keeps the VM's mappings mapped for the device while
+ *   they are bound, and tells the bus address of a VM address; edu has no
+ *   MMU, so that translation is its page table.
  * The ring has EDU_ACCEL_RING_JOBS jobs on the device at once (ABI 9):
  * edu runs one, the driver queues the others in the order run_job got
  * them, and irq_hard starts the next as the last ends, without waiting for
@@ -35,12 +39,16 @@ char _license[] SEC("license") = "GPL";
 #define EDU_ACCEL_RING_JOBS	4
 #endif
 #define SLOT_BO(slot, bo)	BPFDRV_JOB_SLOT_BO(0, slot, bo)
+/* the argument before VM jobs: count and op */
+#define EDU_ACCEL_JOB_V8	8
 
 /* A job the driver took: what it is, in its slot on the ring. */
 struct edu_accel_slot {
 	__u64 seqno;
 	__u32 op;		/* its EDU_ACCEL_OP_* */
 	__u32 count;		/* its values, or bytes */
+	__u64 src, dst;		/* DMA_VM: its VM's addresses */
+	__u64 bus[2];		/* DMA: where edu reaches its input, output */
 };
 
 /*
@@ -73,22 +81,32 @@ static __always_inline struct edu_accel_slot *cur_job(struct edu_accel *e,
 	return &e->slots[*slot];
 }
 
+/* The bus address of the DMA job in @slot's source, or of its target. */
+static __always_inline __s64 dma_bus(struct bpfdrv_dev *dev,
+				     struct edu_accel_slot *j, __u32 slot,
+				     __u32 back)
+{
+	if (j->op == EDU_ACCEL_OP_DMA_VM)
+		return bpfdrv_job_vm_dma(dev, SLOT_BO(slot, 0),
+					 back ? j->dst : j->src, j->count);
+	return bpfdrv_job_bo_dma(dev, SLOT_BO(slot, back ? EDU_ACCEL_BO_OUT :
+					      EDU_ACCEL_BO_IN), 0, j->count);
+}
+
 /*
- * Start transfer e->next of the DMA job in @slot: 0 takes the input
- * buffer into the device's memory, 1 brings it back into the output
- * buffer. The buffers' bus addresses hold while the job runs.
+ * Start transfer e->next of the DMA job in @slot: 0 takes the input into
+ * the device's memory, 1 brings it back into the output. The bus
+ * addresses, taken by run_job, hold while the job runs (bpfdrv keeps what
+ * they reach mapped until then, even if a bind unmaps it meanwhile).
  */
 static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_accel *e,
-				     __u32 slot, __u32 count)
+				     __u32 slot)
 {
-	__u32 back = e->next;
-	__s64 bus;
+	struct edu_accel_slot *j = &e->slots[slot & (EDU_ACCEL_RING_JOBS - 1)];
+	__u32 back = e->next, count = j->count;
+	__u64 bus = j->bus[back & 1];
 	int err;
 
-	bus = bpfdrv_job_bo_dma(dev, SLOT_BO(slot, back ? EDU_ACCEL_BO_OUT :
-					     EDU_ACCEL_BO_IN), 0, count);
-	if (bus < 0)
-		return bus;
 	err = writeq_reg(dev, EDU_REG_DMA_SRC, back ? EDU_DMA_DEV_ADDR : bus);
 	err = err ?: writeq_reg(dev, EDU_REG_DMA_DST, back ? bus : EDU_DMA_DEV_ADDR);
 	err = err ?: writeq_reg(dev, EDU_REG_DMA_COUNT, count);
@@ -121,8 +139,8 @@ static __always_inline int job_begin(struct bpfdrv_dev *dev, struct edu_accel *e
 
 	j = cur_job(e, &slot);
 	e->next = 0;
-	if (j->op == EDU_ACCEL_OP_DMA)
-		return dma_start(dev, e, slot, j->count);
+	if (j->op != EDU_ACCEL_OP_FACT)
+		return dma_start(dev, e, slot);
 	return fact_start(dev, e, slot);
 }
 
@@ -182,21 +200,30 @@ int BPF_PROG(edu_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 	slot = bpfdrv_job_slot(dev, ring, seqno);
 	if (slot < 0 || slot >= EDU_ACCEL_RING_JOBS)
 		return -EINVAL;
-	/* a 4-byte argument (before DMA jobs): factorials */
+	/* 24 bytes (VM jobs), 8 (before them), 4 (before DMA jobs) */
 	if (bpfdrv_io_load(arg, 0, &job, sizeof(job)) &&
+	    bpfdrv_io_load(arg, 0, &job, EDU_ACCEL_JOB_V8) &&
 	    bpfdrv_io_load(arg, 0, &job.count, sizeof(job.count)))
 		return -EINVAL;
-	if (job.op == EDU_ACCEL_OP_DMA) {
+	/* (a mask the verifier can see, whatever the compiler made of the test) */
+	slot &= EDU_ACCEL_RING_JOBS - 1;
+	j = &e->slots[slot];
+	j->op = job.op;
+	j->count = job.count;
+	j->src = job.src;
+	j->dst = job.dst;
+	if (job.op == EDU_ACCEL_OP_DMA || job.op == EDU_ACCEL_OP_DMA_VM) {
 		if (!job.count || job.count > EDU_ACCEL_DMA_MAX)
 			return -EINVAL;
-		/* both buffers reachable, or the job fails before it starts */
-		bus = bpfdrv_job_bo_dma(dev, SLOT_BO(slot, EDU_ACCEL_BO_IN), 0,
-					job.count);
-		if (bus >= 0)
-			bus = bpfdrv_job_bo_dma(dev, SLOT_BO(slot, EDU_ACCEL_BO_OUT),
-						0, job.count);
+		/* both ends reachable, or the job fails before it starts */
+		bus = dma_bus(dev, j, slot, 0);
 		if (bus < 0)
 			return bus;
+		j->bus[0] = bus;
+		bus = dma_bus(dev, j, slot, 1);
+		if (bus < 0)
+			return bus;
+		j->bus[1] = bus;
 	} else if (job.op != EDU_ACCEL_OP_FACT || !job.count ||
 		   job.count > EDU_ACCEL_VALUES_MAX) {
 		return -EINVAL;
@@ -209,12 +236,7 @@ int BPF_PROG(edu_accel_run_job, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno,
 				       &probe, sizeof(probe)))
 			return -EINVAL;
 	}
-	/* (a mask the verifier can see, whatever the compiler made of the test) */
-	slot &= EDU_ACCEL_RING_JOBS - 1;
-	j = &e->slots[slot];
 	j->seqno = seqno;
-	j->op = job.op;
-	j->count = job.count;
 	e->queue[e->tail++ & (EDU_ACCEL_RING_JOBS - 1)] = slot;
 	if (__sync_fetch_and_add(&e->queued, 1))
 		return 0;	/* irq_hard starts it after those before it */
@@ -241,7 +263,7 @@ int BPF_PROG(edu_accel_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 	if (!*(volatile __u32 *)&e->queued)
 		return BPFDRV_IRQ_HANDLED;
 	j = cur_job(e, &slot);
-	if (j->op == EDU_ACCEL_OP_DMA) {
+	if (j->op != EDU_ACCEL_OP_FACT) {
 		if (!(status & EDU_IRQ_DMA))
 			return BPFDRV_IRQ_HANDLED;
 		e->dma_bytes += j->count;
@@ -249,7 +271,7 @@ int BPF_PROG(edu_accel_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 			job_end(dev, e, 0);
 			return BPFDRV_IRQ_HANDLED;
 		}
-		err = dma_start(dev, e, slot, j->count);
+		err = dma_start(dev, e, slot);
 		if (err)
 			job_end(dev, e, err);
 		return BPFDRV_IRQ_HANDLED;
@@ -308,4 +330,5 @@ struct chr_ext_ops edu_accel_ops = {
 	.accel_timeout_ms = 1000,
 	.accel_dma_bits = EDU_ACCEL_DMA_BITS,
 	.accel_ring_jobs = EDU_ACCEL_RING_JOBS,
+	.accel_va_bits = EDU_ACCEL_VA_BITS,
 };

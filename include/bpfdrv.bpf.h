@@ -141,6 +141,9 @@ extern int bpfdrv_job_vm_load(struct bpfdrv_dev *dev, __u32 ring_job,
 			      __u64 addr, void *dst, __u32 dst__sz) __ksym __weak;
 extern int bpfdrv_job_vm_store(struct bpfdrv_dev *dev, __u32 ring_job,
 			       __u64 addr, void *src, __u32 src__sz) __ksym __weak;
+/* ABI 12: the bus address of a range of a job's VM, for the device */
+extern __s64 bpfdrv_job_vm_dma(struct bpfdrv_dev *dev, __u32 ring_job,
+			       __u64 addr, __u32 len) __ksym __weak;
 /* ABI 10: arm (or move) timer @id, cancel it; the timer callback runs */
 extern int bpfdrv_timer_start(struct bpfdrv_dev *dev, __u32 id,
 			      __u64 delay_ns) __ksym __weak;

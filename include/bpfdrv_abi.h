@@ -25,9 +25,9 @@
  * version 8 its jobs' buffers for the device's DMA; version 9 several
  * jobs on a ring's device at once; version 10 the driver's own timers;
  * version 11 the accelerator's parameters the driver answers and its
- * device address spaces.
+ * device address spaces; version 12 the device's DMA into them.
  */
-#define BPFDRV_ABI_VERSION	11
+#define BPFDRV_ABI_VERSION	12
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -273,6 +273,8 @@ struct bpfdrv_accel_ioctl {
 /* ABI 11: chr_ext_ops.accel_va_bits, when set */
 #define BPFDRV_ACCEL_VA_BITS_MIN	20
 #define BPFDRV_ACCEL_VA_BITS_MAX	48
+/* ABI 12: mappings one job reaches by DMA (bpfdrv_job_vm_dma()) at most */
+#define BPFDRV_JOB_VM_DMA_MAX		8
 
 /*
  * ABI 10: each instance has BPFDRV_TIMERS_MAX timers. bpfdrv_timer_start()

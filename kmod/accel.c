@@ -475,6 +475,38 @@ __bpf_kfunc int bpfdrv_job_vm_store(struct bpfdrv_dev *dev, u32 ring_job,
 	return ret;
 }
 
+/**
+ * bpfdrv_job_vm_dma - where the device reaches an address of a job's VM (ABI 12)
+ * @dev: the instance
+ * @ring_job: as bpfdrv_job_vm_load()
+ * @addr: the address in the job's VM
+ * @len: bytes from there, 1 or more, that the device will access
+ *
+ * A mapping of a VM is mapped for the PCI function's DMA
+ * (chr_ext_ops.accel_dma_bits) from its bind until its unbind, not per
+ * job; the job holds the mappings it asks for (at most
+ * BPFDRV_JOB_VM_DMA_MAX) until it is freed, so that an unbind meanwhile
+ * does not take their pages from the device. The mapping is synced for
+ * the device at this call and for the CPU when the job ends. Any context,
+ * irq_hard included.
+ *
+ * Return: the bus address of @addr; -EFAULT if @addr to @addr + @len is
+ * not inside one mapping; -E2BIG if it is not contiguous on the bus;
+ * -ENOSPC if the job holds BPFDRV_JOB_VM_DMA_MAX other mappings;
+ * -EOPNOTSUPP if the driver maps nothing for DMA or the buffer is imported
+ * from another device; -ENOENT if no such job is on the ring's device or
+ * it names no VM; -EPERM or -EIO as bpfdrv_job_bo_dma(); -ENODEV.
+ */
+__bpf_kfunc s64 bpfdrv_job_vm_dma(struct bpfdrv_dev *dev, u32 ring_job,
+				  u64 addr, u32 len)
+{
+	s64 ret;
+
+	bpfdrv_accel_call(dev, ret, job_vm_dma, BPFDRV_JOB_RING_OF(ring_job),
+			  BPFDRV_JOB_SLOT_OF(ring_job), addr, len);
+	return ret;
+}
+
 __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(bpfdrv_accel_kfunc_ids)
@@ -485,6 +517,7 @@ BTF_ID_FLAGS(func, bpfdrv_job_bo_store, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_bo_dma, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_vm_load, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpfdrv_job_vm_store, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpfdrv_job_vm_dma, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(bpfdrv_accel_kfunc_ids)
 
 const struct bpfdrv_part bpfdrv_part_accel = {

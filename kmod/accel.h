@@ -23,6 +23,7 @@ struct bpfdrv_accel_class {
 			  u32 len);
 	int (*job_vm_copy)(void *accel, u32 ring, int slot, u64 addr,
 			   void *buf, u32 len, bool store);
+	s64 (*job_vm_dma)(void *accel, u32 ring, int slot, u64 addr, u32 len);
 };
 
 int bpfdrv_accel_register(const struct bpfdrv_accel_class *cls);

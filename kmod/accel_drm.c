@@ -213,6 +213,7 @@ struct bpfdrv_accel_job {
 	int end_err;
 	struct dma_fence *in_fence;	/* its in-syncobj's, or NULL */
 	struct bpfdrv_accel_vm *vm;	/* the VM it runs in (held), or NULL */
+	struct bpfdrv_accel_vm_dma vm_dma;	/* its mappings the device reached */
 	u32 nr_bos;
 	struct drm_gem_object *bos[BPFDRV_ACCEL_JOB_BOS_MAX];
 	struct iosys_map maps[BPFDRV_ACCEL_JOB_BOS_MAX];
@@ -484,6 +485,8 @@ static void bpfdrv_accel_ring_end_job(struct bpfdrv_accel_ring *r,
 	job->ended = true;
 	job->end_err = err;
 	bpfdrv_accel_job_unmap(job);
+	if (job->vm)
+		bpfdrv_accel_vm_dma_end(job->vm, &job->vm_dma);
 	while (r->count && r->slots[r->head]->ended) {
 		job = r->slots[r->head];
 		r->slots[r->head] = NULL;
@@ -629,6 +632,29 @@ static int bpfdrv_accel_job_vm_copy(void *accel, u32 ring, int slot, u64 addr,
 		ret = -ENOENT;
 	else
 		ret = bpfdrv_accel_vm_copy(job->vm, addr, buf, len, store);
+	spin_unlock_irqrestore(&r->lock, flags);
+	return ret;
+}
+
+/* Where the device reaches an address of a running job's VM. */
+static s64 bpfdrv_accel_job_vm_dma(void *accel, u32 ring, int slot, u64 addr,
+				   u32 len)
+{
+	struct bpfdrv_accel *a = accel;
+	struct bpfdrv_accel_ring *r;
+	struct bpfdrv_accel_job *job;
+	unsigned long flags;
+	s64 ret;
+
+	if (ring >= a->nr_rings)
+		return -ENOENT;
+	r = &a->rings[ring];
+	spin_lock_irqsave(&r->lock, flags);
+	job = bpfdrv_accel_ring_job(r, slot);
+	if (!job || !job->vm)
+		ret = -ENOENT;
+	else
+		ret = bpfdrv_accel_vm_dma(job->vm, &job->vm_dma, addr, len);
 	spin_unlock_irqrestore(&r->lock, flags);
 	return ret;
 }
@@ -909,6 +935,7 @@ static void bpfdrv_accel_job_free(struct bpfdrv_accel_job *job)
 	else
 		kfree(job->hw);
 	dma_fence_put(job->in_fence);
+	bpfdrv_accel_vm_dma_put(&job->vm_dma);
 	bpfdrv_accel_vm_put(job->vm);
 	if (job->af) {
 		atomic_dec(&job->af->jobs);
@@ -1820,9 +1847,10 @@ static int bpfdrv_accel_add(struct bpfdrv_device *bdev)
 	}
 	drm->dev_private = a;
 	a->drm = drm;
-	bpfdrv_accel_vms_init(&a->vms, drm, bdev, bdev->ops->accel_va_bits);
 	a->dma_dev = get_device(bdev->accel_dma_dev);	/* put by free */
 	a->dma_bits = a->dma_dev ? bdev->ops->accel_dma_bits : 0;
+	bpfdrv_accel_vms_init(&a->vms, drm, bdev, bdev->ops->accel_va_bits,
+			      a->dma_dev, a->dma_err);
 	ret = bpfdrv_accel_rings_init(a, bdev->ops);
 	if (ret) {
 		dev_info(&bdev->dev, "cannot set up its job rings: %d\n", ret);
@@ -1860,6 +1888,8 @@ static void bpfdrv_accel_del(struct bpfdrv_device *bdev)
 	for (i = 0; i < a->nr_rings; i++)
 		bpfdrv_accel_ring_end_all(&a->rings[i], 0, -ENODEV, -ENODEV);
 	drm_dev_unplug(a->drm);
+	/* no bind runs past the unplug: the VMs' DMA goes with the jobs' */
+	bpfdrv_accel_vms_revoke(&a->vms);
 	drm_dev_put(a->drm);
 }
 
@@ -1872,6 +1902,7 @@ static const struct bpfdrv_accel_class bpfdrv_accel_class = {
 	.job_bo_copy = bpfdrv_accel_job_bo_copy,
 	.job_bo_dma = bpfdrv_accel_job_bo_dma,
 	.job_vm_copy = bpfdrv_accel_job_vm_copy,
+	.job_vm_dma = bpfdrv_accel_job_vm_dma,
 };
 
 static int __init bpfdrv_accel_init(void)

@@ -13,6 +13,14 @@
  * tree takes. Binds are serialized by a mutex per VM and run in the
  * ioctl; the driver is called without the spinlock.
  *
+ * For a driver whose PCI function masters the bus (accel_dma_bits), a
+ * mapping's pages are also mapped for the function's DMA when it is made,
+ * once, until it goes (not per job). A job that asks where its device
+ * reaches a mapping holds the mapping until the job is freed, so that a
+ * bind cannot take the pages from under a transfer; the mapping is synced
+ * for the device at that call and for the CPU when the job ends. When the
+ * instance goes, its jobs ended, every mapping's DMA is revoked.
+ *
  * Lifetimes: a VM is its file's until VM_DESTROY or the file's close,
  * which unmap everything (the driver told of each range); a job in it
  * holds it (drm_gpuvm's reference) until the job is freed, and finds it
@@ -23,13 +31,17 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/dma-mapping.h>
 #include <linux/iosys-map.h>
+#include <linux/kref.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_gpuvm.h>
 #include <drm/drm_syncobj.h>
 
@@ -61,7 +73,11 @@ struct bpfdrv_accel_vm {
 /* A mapping: its buffer held and mapped for the CPU while it lives. */
 struct bpfdrv_accel_va {
 	struct drm_gpuva base;
+	struct kref ref;		/* the tree's; jobs' that reached it */
+	struct drm_gem_object *obj;
 	struct iosys_map map;
+	struct sg_table sgt;		/* the range's pages, for dma_dev */
+	struct device *dma_dev;		/* NULL: not (or no more) mapped */
 };
 
 static inline struct bpfdrv_accel_vm *to_vm(struct drm_gpuvm *gpuvm)
@@ -80,8 +96,47 @@ struct bpfdrv_vm_bind_ctx {
 	u32 handle;
 };
 
+/*
+ * The pages of [@offset, @offset + @range) of @va's buffer (pinned by its
+ * vmap) mapped for @dev's DMA. A buffer imported from another device is
+ * its exporter's to map: it stays unmapped.
+ */
+static int bpfdrv_vm_va_dma_map(struct bpfdrv_accel_va *va, struct device *dev,
+				u64 offset, u64 range)
+{
+	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(va->obj);
+	int ret;
+
+	if (!dev || va->obj->import_attach)
+		return 0;
+	ret = sg_alloc_table_from_pages(&va->sgt, shmem->pages +
+					(offset >> PAGE_SHIFT),
+					range >> PAGE_SHIFT, 0, range,
+					GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+	ret = dma_map_sgtable(dev, &va->sgt, DMA_BIDIRECTIONAL, 0);
+	if (ret) {
+		sg_free_table(&va->sgt);
+		return ret;
+	}
+	va->dma_dev = dev;
+	return 0;
+}
+
+/* @va's DMA mapping goes, if it has one: the IOMMU refuses it from now on */
+static void bpfdrv_vm_va_dma_unmap(struct bpfdrv_accel_va *va)
+{
+	if (!va->dma_dev)
+		return;
+	dma_unmap_sgtable(va->dma_dev, &va->sgt, DMA_BIDIRECTIONAL, 0);
+	va->dma_dev = NULL;
+}
+
 /* A new mapping for the tree: its buffer held and mapped for the CPU. */
-static struct bpfdrv_accel_va *bpfdrv_vm_va_new(struct drm_gem_object *obj)
+static struct bpfdrv_accel_va *bpfdrv_vm_va_new(struct bpfdrv_accel_vm *vm,
+						struct drm_gem_object *obj,
+						u64 offset, u64 range)
 {
 	struct bpfdrv_accel_va *va = kzalloc(sizeof(*va), GFP_KERNEL_ACCOUNT);
 	int ret;
@@ -97,17 +152,35 @@ static struct bpfdrv_accel_va *bpfdrv_vm_va_new(struct drm_gem_object *obj)
 		kfree(va);
 		return ERR_PTR(ret);
 	}
+	kref_init(&va->ref);
+	va->obj = obj;
+	ret = bpfdrv_vm_va_dma_map(va, vm->s->dma_dev, offset, range);
+	if (ret) {
+		bpfdrv_vm_vunmap(obj, &va->map);
+		kfree(va);
+		return ERR_PTR(ret);
+	}
 	drm_gem_object_get(obj);
 	return va;
 }
 
-/* A mapping out of the tree (or never in it) goes. */
-static void bpfdrv_vm_va_free(struct bpfdrv_accel_va *va,
-			      struct drm_gem_object *obj)
+static void bpfdrv_vm_va_release(struct kref *ref)
 {
-	bpfdrv_vm_vunmap(obj, &va->map);
-	drm_gem_object_put(obj);
+	struct bpfdrv_accel_va *va = container_of(ref, struct bpfdrv_accel_va,
+						  ref);
+
+	bpfdrv_vm_va_dma_unmap(va);
+	if (va->sgt.sgl)
+		sg_free_table(&va->sgt);
+	bpfdrv_vm_vunmap(va->obj, &va->map);
+	drm_gem_object_put(va->obj);
 	kfree(va);
+}
+
+/* A mapping out of the tree (or never in it): gone with its last job. */
+static void bpfdrv_vm_va_put(struct bpfdrv_accel_va *va)
+{
+	kref_put(&va->ref, bpfdrv_vm_va_release);
 }
 
 /* The driver's page tables lose [@addr, @addr + @range): it cannot refuse */
@@ -128,14 +201,14 @@ static int bpfdrv_vm_step_map(struct drm_gpuva_op *op, void *priv)
 	unsigned long flags;
 	int ret;
 
-	va = bpfdrv_vm_va_new(m->gem.obj);
+	va = bpfdrv_vm_va_new(vm, m->gem.obj, m->gem.offset, m->va.range);
 	if (IS_ERR(va))
 		return PTR_ERR(va);
 	ret = bpfdrv_call(vm->s->bdev, BPFDRV_CALL_LIVE,
 			  BPFDRV_CB_ACCEL_VM_MAP, accel_vm_map, 0, 0, vm->id,
 			  m->va.addr, m->va.range, ctx->handle, m->gem.offset);
 	if (ret) {
-		bpfdrv_vm_va_free(va, m->gem.obj);
+		bpfdrv_vm_va_put(va);
 		return ret;
 	}
 	spin_lock_irqsave(&vm->lock, flags);
@@ -160,16 +233,18 @@ static int bpfdrv_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 	unsigned long flags;
 
 	if (r->prev) {
-		prev = bpfdrv_vm_va_new(obj);
+		prev = bpfdrv_vm_va_new(vm, obj, r->prev->gem.offset,
+					r->prev->va.range);
 		if (IS_ERR(prev))
 			return PTR_ERR(prev);
 		start = r->prev->va.addr + r->prev->va.range;
 	}
 	if (r->next) {
-		next = bpfdrv_vm_va_new(obj);
+		next = bpfdrv_vm_va_new(vm, obj, r->next->gem.offset,
+					r->next->va.range);
 		if (IS_ERR(next)) {
 			if (prev)
-				bpfdrv_vm_va_free(prev, obj);
+				bpfdrv_vm_va_put(prev);
 			return PTR_ERR(next);
 		}
 		end = r->next->va.addr;
@@ -178,7 +253,7 @@ static int bpfdrv_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 	spin_lock_irqsave(&vm->lock, flags);
 	drm_gpuva_remap(prev ? &prev->base : NULL, next ? &next->base : NULL, r);
 	spin_unlock_irqrestore(&vm->lock, flags);
-	bpfdrv_vm_va_free(to_va(old), obj);
+	bpfdrv_vm_va_put(to_va(old));
 	return 0;
 }
 
@@ -187,14 +262,13 @@ static int bpfdrv_vm_step_unmap(struct drm_gpuva_op *op, void *priv)
 	struct bpfdrv_vm_bind_ctx *ctx = priv;
 	struct bpfdrv_accel_vm *vm = ctx->vm;
 	struct drm_gpuva *va = op->unmap.va;
-	struct drm_gem_object *obj = va->gem.obj;
 	unsigned long flags;
 
 	bpfdrv_vm_driver_unmap(vm, va->va.addr, va->va.range);
 	spin_lock_irqsave(&vm->lock, flags);
 	drm_gpuva_unmap(&op->unmap);
 	spin_unlock_irqrestore(&vm->lock, flags);
-	bpfdrv_vm_va_free(to_va(va), obj);
+	bpfdrv_vm_va_put(to_va(va));
 	return 0;
 }
 
@@ -233,12 +307,56 @@ static void bpfdrv_vm_empty(struct bpfdrv_accel_vm *vm)
 }
 
 void bpfdrv_accel_vms_init(struct bpfdrv_accel_vms *s, struct drm_device *drm,
-			   struct bpfdrv_device *bdev, u32 va_bits)
+			   struct bpfdrv_device *bdev, u32 va_bits,
+			   struct device *dma_dev, int dma_err)
 {
 	s->drm = drm;
 	s->bdev = bdev;
 	s->va_bits = va_bits;
+	s->dma_dev = dma_dev;
+	s->dma_err = dma_err;
 	xa_init_flags(&s->vms, XA_FLAGS_ALLOC1);
+}
+
+/* @vm's mappings lose their DMA: the device is done with them for good. */
+static void bpfdrv_vm_revoke(struct bpfdrv_accel_vm *vm)
+{
+	struct drm_gpuva *gva;
+	unsigned long flags;
+
+	mutex_lock(&vm->bind_lock);
+	drm_gpuvm_for_each_va(gva, &vm->base) {
+		spin_lock_irqsave(&vm->lock, flags);
+		bpfdrv_vm_va_dma_unmap(to_va(gva));
+		spin_unlock_irqrestore(&vm->lock, flags);
+	}
+	mutex_unlock(&vm->bind_lock);
+}
+
+/*
+ * The instance goes and its jobs have ended: no VM's mapping stays
+ * reachable by the PCI function (which may be bound to another driver
+ * next), though files keep the VMs until they close.
+ */
+void bpfdrv_accel_vms_revoke(struct bpfdrv_accel_vms *s)
+{
+	struct bpfdrv_accel_vm *vm;
+	unsigned long id = 0;
+
+	if (!s->dma_dev)
+		return;
+	for (;;) {
+		xa_lock(&s->vms);
+		vm = xa_find(&s->vms, &id, ULONG_MAX, XA_PRESENT);
+		if (vm)
+			drm_gpuvm_get(&vm->base);
+		xa_unlock(&s->vms);
+		if (!vm)
+			break;
+		bpfdrv_vm_revoke(vm);
+		drm_gpuvm_put(&vm->base);
+		id++;
+	}
 }
 
 /* Every file is closed: their VMs are gone from the table. */
@@ -370,34 +488,129 @@ void bpfdrv_accel_vm_put(struct bpfdrv_accel_vm *vm)
 		drm_gpuvm_put(&vm->base);
 }
 
+/* Under vm->lock: the one mapping of [@addr, @addr + @len), or NULL. */
+static struct bpfdrv_accel_va *bpfdrv_vm_find(struct bpfdrv_accel_vm *vm,
+					      u64 addr, u32 len)
+{
+	struct drm_gpuva *gva;
+
+	if (!len || addr + len < addr)
+		return NULL;
+	gva = drm_gpuva_find_first(&vm->base, addr, len);
+	if (!gva || gva->va.addr > addr ||
+	    addr + len > gva->va.addr + gva->va.range)
+		return NULL;
+	return to_va(gva);
+}
+
 int bpfdrv_accel_vm_copy(struct bpfdrv_accel_vm *vm, u64 addr, void *buf,
 			 u32 len, bool store)
 {
 	struct bpfdrv_accel_va *va;
-	struct drm_gpuva *gva;
 	unsigned long flags;
 	void *p;
 	int ret = 0;
 
 	if (len > BPFDRV_VM_COPY_MAX)
 		return -E2BIG;
-	if (!len || addr + len < addr)
-		return -EFAULT;
 	spin_lock_irqsave(&vm->lock, flags);
-	gva = drm_gpuva_find_first(&vm->base, addr, len);
-	if (!gva || gva->va.addr > addr ||
-	    addr + len > gva->va.addr + gva->va.range) {
+	va = bpfdrv_vm_find(vm, addr, len);
+	if (!va) {
 		ret = -EFAULT;	/* not mapped, or not by one mapping */
 	} else {
-		va = to_va(gva);
-		p = va->map.vaddr + gva->gem.offset + (addr - gva->va.addr);
+		p = va->map.vaddr + va->base.gem.offset + (addr - va->base.va.addr);
+		/* the device's pages while mapped: a bounce buffer holds them */
+		if (va->dma_dev)
+			dma_sync_sgtable_for_cpu(va->dma_dev, &va->sgt,
+						 DMA_BIDIRECTIONAL);
 		if (store)
 			memcpy(p, buf, len);
 		else
 			memcpy(buf, p, len);
+		if (va->dma_dev)
+			dma_sync_sgtable_for_device(va->dma_dev, &va->sgt,
+						    DMA_BIDIRECTIONAL);
 	}
 	spin_unlock_irqrestore(&vm->lock, flags);
 	return ret;
+}
+
+/* The bus address of @off in @va, if [@off, @off + @len) is one segment. */
+static s64 bpfdrv_vm_va_bus(struct bpfdrv_accel_va *va, u64 off, u32 len)
+{
+	struct scatterlist *sg;
+	u64 start = 0;
+	u32 i;
+
+	for_each_sgtable_dma_sg(&va->sgt, sg, i) {
+		if (off < start + sg_dma_len(sg))
+			return off + len <= start + sg_dma_len(sg) ?
+			       sg_dma_address(sg) + (off - start) : -E2BIG;
+		start += sg_dma_len(sg);
+	}
+	return -E2BIG;
+}
+
+s64 bpfdrv_accel_vm_dma(struct bpfdrv_accel_vm *vm,
+			struct bpfdrv_accel_vm_dma *held, u64 addr, u32 len)
+{
+	struct bpfdrv_accel_va *va;
+	unsigned long flags;
+	s64 ret;
+	u32 i;
+
+	if (!vm->s->dma_dev)
+		return vm->s->dma_err;
+	spin_lock_irqsave(&vm->lock, flags);
+	va = bpfdrv_vm_find(vm, addr, len);
+	if (!va) {
+		ret = -EFAULT;
+		goto out;
+	}
+	if (!va->dma_dev) {
+		ret = -EOPNOTSUPP;	/* imported from another device */
+		goto out;
+	}
+	ret = bpfdrv_vm_va_bus(va, addr - va->base.va.addr, len);
+	if (ret < 0)
+		goto out;
+	for (i = 0; i < held->nr && held->va[i] != va; i++)
+		;
+	if (i == held->nr) {
+		if (held->nr == BPFDRV_JOB_VM_DMA_MAX) {
+			ret = -ENOSPC;
+			goto out;
+		}
+		kref_get(&va->ref);
+		held->va[held->nr++] = va;
+	}
+	dma_sync_sgtable_for_device(va->dma_dev, &va->sgt, DMA_BIDIRECTIONAL);
+out:
+	spin_unlock_irqrestore(&vm->lock, flags);
+	return ret;
+}
+
+void bpfdrv_accel_vm_dma_end(struct bpfdrv_accel_vm *vm,
+			     struct bpfdrv_accel_vm_dma *held)
+{
+	unsigned long flags;
+	u32 i;
+
+	if (!held->nr)
+		return;
+	spin_lock_irqsave(&vm->lock, flags);
+	for (i = 0; i < held->nr; i++)
+		if (held->va[i]->dma_dev)
+			dma_sync_sgtable_for_cpu(held->va[i]->dma_dev,
+						 &held->va[i]->sgt,
+						 DMA_BIDIRECTIONAL);
+	spin_unlock_irqrestore(&vm->lock, flags);
+}
+
+void bpfdrv_accel_vm_dma_put(struct bpfdrv_accel_vm_dma *held)
+{
+	while (held->nr)
+		bpfdrv_vm_va_put(held->va[--held->nr]);
 }
 
 /* The in-fence, waited for (interruptibly, bounded) before the bind. */
@@ -497,7 +710,7 @@ int bpfdrv_accel_vm_bind(struct bpfdrv_accel_vms *s, struct drm_file *file,
 	struct bpfdrv_vm_bind_ctx ctx = { .handle = args->handle };
 	struct drm_gem_object *obj = NULL;
 	struct bpfdrv_accel_vm *vm;
-	int ret;
+	int ret, idx;
 
 	if (!s->va_bits)
 		return -EOPNOTSUPP;
@@ -523,6 +736,11 @@ int bpfdrv_accel_vm_bind(struct bpfdrv_accel_vms *s, struct drm_file *file,
 	ret = bpfdrv_vm_bind_wait(file, args);
 	if (ret)
 		goto out;
+	/* the unplug waits for it: no mapping made after the revoke */
+	if (!drm_dev_enter(s->drm, &idx)) {
+		ret = -ENODEV;
+		goto out;
+	}
 	mutex_lock(&vm->bind_lock);
 	if (!vm->owner)
 		ret = -ENOENT;	/* destroyed meanwhile */
@@ -532,6 +750,7 @@ int bpfdrv_accel_vm_bind(struct bpfdrv_accel_vms *s, struct drm_file *file,
 		ret = drm_gpuvm_sm_unmap(&vm->base, &ctx, args->addr,
 					 args->range);
 	mutex_unlock(&vm->bind_lock);
+	drm_dev_exit(idx);
 	if (!ret)
 		ret = bpfdrv_vm_bind_signal(file, args);
 out:

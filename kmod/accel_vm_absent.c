@@ -10,9 +10,14 @@
 #include "accel_vm.h"
 
 void bpfdrv_accel_vms_init(struct bpfdrv_accel_vms *s, struct drm_device *drm,
-			   struct bpfdrv_device *bdev, u32 va_bits)
+			   struct bpfdrv_device *bdev, u32 va_bits,
+			   struct device *dma_dev, int dma_err)
 {
 	s->va_bits = 0;
+}
+
+void bpfdrv_accel_vms_revoke(struct bpfdrv_accel_vms *s)
+{
 }
 
 void bpfdrv_accel_vms_fini(struct bpfdrv_accel_vms *s)
@@ -56,4 +61,19 @@ int bpfdrv_accel_vm_copy(struct bpfdrv_accel_vm *vm, u64 addr, void *buf,
 			 u32 len, bool store)
 {
 	return -ENOENT;
+}
+
+s64 bpfdrv_accel_vm_dma(struct bpfdrv_accel_vm *vm,
+			struct bpfdrv_accel_vm_dma *held, u64 addr, u32 len)
+{
+	return -ENOENT;
+}
+
+void bpfdrv_accel_vm_dma_end(struct bpfdrv_accel_vm *vm,
+			     struct bpfdrv_accel_vm_dma *held)
+{
+}
+
+void bpfdrv_accel_vm_dma_put(struct bpfdrv_accel_vm_dma *held)
+{
 }

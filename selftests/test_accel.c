@@ -2394,6 +2394,176 @@ static int test_vm_hostile(const char *node)
 	return 0;
 }
 
+/* A DMA job in VM @vm: @count bytes from @src to @dst, VM addresses. */
+static int edu_vm_job(int fd, __u32 vm, __u64 src, __u64 dst, uint32_t count,
+		      uint32_t sync, bool wait)
+{
+	struct drm_bpfdrv_submit sub = {
+		.out_syncobj = sync, .vm_id = vm,
+		.arg_len = sizeof(struct edu_accel_job),
+	};
+	struct edu_accel_job job = {
+		.count = count, .op = EDU_ACCEL_OP_DMA_VM, .src = src, .dst = dst,
+	};
+	int err;
+
+	memcpy(sub.arg, &job, sizeof(job));
+	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+	return err ?: wait ? sync_wait(fd, sync, 5000) : 0;
+}
+
+/* Bytes of @p that are not @c, over @len. */
+static int not_byte(const uint8_t *p, size_t len, uint8_t c)
+{
+	int n = 0;
+
+	while (len--)
+		n += *p++ != c;
+	return n;
+}
+
+#define EDU_VM_A	0x100000ULL	/* buffer A, 4 pages */
+#define EDU_VM_B	0x200000ULL	/* buffer B's pages 1 to 3 */
+#define PG		4096
+
+/*
+ * edu_accel's jobs in a VM: edu's DMA engine copies between VM addresses,
+ * which bpfdrv translates to bus addresses of mappings it mapped for the
+ * device at their bind. @iommu: the guest has one (each mapping is then
+ * one run of bus addresses, so a transfer may cross its pages). Prints
+ * the mappings made for DMA, for the shell to count against ftrace.
+ */
+static int test_edu_vm(const char *node, bool iommu)
+{
+	int fd = open_node(node), err, st, bad, maps = 0;
+	uint32_t bo[3], sync = 0;
+	uint8_t *a, *b, *c;
+	__u64 v, size, ma, mb, mc;
+	__u32 vm;
+
+	ok(!get_param(fd, BPFDRV_ACCEL_PARAM_VA_BITS, 0, &v) && v == EDU_ACCEL_VA_BITS,
+	   "GET_PARAM VA_BITS: edu_accel's %u (%llu)", EDU_ACCEL_VA_BITS,
+	   (unsigned long long)v);
+	if (bo_create(fd, 4 * PG, &bo[0], &size) || bo_create(fd, 4 * PG, &bo[1], &size) ||
+	    bo_create(fd, PG, &bo[2], &size) || drmSyncobjCreate(fd, 0, &sync) ||
+	    !(a = bo_map(fd, bo[0], &ma)) || !(b = bo_map(fd, bo[1], &mb)) ||
+	    !(c = bo_map(fd, bo[2], &mc)) || vm_create(fd, &vm)) {
+		ok(0, "three buffers, mapped, a syncobj and a VM");
+		return 1;
+	}
+	fill(a, 4 * PG, 41);
+	memset(b, 0xee, 4 * PG);
+	memset(c, 0xcc, PG);
+	err = vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo[0], EDU_VM_A, 4 * PG, 0) ?:
+	      vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo[1], EDU_VM_B, 3 * PG, PG);
+	maps += 2;
+	ok(!err, "A bound whole at 0x%llx, B's pages 1 to 3 at 0x%llx (%s)",
+	   EDU_VM_A, EDU_VM_B, strerror(err));
+
+	err = edu_vm_job(fd, vm, EDU_VM_A + PG, EDU_VM_B, PG, sync, true);
+	st = fence_status(fd, sync);
+	bad = memcmp(b + PG, a + PG, PG) ? 1 : 0;
+	bad += not_byte(b, PG, 0xee) + not_byte(b + 2 * PG, 2 * PG, 0xee);
+	ok(!err && st == 1 && !bad,
+	   "a job copies A's page 1 to B's page 1 by DMA through VM addresses, nothing else written (%d, %d, %d wrong)",
+	   err, st, bad);
+	if (iommu) {
+		err = edu_vm_job(fd, vm, EDU_VM_A + 2 * PG - 2043, EDU_VM_B + PG + 100,
+				 4000, sync, true);
+		st = fence_status(fd, sync);
+		bad = memcmp(b + 2 * PG + 100, a + 2 * PG - 2043, 4000) ? 1 : 0;
+		ok(!err && st == 1 && !bad,
+		   "4000 bytes across pages, from and to unaligned addresses (the IOMMU made each mapping one run of bus addresses) (%d, %d)",
+		   err, st);
+	} else {
+		tap_diag("skip: a transfer across pages (no IOMMU: pages are apart on the bus)");
+	}
+
+	/* what the device may not reach */
+	memset(b, 0xee, 4 * PG);
+	err = edu_vm_job(fd, vm, EDU_VM_A + 4 * PG, EDU_VM_B, 16, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EFAULT, "a source past A's mapping, where nothing is bound: EFAULT (%d)", st);
+	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B + 3 * PG - 100, PG, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EFAULT && !not_byte(b + 3 * PG, PG, 0xee),
+	   "a target running past B's mapping: EFAULT, nothing written (%d)", st);
+	err = edu_vm_job(fd, 0, EDU_VM_A, EDU_VM_B, 16, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == -ENOENT, "a VM job that names no VM: ENOENT (%d)", st);
+	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B, EDU_ACCEL_DMA_MAX + 1, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EINVAL, "past the device's memory: EINVAL (%d)", st);
+
+	/* C over B's middle page: B is cut in two, C mapped between */
+	memset(b, 0xee, 4 * PG);
+	err = vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo[2], EDU_VM_B + PG, PG, 0);
+	maps += 3;
+	ok(!err, "C bound over the middle of B's mapping (%s)", strerror(err));
+	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B + PG, PG, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == 1 && !memcmp(c, a, PG) && !not_byte(b, 4 * PG, 0xee),
+	   "a job writes to C there, B untouched (%d, %d)", err, st);
+	err = edu_vm_job(fd, vm, EDU_VM_A + 3 * PG, EDU_VM_B + 2 * PG, PG, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == 1 && !memcmp(b + 3 * PG, a + 3 * PG, PG),
+	   "and to what is left of B after it (its page 3) (%d, %d)", err, st);
+
+	/*
+	 * Unbound and closed under a job: edu takes 100 ms a transfer, so
+	 * the job is on its first when both go; it holds them to its end.
+	 */
+	memset(b, 0xee, 4 * PG);
+	fill(a, PG, 43);
+	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B + 2 * PG, PG, sync, false);
+	err = err ?: vm_bind(fd, vm, BPFDRV_VM_BIND_UNMAP, 0, EDU_VM_A, 4 * PG, 0);
+	err = err ?: vm_bind(fd, vm, BPFDRV_VM_BIND_UNMAP, 0, EDU_VM_B, 3 * PG, 0);
+	st = fence_status(fd, sync);
+	gem_close(fd, bo[0]);
+	gem_close(fd, bo[1]);
+	ok(!err && !st, "A's and B's mappings unbound and both closed while a job's DMA runs (%s, %d)",
+	   strerror(err), st);
+	err = sync_wait(fd, sync, 5000);
+	st = fence_status(fd, sync);
+	ok(!err && st == 1 && filled(b + 3 * PG, PG, 43),
+	   "that job ends right: its transfers reached what it was given (%d, %d)", err, st);
+	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B + 2 * PG, PG, sync, true);
+	st = fence_status(fd, sync);
+	ok(!err && st == -EFAULT, "a job after the unbind: EFAULT (%d)", st);
+	ok(!vm_destroy(fd, vm), "the VM destroyed");
+	printf("# vm dma mappings %d\n", maps);
+	munmap(a, ma);
+	munmap(b, mb);
+	munmap(c, mc);
+	close(fd);
+	return 0;
+}
+
+/*
+ * A VM with two mappings held while the shell takes edu away (told by a
+ * line on stdin): binds fail after, and the file closes cleanly.
+ */
+static int test_edu_vm_hold(const char *node)
+{
+	int fd = open_node(node), err;
+	uint32_t bo;
+	__u64 size;
+	__u32 vm;
+
+	if (bo_create(fd, 4 * PG, &bo, &size) || vm_create(fd, &vm)) {
+		ok(0, "a buffer and a VM");
+		return 1;
+	}
+	err = vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo, EDU_VM_A, 2 * PG, 0) ?:
+	      vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo, EDU_VM_B, 2 * PG, 2 * PG);
+	ok(!err, "two mappings bound (%s)", strerror(err));
+	wait_go();
+	err = vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo, EDU_VM_A, PG, 0);
+	ok(err == ENODEV, "a bind after the instance went: ENODEV (%s)", strerror(err));
+	close(fd);
+	return 0;
+}
+
 static int find(const char *driver)
 {
 	char path[64];
@@ -2484,12 +2654,16 @@ int main(int argc, char **argv)
 		test_vm(argv[2], atoi(argv[3]));
 	else if (argc >= 3 && !strcmp(argv[1], "vm_hold"))
 		test_vm_hold(argv[2]);
+	else if (argc >= 4 && !strcmp(argv[1], "edu_vm"))
+		test_edu_vm(argv[2], !strcmp(argv[3], "iommu"));
+	else if (argc >= 3 && !strcmp(argv[1], "edu_vm_hold"))
+		test_edu_vm_hold(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "vm_hostile"))
 		test_vm_hostile(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
 		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied|vm_hostile NODE | vm NODE SEED\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied|vm_hostile NODE | vm NODE SEED | edu_vm NODE iommu|noiommu | edu_vm_hold NODE\n",
 			argv[0]);
 		return 2;
 	}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/, v8/, v10/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/, v8/, v10/, v11/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -116,13 +116,14 @@ edu_round 6 irq_hard edu_v6_checks
 
 # --- version 7: edu_accel as it was, factorial jobs only (no DMA);
 # version 8: with DMA jobs, one job on the device at a time; version 10:
-# several jobs on the device, before its parameters (version 11) ---
+# several jobs on the device, before its parameters (version 11); version
+# 11: before its jobs in a VM (version 12) ---
 if [ "$(lspci -Dn -d 1234:11e8 | wc -l)" -lt 1 ]; then
-	echo "# skip: abi v7, v8 and v10 edu_accel (no edu device: run with -device edu)"
+	echo "# skip: abi v7, v8, v10 and v11 edu_accel (no edu device: run with -device edu)"
 elif ! accel_deps 2>/dev/null; then
-	echo "# skip: abi v7, v8 and v10 edu_accel (this kernel has no DRM scheduler)"
+	echo "# skip: abi v7, v8, v10 and v11 edu_accel (this kernel has no DRM scheduler)"
 else
-	for v in 7 8 10; do
+	for v in 7 8 10 11; do
 		# DMA jobs need an IOMMU (or allow_unsafe_dma=1)
 		dma=nodma
 		[ $v -ge 8 ] && ls /sys/kernel/iommu_groups/ 2>/dev/null | grep -q . && dma=dma

@@ -354,6 +354,23 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
 	# its ring has 4 jobs on the device, the others queued in the driver:
 	# 4 clients, each with 4 jobs in flight
 	tac eduthreads "$edu" 4 32
+	# jobs in a VM: each mapping is mapped for edu's DMA once, at its
+	# bind (ftrace's dma events of the function count them against the
+	# test's own tally), and unmapped when unbound and no job holds it
+	iommu=noiommu
+	ls /sys/kernel/iommu_groups/ 2>/dev/null | grep -q . && iommu=iommu
+	if dma_events_on "$bdf" dma_map_sg dma_unmap_sg; then
+		tac edu_vm "$edu" $iommu | tee "$OUT/edu_vm"
+		maps=$(sed -n 's/^# vm dma mappings //p' "$OUT/edu_vm")
+		check "ftrace: dma_unmap_sg of $bdf for each of its $maps VM mappings, the last a job held" \
+			wait_for 10 eval '[ "$(grep -c " dma_unmap_sg: $bdf " $TFS/trace)" = "$maps" ]'
+		dma_events_off dma_map_sg dma_unmap_sg
+		expect_eq "ftrace: dma_map_sg of $bdf once for each of them, none per job" \
+			"$(grep -c " dma_map_sg: $bdf " $TFS/trace)" "$maps"
+		echo 1 >$TFS/tracing_on
+	else
+		tac edu_vm "$edu" $iommu
+	fi
 	# the function unbound, then hot-removed, with DMA jobs running and
 	# queued; the function comes back each time
 	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }
@@ -384,6 +401,22 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
 	check "$bdf comes back after a rescan" wait_for 10 test -e "/sys/bus/pci/devices/$bdf"
 	check "bpfdrv bind hands it to bpfdrv again" $BPFDRV bind "$bdf"
 	check "edu_accel serves it again" \
+		wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
+	# a VM's mappings lose their DMA with the instance, not at the
+	# file's close (the function may serve another driver next)
+	inst=$(inst_of "$bdf")
+	node=$(node_of "$inst")
+	revoke_it() {
+		dma_events_on "$bdf" dma_unmap_sg || return 0
+		unbind_it
+		dma_events_off dma_unmap_sg
+		expect_eq "ftrace: its VM's 2 mappings unmapped for DMA as the instance went" \
+			"$(grep -c " dma_unmap_sg: $bdf " $TFS/trace)" 2
+		echo 1 >$TFS/tracing_on
+	}
+	across edu_vm_hold revoke_it
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	check "$bdf binds to edu_accel once more" \
 		wait_for 10 eval 'test -n "$(inst_of '"$bdf"')"'
 	check "unload edu_accel" $BPFDRV unload edu_accel
 	# a hostile driver has edu write to the buffer of a job that ended

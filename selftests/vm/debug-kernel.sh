@@ -10,7 +10,7 @@
 # guests have no use for: display DRM, sound, USB, wireless and wired
 # network drivers, netfilter, NFS, ATA, MD, IPv6; kvm_guest; what the
 # lifetime parts use, the accelerator's DRM core, scheduler, shmem
-# helpers and vgem among them) and the debug options: KASAN, KFENCE,
+# helpers, drm_gpuvm and vgem among them) and the debug options: KASAN, KFENCE,
 # lockdep (PROVE_LOCKING, PROVE_RCU), DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS,
 # DEBUG_LIST; KCOV for the fuzzer's coverage. Cached with the root; an
 # edit of this script, or BPFDRV_DEBUG_REBUILD=1, builds it again
@@ -47,6 +47,10 @@ in_root /bin/bash -c '
 		touch "$src/.bpfdrv-unpacked-$line"
 	fi
 	cd "$src"
+	# drm_gpuvm (accelerator VMs) has no prompt and only nouveau and xe
+	# select it on x86: a prompt spares building either
+	sed -i "/^config DRM_GPUVM\$/{n;s/^\ttristate\$/\ttristate \"DRM GPU VA manager\"/}" \
+		drivers/gpu/drm/Kconfig
 	make -s O="$obj" x86_64_defconfig
 	make -s O="$obj" kvm_guest.config >/dev/null
 	cat >"$obj/bpfdrv.config" <<EOF
@@ -130,6 +134,7 @@ CONFIG_DRM_ACCEL=y
 CONFIG_DRM_VGEM=m
 CONFIG_AMD_IOMMU=y
 CONFIG_DRM_ACCEL_AMDXDNA=m
+CONFIG_DRM_GPUVM=m
 CONFIG_MEMCG=y
 # CONFIG_SOUND is not set
 # CONFIG_USB_SUPPORT is not set
@@ -148,7 +153,7 @@ EOF
 	for opt in KASAN PROVE_LOCKING DEBUG_INFO_BTF_MODULES DEBUG_OBJECTS MEMCG KCOV; do
 		grep -q "^CONFIG_$opt=y" "$obj/.config" || { echo "CONFIG_$opt did not stay on" >&2; exit 1; }
 	done
-	for opt in DRM_SCHED DRM_GEM_SHMEM_HELPER DRM_VGEM; do
+	for opt in DRM_SCHED DRM_GEM_SHMEM_HELPER DRM_VGEM DRM_GPUVM; do
 		grep -q "^CONFIG_$opt=m" "$obj/.config" || { echo "CONFIG_$opt did not stay on" >&2; exit 1; }
 	done
 	make -s O="$obj" -j"$(nproc)" bzImage modules
