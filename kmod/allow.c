@@ -343,7 +343,7 @@ static const char * const bpfdrv_fence_kfuncs[] = {
 	"bpfdrv_pci_bar_len", "bpfdrv_mmio_read", "bpfdrv_mmio_write",
 	"bpfdrv_job_done", "bpfdrv_job_bo_load", "bpfdrv_job_bo_store",
 	"bpfdrv_job_bo_dma", "bpfdrv_job_slot",
-	"bpfdrv_job_vm_load", "bpfdrv_job_vm_store",
+	"bpfdrv_job_vm_load", "bpfdrv_job_vm_store", "bpfdrv_job_vm_dma",
 	"bpfdrv_timer_start", "bpfdrv_timer_cancel",
 };
 

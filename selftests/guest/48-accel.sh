@@ -155,7 +155,7 @@ expect_eq "stats count each of the 8000 ADDs once" \
 # the skeleton bpfdrv new --accel writes, built by its own Makefile
 check "load the accelerator skeleton (bpfdrv new --accel)" \
 	$BPFDRV load --pin $B/new/skelaccel/skelaccel.bpf.o
-skeleton_test skelaccel '^8 passed, 0 failed' "its generated test passes, GET_PARAM and a job on a timeline included"
+skeleton_test skelaccel '^11 passed, 0 failed' "its generated test passes, GET_PARAM, a job on a timeline and one in a VM included"
 check "unload the skeleton" $BPFDRV unload skelaccel
 
 # jobs, most started from their submit (a ring idle), then each through
