@@ -532,7 +532,8 @@ if [ -d /sys/module/drm_gpuvm ]; then
 	# with every job through the scheduler too (a VM job is no different),
 	# traced: the tracer names the VM ioctls and counts the client's
 	echo N >$DIRECT
-	$BPFDRV trace -g drm --json -o "$OUT/trace-vm.json" -- \
+	$BPFDRV trace -g drm --json -o "$OUT/trace-vm.json" \
+		--perfetto "$OUT/vm-timeline.json" -- \
 		$T/test_accel vm "$node" "$RANDOM" >"$OUT/vm" 2>&1
 	check "trace -g drm -- test_accel vm exits 0" test $? -eq 0
 	cat "$OUT/vm"
@@ -543,6 +544,17 @@ if [ -d /sys/module/drm_gpuvm ]; then
 		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_BIND driver=accel_probe)" 1001
 	expect_eq "trace: BPFDRV_VM_CREATE and BPFDRV_VM_DESTROY once each" \
 		"$(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_CREATE driver=accel_probe) $(jsum "$OUT/trace-vm.json" count type=stat hook=drm_ioctl detail=BPFDRV_VM_DESTROY driver=accel_probe)" "1 1"
+	# and puts each bind on the timeline: a span on the client's thread
+	check "trace --perfetto: 1001 spans drm_ioctl BPFDRV_VM_BIND on the client's thread, each as long as its call" \
+		python3 -S -c 'import sys
+sys.path.insert(0, "selftests"); import timeline
+ev = timeline.load(sys.argv[1])
+binds = [e for e in ev if e["ph"] == "X" and e["name"] == "drm_ioctl BPFDRV_VM_BIND"]
+threads = {(e["pid"], e["tid"]) for e in binds}
+print("# bind spans", len(binds), "threads", len(threads),
+      "longest", max([e["dur"] for e in binds] or [0]), "us")
+sys.exit(not (len(binds) == 1001 and all(e["dur"] > 0 for e in binds) and
+              len(threads) == 1))' "$OUT/vm-timeline.json"
 	unload_vm() {
 		check "accel_probe_vm unloads with 4 VMs of a file bound and a job held in one" \
 			$BPFDRV unload accel_probe
