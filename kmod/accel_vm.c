@@ -78,6 +78,7 @@ struct bpfdrv_accel_va {
 	struct iosys_map map;
 	struct sg_table sgt;		/* the range's pages, for dma_dev */
 	struct device *dma_dev;		/* NULL: not (or no more) mapped */
+	u32 dma_busy;			/* running jobs it is the device's for */
 };
 
 static inline struct bpfdrv_accel_vm *to_vm(struct drm_gpuvm *gpuvm)
@@ -124,12 +125,17 @@ static int bpfdrv_vm_va_dma_map(struct bpfdrv_accel_va *va, struct device *dev,
 	return 0;
 }
 
-/* @va's DMA mapping goes, if it has one: the IOMMU refuses it from now on */
+/*
+ * @va's DMA mapping goes, if it has one: the IOMMU refuses it from now on.
+ * No job holds it, so the CPU's copy is the newer one (each job's end
+ * synced it): a bounce buffer's older bytes are not copied back over it.
+ */
 static void bpfdrv_vm_va_dma_unmap(struct bpfdrv_accel_va *va)
 {
 	if (!va->dma_dev)
 		return;
-	dma_unmap_sgtable(va->dma_dev, &va->sgt, DMA_BIDIRECTIONAL, 0);
+	dma_unmap_sgtable(va->dma_dev, &va->sgt, DMA_BIDIRECTIONAL,
+			  DMA_ATTR_SKIP_CPU_SYNC);
 	va->dma_dev = NULL;
 }
 
@@ -519,15 +525,15 @@ int bpfdrv_accel_vm_copy(struct bpfdrv_accel_vm *vm, u64 addr, void *buf,
 		ret = -EFAULT;	/* not mapped, or not by one mapping */
 	} else {
 		p = va->map.vaddr + va->base.gem.offset + (addr - va->base.va.addr);
-		/* the device's pages while mapped: a bounce buffer holds them */
-		if (va->dma_dev)
+		/* the device's while a job holds it: a bounce buffer may be newer */
+		if (va->dma_busy)
 			dma_sync_sgtable_for_cpu(va->dma_dev, &va->sgt,
 						 DMA_BIDIRECTIONAL);
 		if (store)
 			memcpy(p, buf, len);
 		else
 			memcpy(buf, p, len);
-		if (va->dma_dev)
+		if (va->dma_busy)
 			dma_sync_sgtable_for_device(va->dma_dev, &va->sgt,
 						    DMA_BIDIRECTIONAL);
 	}
@@ -583,8 +589,11 @@ s64 bpfdrv_accel_vm_dma(struct bpfdrv_accel_vm *vm,
 		}
 		kref_get(&va->ref);
 		held->va[held->nr++] = va;
+		/* the device's from now: what the CPU wrote reaches it */
+		if (!va->dma_busy++)
+			dma_sync_sgtable_for_device(va->dma_dev, &va->sgt,
+						    DMA_BIDIRECTIONAL);
 	}
-	dma_sync_sgtable_for_device(va->dma_dev, &va->sgt, DMA_BIDIRECTIONAL);
 out:
 	spin_unlock_irqrestore(&vm->lock, flags);
 	return ret;
@@ -599,11 +608,14 @@ void bpfdrv_accel_vm_dma_end(struct bpfdrv_accel_vm *vm,
 	if (!held->nr)
 		return;
 	spin_lock_irqsave(&vm->lock, flags);
-	for (i = 0; i < held->nr; i++)
+	for (i = 0; i < held->nr; i++) {
+		/* what the device wrote reaches the CPU */
 		if (held->va[i]->dma_dev)
 			dma_sync_sgtable_for_cpu(held->va[i]->dma_dev,
 						 &held->va[i]->sgt,
 						 DMA_BIDIRECTIONAL);
+		held->va[i]->dma_busy--;
+	}
 	spin_unlock_irqrestore(&vm->lock, flags);
 }
 
