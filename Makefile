@@ -58,7 +58,7 @@ LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.
 # accelerator declarations refused at load (bad_accel.bpf.c)
 ACCEL_BAD_CASES := name dup size dir gap noaccel nocb two rings norun runnorings \
 		   dmanopci dmabits sleepjob sleeptimeout fencekfunc ringjobs \
-		   ringjobsnorings
+		   ringjobsnorings sleepvmmap vmfencekfunc
 ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_CASES)) \
 		  $(BUILD)/selftests/accel_probe_long.bpf.o \
 		  $(BUILD)/selftests/accel_probe_v2.bpf.o \

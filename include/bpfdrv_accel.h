@@ -143,6 +143,14 @@ struct drm_bpfdrv_get_param {
 #define BPFDRV_ACCEL_VA_PAGE		4096ULL
 #define BPFDRV_VM_BIND_MAP		0
 #define BPFDRV_VM_BIND_UNMAP		1
+/*
+ * Queued behind the VM's other queued binds, and run after in_syncobj's
+ * fence: the ioctl returns at once, out_syncobj's fence signals when it
+ * ran (with its error if it failed). A bind without it on a VM with
+ * queued binds: EBUSY.
+ */
+#define BPFDRV_VM_BIND_ASYNC		(1 << 0)
+#define BPFDRV_VM_BIND_QUEUED_MAX	64	/* per VM; EBUSY past it */
 struct drm_bpfdrv_vm_create {
 	__u32 flags;		/* in: 0 */
 	__u32 vm_id;		/* out */
@@ -157,7 +165,7 @@ struct drm_bpfdrv_vm_bind {
 	__u32 vm_id;		/* in */
 	__u32 op;		/* in: BPFDRV_VM_BIND_* */
 	__u32 handle;		/* in: the buffer (MAP), else 0 */
-	__u32 flags;		/* in: 0 */
+	__u32 flags;		/* in: BPFDRV_VM_BIND_ASYNC or 0 */
 	__u64 addr;		/* in */
 	__u64 range;		/* in: bytes */
 	__u64 bo_offset;	/* in: MAP: where in the buffer, else 0 */

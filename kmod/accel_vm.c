@@ -10,8 +10,12 @@
  * A mapping holds its buffer and a CPU mapping of it (vmap) while it
  * lives, so that a job's kfuncs copy through the VM in any context: they
  * look the address up under the VM's spinlock, which every change of the
- * tree takes. Binds are serialized by a mutex per VM and run in the
- * ioctl; the driver is called without the spinlock.
+ * tree takes. Binds are serialized by a mutex per VM, and run in the
+ * ioctl or, queued (BPFDRV_VM_BIND_ASYNC), in the VM's work in order, each
+ * signalling its fence: so every bind follows the dma-fence rules. What
+ * may sleep or allocate is done before (the new mapping, spares for the
+ * pieces of cut ones), what a bind took out is let go after; the driver
+ * is called as on the dma-fence path, without the spinlock.
  *
  * For a driver whose PCI function masters the bus (accel_dma_bits), a
  * mapping's pages are also mapped for the function's DMA when it is made,
@@ -66,19 +70,62 @@ struct bpfdrv_accel_vm {
 	struct bpfdrv_accel_vms *s;
 	u32 id;
 	struct drm_file *owner;		/* bind_lock; NULL once destroyed */
-	struct mutex bind_lock;		/* one bind at a time */
+	/*
+	 * One bind at a time. Taken on the dma-fence path (a queued bind's
+	 * work), so never held to allocate or wait: a bind allocates before.
+	 */
+	struct mutex bind_lock;
 	spinlock_t lock;		/* the tree, for the kfuncs */
+	/* queued binds (BPFDRV_VM_BIND_ASYNC), run in order by bind_work */
+	spinlock_t queue_lock;
+	struct list_head queue;
+	u32 queued;
+	bool closing;			/* queue_lock: no more queued */
+	struct work_struct bind_work;
+	u64 fence_context;
+	u64 fence_seqno;		/* queue_lock */
 };
 
-/* A mapping: its buffer held and mapped for the CPU while it lives. */
+/* A buffer mapped for the CPU, shared by the pieces a bind cuts. */
+struct bpfdrv_vm_cpu {
+	struct kref ref;
+	struct drm_gem_object *obj;	/* held */
+	struct iosys_map map;
+};
+
+/* A mapping: its buffer mapped for the CPU, its range for the device. */
 struct bpfdrv_accel_va {
 	struct drm_gpuva base;
 	struct kref ref;		/* the tree's; jobs' that reached it */
-	struct drm_gem_object *obj;
-	struct iosys_map map;
+	struct bpfdrv_vm_cpu *cpu;	/* held */
 	struct sg_table sgt;		/* the range's pages, for dma_dev */
 	struct device *dma_dev;		/* NULL: not (or no more) mapped */
 	u32 dma_busy;			/* running jobs it is the device's for */
+	struct list_head gone;		/* out of the tree: put after the bind */
+};
+
+/*
+ * A bind, made ready in its ioctl (where it may allocate and sleep) and
+ * run under bind_lock (where it may not): the new mapping ready, the
+ * pieces a cut leaves allocated (at most two: one mapping cut on both
+ * sides, or two on one side each).
+ */
+struct bpfdrv_vm_bind_op {
+	struct list_head node;		/* in vm->queue */
+	struct bpfdrv_accel_vm *vm;	/* held */
+	struct drm_bpfdrv_vm_bind args;
+	struct drm_gem_object *obj;	/* MAP's buffer, held */
+	struct bpfdrv_accel_va *va_new;	/* MAP's mapping, until inserted */
+	struct bpfdrv_accel_va *spare[2];
+	struct list_head gone;		/* what the steps took out */
+	struct dma_fence *in_fence;	/* queued: held */
+	struct dma_fence *fence;	/* queued: its out-fence */
+};
+
+/* A queued bind's fence: holds this module, whose ops it names. */
+struct bpfdrv_vm_fence {
+	struct dma_fence base;
+	spinlock_t lock;		/* its signal */
 };
 
 static inline struct bpfdrv_accel_vm *to_vm(struct drm_gpuvm *gpuvm)
@@ -91,34 +138,63 @@ static inline struct bpfdrv_accel_va *to_va(struct drm_gpuva *va)
 	return container_of(va, struct bpfdrv_accel_va, base);
 }
 
-/* What a bind hands its steps: the buffer's handle, for the driver. */
-struct bpfdrv_vm_bind_ctx {
-	struct bpfdrv_accel_vm *vm;
-	u32 handle;
-};
-
-/*
- * The pages of [@offset, @offset + @range) of @va's buffer (pinned by its
- * vmap) mapped for @dev's DMA. A buffer imported from another device is
- * its exporter's to map: it stays unmapped.
- */
-static int bpfdrv_vm_va_dma_map(struct bpfdrv_accel_va *va, struct device *dev,
-				u64 offset, u64 range)
+static void bpfdrv_vm_cpu_release(struct kref *ref)
 {
-	struct drm_gem_shmem_object *shmem = to_drm_gem_shmem_obj(va->obj);
+	struct bpfdrv_vm_cpu *cpu = container_of(ref, struct bpfdrv_vm_cpu,
+						 ref);
+
+	bpfdrv_vm_vunmap(cpu->obj, &cpu->map);
+	drm_gem_object_put(cpu->obj);
+	kfree(cpu);
+}
+
+/* @obj held and mapped for the CPU (process context: takes its lock). */
+static struct bpfdrv_vm_cpu *bpfdrv_vm_cpu_new(struct drm_gem_object *obj)
+{
+	struct bpfdrv_vm_cpu *cpu = kzalloc(sizeof(*cpu), GFP_KERNEL_ACCOUNT);
 	int ret;
 
-	if (!dev || va->obj->import_attach)
+	if (!cpu)
+		return ERR_PTR(-ENOMEM);
+	ret = bpfdrv_vm_vmap(obj, &cpu->map);
+	if (!ret && cpu->map.is_iomem) {
+		bpfdrv_vm_vunmap(obj, &cpu->map);
+		ret = -EINVAL;	/* the kfuncs copy with memcpy() */
+	}
+	if (ret) {
+		kfree(cpu);
+		return ERR_PTR(ret);
+	}
+	kref_init(&cpu->ref);
+	drm_gem_object_get(obj);
+	cpu->obj = obj;
+	return cpu;
+}
+
+/*
+ * @va's pages of [@offset, @offset + @range) of its buffer (pinned by
+ * the CPU mapping) mapped for @dev's DMA. A buffer imported from another
+ * device is its exporter's to map: it stays unmapped. @gfp: GFP_NOWAIT
+ * under bind_lock (the DMA API itself does not sleep).
+ */
+static int bpfdrv_vm_va_dma_map(struct bpfdrv_accel_va *va, struct device *dev,
+				u64 offset, u64 range, gfp_t gfp)
+{
+	struct drm_gem_object *obj = va->cpu->obj;
+	int ret;
+
+	if (!dev || obj->import_attach)
 		return 0;
-	ret = sg_alloc_table_from_pages(&va->sgt, shmem->pages +
+	ret = sg_alloc_table_from_pages(&va->sgt, to_drm_gem_shmem_obj(obj)->pages +
 					(offset >> PAGE_SHIFT),
 					range >> PAGE_SHIFT, 0, range,
-					GFP_KERNEL_ACCOUNT);
+					gfp | __GFP_ACCOUNT | __GFP_NOWARN);
 	if (ret)
 		return ret;
 	ret = dma_map_sgtable(dev, &va->sgt, DMA_BIDIRECTIONAL, 0);
 	if (ret) {
 		sg_free_table(&va->sgt);
+		memset(&va->sgt, 0, sizeof(va->sgt));
 		return ret;
 	}
 	va->dma_dev = dev;
@@ -139,37 +215,37 @@ static void bpfdrv_vm_va_dma_unmap(struct bpfdrv_accel_va *va)
 	va->dma_dev = NULL;
 }
 
-/* A new mapping for the tree: its buffer held and mapped for the CPU. */
-static struct bpfdrv_accel_va *bpfdrv_vm_va_new(struct bpfdrv_accel_vm *vm,
-						struct drm_gem_object *obj,
-						u64 offset, u64 range)
+/* A mapping's memory, filled in when it is placed (bpfdrv_vm_va_place). */
+static struct bpfdrv_accel_va *bpfdrv_vm_va_alloc(void)
 {
 	struct bpfdrv_accel_va *va = kzalloc(sizeof(*va), GFP_KERNEL_ACCOUNT);
-	int ret;
 
-	if (!va)
-		return ERR_PTR(-ENOMEM);
-	ret = bpfdrv_vm_vmap(obj, &va->map);
-	if (!ret && va->map.is_iomem) {
-		bpfdrv_vm_vunmap(obj, &va->map);
-		ret = -EINVAL;	/* the kfuncs copy with memcpy() */
+	if (va) {
+		kref_init(&va->ref);
+		INIT_LIST_HEAD(&va->gone);
 	}
-	if (ret) {
-		kfree(va);
-		return ERR_PTR(ret);
-	}
-	kref_init(&va->ref);
-	va->obj = obj;
-	ret = bpfdrv_vm_va_dma_map(va, vm->s->dma_dev, offset, range);
-	if (ret) {
-		bpfdrv_vm_vunmap(obj, &va->map);
-		kfree(va);
-		return ERR_PTR(ret);
-	}
-	drm_gem_object_get(obj);
 	return va;
 }
 
+/* @va, allocated, maps [@offset, @offset + @range) of @cpu's buffer. */
+static int bpfdrv_vm_va_place(struct bpfdrv_accel_vm *vm,
+			      struct bpfdrv_accel_va *va,
+			      struct bpfdrv_vm_cpu *cpu, u64 offset, u64 range,
+			      gfp_t gfp)
+{
+	int ret;
+
+	va->cpu = cpu;
+	ret = bpfdrv_vm_va_dma_map(va, vm->s->dma_dev, offset, range, gfp);
+	if (ret) {
+		va->cpu = NULL;
+		return ret;
+	}
+	kref_get(&cpu->ref);
+	return 0;
+}
+
+/* Process context, no lock held: a mapping (or a spare) goes. */
 static void bpfdrv_vm_va_release(struct kref *ref)
 {
 	struct bpfdrv_accel_va *va = container_of(ref, struct bpfdrv_accel_va,
@@ -178,79 +254,115 @@ static void bpfdrv_vm_va_release(struct kref *ref)
 	bpfdrv_vm_va_dma_unmap(va);
 	if (va->sgt.sgl)
 		sg_free_table(&va->sgt);
-	bpfdrv_vm_vunmap(va->obj, &va->map);
-	drm_gem_object_put(va->obj);
+	if (va->cpu)
+		kref_put(&va->cpu->ref, bpfdrv_vm_cpu_release);
 	kfree(va);
 }
 
 /* A mapping out of the tree (or never in it): gone with its last job. */
 static void bpfdrv_vm_va_put(struct bpfdrv_accel_va *va)
 {
-	kref_put(&va->ref, bpfdrv_vm_va_release);
+	if (va)
+		kref_put(&va->ref, bpfdrv_vm_va_release);
+}
+
+/*
+ * The driver's calls of a bind, on the dma-fence path as a queued bind's
+ * are: one at a time per instance (one fence slot), no mutex, no sleep.
+ */
+static int bpfdrv_vm_driver_map(struct bpfdrv_accel_vm *vm, u64 addr,
+				u64 range, u32 handle, u64 bo_offset)
+{
+	int ret;
+
+	spin_lock(&vm->s->call_lock);
+	ret = bpfdrv_call_fence(vm->s->bdev, BPFDRV_FENCE_SLOT_VM,
+				BPFDRV_CB_ACCEL_VM_MAP, accel_vm_map, 0, 0,
+				vm->id, addr, range, handle, bo_offset);
+	spin_unlock(&vm->s->call_lock);
+	return ret;
 }
 
 /* The driver's page tables lose [@addr, @addr + @range): it cannot refuse */
 static void bpfdrv_vm_driver_unmap(struct bpfdrv_accel_vm *vm, u64 addr,
 				   u64 range)
 {
-	bpfdrv_call_void(vm->s->bdev, BPFDRV_CALL_RELEASE,
-			 BPFDRV_CB_ACCEL_VM_UNMAP, accel_vm_unmap, vm->id, addr,
-			 range);
+	spin_lock(&vm->s->call_lock);
+	bpfdrv_call_fence_void(vm->s->bdev, BPFDRV_FENCE_SLOT_VM,
+			       BPFDRV_CB_ACCEL_VM_UNMAP, accel_vm_unmap, vm->id,
+			       addr, range);
+	spin_unlock(&vm->s->call_lock);
 }
 
 static int bpfdrv_vm_step_map(struct drm_gpuva_op *op, void *priv)
 {
-	struct bpfdrv_vm_bind_ctx *ctx = priv;
-	struct bpfdrv_accel_vm *vm = ctx->vm;
+	struct bpfdrv_vm_bind_op *b = priv;
+	struct bpfdrv_accel_vm *vm = b->vm;
 	struct drm_gpuva_op_map *m = &op->map;
-	struct bpfdrv_accel_va *va;
+	struct bpfdrv_accel_va *va = b->va_new;
 	unsigned long flags;
 	int ret;
 
-	va = bpfdrv_vm_va_new(vm, m->gem.obj, m->gem.offset, m->va.range);
-	if (IS_ERR(va))
-		return PTR_ERR(va);
-	ret = bpfdrv_call(vm->s->bdev, BPFDRV_CALL_LIVE,
-			  BPFDRV_CB_ACCEL_VM_MAP, accel_vm_map, 0, 0, vm->id,
-			  m->va.addr, m->va.range, ctx->handle, m->gem.offset);
-	if (ret) {
-		bpfdrv_vm_va_put(va);
+	if (WARN_ON_ONCE(!va))
+		return -EINVAL;
+	ret = bpfdrv_vm_driver_map(vm, m->va.addr, m->va.range, b->args.handle,
+				   m->gem.offset);
+	if (ret)
 		return ret;
-	}
 	spin_lock_irqsave(&vm->lock, flags);
 	drm_gpuva_map(&vm->base, &va->base, m);
 	spin_unlock_irqrestore(&vm->lock, flags);
+	b->va_new = NULL;
 	return 0;
+}
+
+/* A spare of @b's, placed over @piece of the mapping @old is cut into. */
+static struct bpfdrv_accel_va *bpfdrv_vm_piece(struct bpfdrv_vm_bind_op *b,
+					       struct bpfdrv_accel_va *old,
+					       struct drm_gpuva_op_map *piece)
+{
+	struct bpfdrv_accel_va *va;
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(b->spare) && !b->spare[i]; i++)
+		;
+	if (WARN_ON_ONCE(i == ARRAY_SIZE(b->spare)))
+		return ERR_PTR(-EINVAL);
+	va = b->spare[i];
+	ret = bpfdrv_vm_va_place(b->vm, va, old->cpu, piece->gem.offset,
+				 piece->va.range, GFP_NOWAIT);
+	if (ret)
+		return ERR_PTR(ret);
+	b->spare[i] = NULL;
+	return va;
 }
 
 /*
  * A mapping cut: the driver unmaps the part that goes, and what is left
- * before and after it becomes mappings of their own.
+ * before and after it becomes mappings of their own, each mapped for the
+ * device on its own, so that nothing unbound stays reachable.
  */
 static int bpfdrv_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 {
-	struct bpfdrv_vm_bind_ctx *ctx = priv;
-	struct bpfdrv_accel_vm *vm = ctx->vm;
+	struct bpfdrv_vm_bind_op *b = priv;
+	struct bpfdrv_accel_vm *vm = b->vm;
 	struct drm_gpuva_op_remap *r = &op->remap;
-	struct drm_gpuva *old = r->unmap->va;
-	struct drm_gem_object *obj = old->gem.obj;
+	struct bpfdrv_accel_va *old = to_va(r->unmap->va);
 	struct bpfdrv_accel_va *prev = NULL, *next = NULL;
-	u64 start = old->va.addr, end = old->va.addr + old->va.range;
+	u64 start = old->base.va.addr, end = start + old->base.va.range;
 	unsigned long flags;
 
 	if (r->prev) {
-		prev = bpfdrv_vm_va_new(vm, obj, r->prev->gem.offset,
-					r->prev->va.range);
+		prev = bpfdrv_vm_piece(b, old, r->prev);
 		if (IS_ERR(prev))
 			return PTR_ERR(prev);
 		start = r->prev->va.addr + r->prev->va.range;
 	}
 	if (r->next) {
-		next = bpfdrv_vm_va_new(vm, obj, r->next->gem.offset,
-					r->next->va.range);
+		next = bpfdrv_vm_piece(b, old, r->next);
 		if (IS_ERR(next)) {
-			if (prev)
-				bpfdrv_vm_va_put(prev);
+			if (prev)	/* placed, not in the tree */
+				list_add(&prev->gone, &b->gone);
 			return PTR_ERR(next);
 		}
 		end = r->next->va.addr;
@@ -259,14 +371,14 @@ static int bpfdrv_vm_step_remap(struct drm_gpuva_op *op, void *priv)
 	spin_lock_irqsave(&vm->lock, flags);
 	drm_gpuva_remap(prev ? &prev->base : NULL, next ? &next->base : NULL, r);
 	spin_unlock_irqrestore(&vm->lock, flags);
-	bpfdrv_vm_va_put(to_va(old));
+	list_add(&old->gone, &b->gone);
 	return 0;
 }
 
 static int bpfdrv_vm_step_unmap(struct drm_gpuva_op *op, void *priv)
 {
-	struct bpfdrv_vm_bind_ctx *ctx = priv;
-	struct bpfdrv_accel_vm *vm = ctx->vm;
+	struct bpfdrv_vm_bind_op *b = priv;
+	struct bpfdrv_accel_vm *vm = b->vm;
 	struct drm_gpuva *va = op->unmap.va;
 	unsigned long flags;
 
@@ -274,7 +386,7 @@ static int bpfdrv_vm_step_unmap(struct drm_gpuva_op *op, void *priv)
 	spin_lock_irqsave(&vm->lock, flags);
 	drm_gpuva_unmap(&op->unmap);
 	spin_unlock_irqrestore(&vm->lock, flags);
-	bpfdrv_vm_va_put(to_va(va));
+	list_add(&to_va(va)->gone, &b->gone);
 	return 0;
 }
 
@@ -299,17 +411,51 @@ static u64 bpfdrv_vm_end(const struct bpfdrv_accel_vms *s)
 	return 1ULL << s->va_bits;
 }
 
+/* After a bind, no lock held: what it took out of the tree, and spares. */
+static void bpfdrv_vm_bind_op_free(struct bpfdrv_vm_bind_op *b)
+{
+	struct bpfdrv_accel_va *va, *tmp;
+	int i;
+
+	list_for_each_entry_safe(va, tmp, &b->gone, gone) {
+		list_del(&va->gone);
+		bpfdrv_vm_va_put(va);
+	}
+	bpfdrv_vm_va_put(b->va_new);
+	for (i = 0; i < ARRAY_SIZE(b->spare); i++)
+		bpfdrv_vm_va_put(b->spare[i]);
+	if (b->obj)
+		drm_gem_object_put(b->obj);
+	dma_fence_put(b->in_fence);
+	dma_fence_put(b->fence);
+	drm_gpuvm_put(&b->vm->base);
+	kfree(b);
+}
+
+static void bpfdrv_vm_queue_work(struct work_struct *work);
+
 /* Everything in @vm unmapped (the driver told), and its file's no more. */
 static void bpfdrv_vm_empty(struct bpfdrv_accel_vm *vm)
 {
-	struct bpfdrv_vm_bind_ctx ctx = { .vm = vm };
+	struct bpfdrv_vm_bind_op b = { .vm = vm };
 	u64 start = BPFDRV_ACCEL_VA_PAGE;
+	struct bpfdrv_accel_va *va, *tmp;
 
+	/* queued binds fail at once, and none is queued after */
+	spin_lock(&vm->queue_lock);
+	vm->closing = true;
+	spin_unlock(&vm->queue_lock);
+	flush_work(&vm->bind_work);
+	INIT_LIST_HEAD(&b.gone);
 	mutex_lock(&vm->bind_lock);
 	/* the whole VM, whose steps unmap only: nothing can fail */
-	drm_gpuvm_sm_unmap(&vm->base, &ctx, start, bpfdrv_vm_end(vm->s) - start);
+	drm_gpuvm_sm_unmap(&vm->base, &b, start, bpfdrv_vm_end(vm->s) - start);
 	vm->owner = NULL;
 	mutex_unlock(&vm->bind_lock);
+	list_for_each_entry_safe(va, tmp, &b.gone, gone) {
+		list_del(&va->gone);
+		bpfdrv_vm_va_put(va);
+	}
 }
 
 void bpfdrv_accel_vms_init(struct bpfdrv_accel_vms *s, struct drm_device *drm,
@@ -321,6 +467,7 @@ void bpfdrv_accel_vms_init(struct bpfdrv_accel_vms *s, struct drm_device *drm,
 	s->va_bits = va_bits;
 	s->dma_dev = dma_dev;
 	s->dma_err = dma_err;
+	spin_lock_init(&s->call_lock);
 	xa_init_flags(&s->vms, XA_FLAGS_ALLOC1);
 }
 
@@ -412,6 +559,10 @@ int bpfdrv_accel_vm_create(struct bpfdrv_accel_vms *s, struct drm_file *file,
 	}
 	mutex_init(&vm->bind_lock);
 	spin_lock_init(&vm->lock);
+	spin_lock_init(&vm->queue_lock);
+	INIT_LIST_HEAD(&vm->queue);
+	INIT_WORK(&vm->bind_work, bpfdrv_vm_queue_work);
+	vm->fence_context = dma_fence_context_alloc(1);
 	vm->s = s;
 	vm->owner = file;
 	drm_gpuvm_init(&vm->base, "bpfdrv", 0, s->drm, r_obj, start,
@@ -524,7 +675,7 @@ int bpfdrv_accel_vm_copy(struct bpfdrv_accel_vm *vm, u64 addr, void *buf,
 	if (!va) {
 		ret = -EFAULT;	/* not mapped, or not by one mapping */
 	} else {
-		p = va->map.vaddr + va->base.gem.offset + (addr - va->base.va.addr);
+		p = va->cpu->map.vaddr + va->base.gem.offset + (addr - va->base.va.addr);
 		/* the device's while a job holds it: a bounce buffer may be newer */
 		if (va->dma_busy)
 			dma_sync_sgtable_for_cpu(va->dma_dev, &va->sgt,
@@ -625,7 +776,7 @@ void bpfdrv_accel_vm_dma_put(struct bpfdrv_accel_vm_dma *held)
 		bpfdrv_vm_va_put(held->va[--held->nr]);
 }
 
-/* The in-fence, waited for (interruptibly, bounded) before the bind. */
+/* The sync bind's in-fence, waited for (interruptibly, bounded) first. */
 static int bpfdrv_vm_bind_wait(struct drm_file *file,
 			       const struct drm_bpfdrv_vm_bind *args)
 {
@@ -634,7 +785,7 @@ static int bpfdrv_vm_bind_wait(struct drm_file *file,
 	int ret;
 
 	if (!args->in_syncobj)
-		return args->in_point ? -EINVAL : 0;
+		return 0;
 	ret = drm_syncobj_find_fence(file, args->in_syncobj, args->in_point, 0,
 				     &fence);
 	if (ret)
@@ -649,34 +800,50 @@ static int bpfdrv_vm_bind_wait(struct drm_file *file,
 	return ret;
 }
 
-/* The bind is done: the out-syncobj gets a signalled fence. */
-static int bpfdrv_vm_bind_signal(struct drm_file *file,
-				 const struct drm_bpfdrv_vm_bind *args)
-{
-	struct dma_fence_chain *chain = NULL;
-	struct drm_syncobj *out;
-	struct dma_fence *stub;
+/* Where a bind's fence goes: out_syncobj, and a chain link for a point */
+struct bpfdrv_vm_out {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	u64 point;
+};
 
+static int bpfdrv_vm_out_get(struct drm_file *file,
+			     const struct drm_bpfdrv_vm_bind *args,
+			     struct bpfdrv_vm_out *out)
+{
+	out->syncobj = NULL;
+	out->chain = NULL;
+	out->point = args->out_point;
 	if (!args->out_syncobj)
 		return 0;
-	out = drm_syncobj_find(file, args->out_syncobj);
-	if (!out)
+	out->syncobj = drm_syncobj_find(file, args->out_syncobj);
+	if (!out->syncobj)
 		return -ENOENT;
-	if (args->out_point) {
-		chain = dma_fence_chain_alloc();
-		if (!chain) {
-			drm_syncobj_put(out);
+	if (out->point) {
+		out->chain = dma_fence_chain_alloc();
+		if (!out->chain) {
+			drm_syncobj_put(out->syncobj);
+			out->syncobj = NULL;
 			return -ENOMEM;
 		}
 	}
-	stub = dma_fence_get_stub();
-	if (chain)
-		drm_syncobj_add_point(out, chain, stub, args->out_point);
-	else
-		drm_syncobj_replace_fence(out, stub);
-	dma_fence_put(stub);
-	drm_syncobj_put(out);
 	return 0;
+}
+
+/* @fence (the bind's; a signalled stub for a sync one) given, or dropped */
+static void bpfdrv_vm_out_put(struct bpfdrv_vm_out *out,
+			      struct dma_fence *fence)
+{
+	if (!out->syncobj)
+		return;
+	if (fence && out->chain)
+		drm_syncobj_add_point(out->syncobj, out->chain, fence,
+				      out->point);
+	else if (fence)
+		drm_syncobj_replace_fence(out->syncobj, fence);
+	else
+		dma_fence_chain_free(out->chain);
+	drm_syncobj_put(out->syncobj);
 }
 
 static int bpfdrv_vm_bind_valid(const struct bpfdrv_accel_vms *s,
@@ -684,8 +851,10 @@ static int bpfdrv_vm_bind_valid(const struct bpfdrv_accel_vms *s,
 {
 	u64 mask = BPFDRV_ACCEL_VA_PAGE - 1;
 
-	if (args->flags || args->op > BPFDRV_VM_BIND_UNMAP ||
+	if (args->flags & ~BPFDRV_VM_BIND_ASYNC ||
+	    args->op > BPFDRV_VM_BIND_UNMAP ||
 	    (args->out_point && !args->out_syncobj) ||
+	    (args->in_point && !args->in_syncobj) ||
 	    (args->addr | args->range | args->bo_offset) & mask ||
 	    !args->range || args->addr < BPFDRV_ACCEL_VA_PAGE ||
 	    args->addr + args->range < args->addr ||
@@ -696,78 +865,277 @@ static int bpfdrv_vm_bind_valid(const struct bpfdrv_accel_vms *s,
 	return 0;
 }
 
-static int bpfdrv_vm_sm_map(struct bpfdrv_accel_vm *vm,
-			    struct bpfdrv_vm_bind_ctx *ctx,
-			    const struct drm_bpfdrv_vm_bind *args,
-			    struct drm_gem_object *obj)
+/* Under bind_lock: @b's steps, from drm_gpuvm. */
+static int bpfdrv_vm_bind_steps(struct bpfdrv_vm_bind_op *b)
 {
-#ifdef BPFDRV_GPUVM_MAP_REQ
-	struct drm_gpuvm_map_req req = {
-		.map.va.addr = args->addr,
-		.map.va.range = args->range,
-		.map.gem.obj = obj,
-		.map.gem.offset = args->bo_offset,
-	};
+	struct bpfdrv_accel_vm *vm = b->vm;
+	const struct drm_bpfdrv_vm_bind *args = &b->args;
 
-	return drm_gpuvm_sm_map(&vm->base, ctx, &req);
+	if (args->op == BPFDRV_VM_BIND_UNMAP)
+		return drm_gpuvm_sm_unmap(&vm->base, b, args->addr, args->range);
+#ifdef BPFDRV_GPUVM_MAP_REQ
+	{
+		struct drm_gpuvm_map_req req = {
+			.map.va.addr = args->addr,
+			.map.va.range = args->range,
+			.map.gem.obj = b->obj,
+			.map.gem.offset = args->bo_offset,
+		};
+
+		return drm_gpuvm_sm_map(&vm->base, b, &req);
+	}
 #else
-	return drm_gpuvm_sm_map(&vm->base, ctx, args->addr, args->range, obj,
+	return drm_gpuvm_sm_map(&vm->base, b, args->addr, args->range, b->obj,
 				args->bo_offset);
 #endif
+}
+
+/*
+ * Run @b: no allocation that may sleep, no wait, so that a queued bind's
+ * fence signals as the dma-fence rules require. The unplug waits for it:
+ * no mapping is made after the instance's DMA was revoked.
+ */
+static int bpfdrv_vm_bind_run(struct bpfdrv_vm_bind_op *b)
+{
+	struct bpfdrv_accel_vm *vm = b->vm;
+	int ret, idx;
+
+	if (!drm_dev_enter(vm->s->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&vm->bind_lock);
+	ret = vm->owner ? bpfdrv_vm_bind_steps(b) : -ENOENT;
+	mutex_unlock(&vm->bind_lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/*
+ * @b made ready: its VM and buffer held, its new mapping mapped for the
+ * CPU and the device, spares for the pieces of cut mappings.
+ */
+static struct bpfdrv_vm_bind_op *
+bpfdrv_vm_bind_prepare(struct bpfdrv_accel_vms *s, struct drm_file *file,
+		       const struct drm_bpfdrv_vm_bind *args)
+{
+	struct bpfdrv_vm_bind_op *b;
+	struct bpfdrv_vm_cpu *cpu;
+	int i, ret = -ENOMEM;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&b->gone);
+	b->args = *args;
+	b->vm = bpfdrv_accel_vm_get(s, file, args->vm_id);
+	if (!b->vm) {
+		kfree(b);
+		return ERR_PTR(-ENOENT);
+	}
+	for (i = 0; i < ARRAY_SIZE(b->spare); i++) {
+		b->spare[i] = bpfdrv_vm_va_alloc();
+		if (!b->spare[i])
+			goto fail;
+	}
+	if (args->op != BPFDRV_VM_BIND_MAP)
+		return b;
+	b->obj = drm_gem_object_lookup(file, args->handle);
+	if (!b->obj) {
+		ret = -ENOENT;
+		goto fail;
+	}
+	if (args->bo_offset >= b->obj->size ||
+	    args->range > b->obj->size - args->bo_offset) {
+		ret = -EINVAL;
+		goto fail;
+	}
+	b->va_new = bpfdrv_vm_va_alloc();
+	if (!b->va_new)
+		goto fail;
+	cpu = bpfdrv_vm_cpu_new(b->obj);
+	if (IS_ERR(cpu)) {
+		ret = PTR_ERR(cpu);
+		goto fail;
+	}
+	ret = bpfdrv_vm_va_place(b->vm, b->va_new, cpu, args->bo_offset,
+				 args->range, GFP_KERNEL);
+	kref_put(&cpu->ref, bpfdrv_vm_cpu_release);	/* the mapping's now */
+	if (ret)
+		goto fail;
+	return b;
+fail:
+	bpfdrv_vm_bind_op_free(b);
+	return ERR_PTR(ret);
+}
+
+static const char *bpfdrv_vm_fence_driver(struct dma_fence *fence)
+{
+	return "bpfdrv_accel";
+}
+
+static const char *bpfdrv_vm_fence_timeline(struct dma_fence *fence)
+{
+	return "vm_bind";
+}
+
+static void bpfdrv_vm_fence_release(struct dma_fence *fence)
+{
+	dma_fence_free(fence);
+	module_put(THIS_MODULE);
+}
+
+static const struct dma_fence_ops bpfdrv_vm_fence_ops = {
+	.get_driver_name = bpfdrv_vm_fence_driver,
+	.get_timeline_name = bpfdrv_vm_fence_timeline,
+	.release = bpfdrv_vm_fence_release,
+};
+
+/*
+ * A queued bind's in-fence, waited for in its work: at most
+ * BPFDRV_VM_BIND_WAIT, and not at all once its VM is closing.
+ */
+static int bpfdrv_vm_queued_wait(struct bpfdrv_vm_bind_op *b)
+{
+	unsigned long end = jiffies + BPFDRV_VM_BIND_WAIT;
+	long t;
+
+	if (!b->in_fence)
+		return 0;
+	do {
+		if (READ_ONCE(b->vm->closing))
+			return -ENOENT;
+		t = dma_fence_wait_timeout(b->in_fence, false, HZ / 10);
+		if (t)
+			return t < 0 ? t : b->in_fence->error;
+	} while (time_before(jiffies, end));
+	return -ETIMEDOUT;
+}
+
+/* The queued binds of a VM, one after the other, each fence in order. */
+static void bpfdrv_vm_queue_work(struct work_struct *work)
+{
+	struct bpfdrv_accel_vm *vm = container_of(work, struct bpfdrv_accel_vm,
+						  bind_work);
+	struct bpfdrv_vm_bind_op *b;
+	bool cookie;
+	int ret;
+
+	for (;;) {
+		spin_lock(&vm->queue_lock);
+		b = list_first_entry_or_null(&vm->queue, struct bpfdrv_vm_bind_op,
+					     node);
+		spin_unlock(&vm->queue_lock);
+		if (!b)
+			break;
+		ret = bpfdrv_vm_queued_wait(b);
+		cookie = dma_fence_begin_signalling();
+		if (!ret)
+			ret = READ_ONCE(vm->closing) ? -ENOENT :
+			      bpfdrv_vm_bind_run(b);
+		if (ret)
+			dma_fence_set_error(b->fence, ret);
+		dma_fence_signal(b->fence);
+		dma_fence_end_signalling(cookie);
+		spin_lock(&vm->queue_lock);
+		list_del(&b->node);
+		vm->queued--;
+		spin_unlock(&vm->queue_lock);
+		bpfdrv_vm_bind_op_free(b);	/* the queue held the VM too */
+	}
+}
+
+/*
+ * BPFDRV_VM_BIND_ASYNC: @b queued behind the VM's others; its fence, to
+ * out_syncobj now, signals once it ran (its error, if it failed).
+ */
+static int bpfdrv_vm_bind_queue(struct bpfdrv_vm_bind_op *b,
+				struct drm_file *file)
+{
+	struct bpfdrv_accel_vm *vm = b->vm;
+	struct bpfdrv_vm_fence *f;
+	struct bpfdrv_vm_out out;
+	struct dma_fence *in;
+	int ret;
+
+	if (b->args.in_syncobj) {
+		ret = drm_syncobj_find_fence(file, b->args.in_syncobj,
+					     b->args.in_point, 0, &in);
+		if (ret)
+			return ret;
+		b->in_fence = in;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	ret = bpfdrv_vm_out_get(file, &b->args, &out);
+	if (ret) {
+		kfree(f);
+		return ret;
+	}
+	spin_lock_init(&f->lock);
+	spin_lock(&vm->queue_lock);
+	if (vm->closing || vm->queued >= BPFDRV_VM_BIND_QUEUED_MAX) {
+		ret = vm->closing ? -ENOENT : -EBUSY;
+		spin_unlock(&vm->queue_lock);
+		bpfdrv_vm_out_put(&out, NULL);
+		kfree(f);
+		return ret;
+	}
+	__module_get(THIS_MODULE);	/* the fence's ops: put by its release */
+	/* numbered in the queue's order, which is the order they signal */
+	dma_fence_init(&f->base, &bpfdrv_vm_fence_ops, &f->lock,
+		       vm->fence_context, ++vm->fence_seqno);
+	b->fence = dma_fence_get(&f->base);	/* and one for out_syncobj */
+	list_add_tail(&b->node, &vm->queue);
+	vm->queued++;
+	spin_unlock(&vm->queue_lock);
+	bpfdrv_vm_out_put(&out, &f->base);
+	dma_fence_put(&f->base);
+	queue_work(system_unbound_wq, &vm->bind_work);
+	return 0;
 }
 
 int bpfdrv_accel_vm_bind(struct bpfdrv_accel_vms *s, struct drm_file *file,
 			 struct drm_bpfdrv_vm_bind *args)
 {
-	struct bpfdrv_vm_bind_ctx ctx = { .handle = args->handle };
-	struct drm_gem_object *obj = NULL;
-	struct bpfdrv_accel_vm *vm;
-	int ret, idx;
+	struct bpfdrv_vm_bind_op *b;
+	struct bpfdrv_vm_out out;
+	struct dma_fence *stub;
+	bool queued;
+	int ret;
 
 	if (!s->va_bits)
 		return -EOPNOTSUPP;
 	ret = bpfdrv_vm_bind_valid(s, args);
 	if (ret)
 		return ret;
-	vm = bpfdrv_accel_vm_get(s, file, args->vm_id);
-	if (!vm)
-		return -ENOENT;
-	ctx.vm = vm;
-	if (args->op == BPFDRV_VM_BIND_MAP) {
-		obj = drm_gem_object_lookup(file, args->handle);
-		if (!obj) {
-			ret = -ENOENT;
-			goto out;
-		}
-		if (args->bo_offset >= obj->size ||
-		    args->range > obj->size - args->bo_offset) {
-			ret = -EINVAL;
-			goto out;
-		}
+	b = bpfdrv_vm_bind_prepare(s, file, args);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	if (args->flags & BPFDRV_VM_BIND_ASYNC) {
+		ret = bpfdrv_vm_bind_queue(b, file);
+		if (ret)
+			bpfdrv_vm_bind_op_free(b);
+		return ret;
 	}
 	ret = bpfdrv_vm_bind_wait(file, args);
 	if (ret)
 		goto out;
-	/* the unplug waits for it: no mapping made after the revoke */
-	if (!drm_dev_enter(s->drm, &idx)) {
-		ret = -ENODEV;
+	/* after the queued ones only: wait for the last one's fence first */
+	spin_lock(&b->vm->queue_lock);
+	queued = b->vm->queued;
+	spin_unlock(&b->vm->queue_lock);
+	if (queued) {
+		ret = -EBUSY;
 		goto out;
 	}
-	mutex_lock(&vm->bind_lock);
-	if (!vm->owner)
-		ret = -ENOENT;	/* destroyed meanwhile */
-	else if (obj)
-		ret = bpfdrv_vm_sm_map(vm, &ctx, args, obj);
-	else
-		ret = drm_gpuvm_sm_unmap(&vm->base, &ctx, args->addr,
-					 args->range);
-	mutex_unlock(&vm->bind_lock);
-	drm_dev_exit(idx);
-	if (!ret)
-		ret = bpfdrv_vm_bind_signal(file, args);
+	ret = bpfdrv_vm_out_get(file, args, &out);
+	if (ret)
+		goto out;
+	ret = bpfdrv_vm_bind_run(b);
+	stub = ret ? NULL : dma_fence_get_stub();
+	bpfdrv_vm_out_put(&out, stub);
+	dma_fence_put(stub);
 out:
-	if (obj)
-		drm_gem_object_put(obj);
-	bpfdrv_accel_vm_put(vm);
+	bpfdrv_vm_bind_op_free(b);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #ifndef __BPFDRV_KMOD_ACCEL_VM_H
 #define __BPFDRV_KMOD_ACCEL_VM_H
 
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -30,6 +31,7 @@ struct bpfdrv_accel_vms {
 	struct xarray vms;		/* id -> VM, ids from 1 */
 	struct device *dma_dev;		/* mappings for its DMA, or NULL... */
 	int dma_err;			/* ...and why not */
+	spinlock_t call_lock;		/* the VMs' driver calls: one slot */
 };
 
 /* The mappings a job's device reaches by DMA: held until the job's free */

@@ -201,7 +201,9 @@ struct bpfdrv_fence_call {
 	u8 cb;				/* enum bpfdrv_cb */
 };
 
-#define BPFDRV_FENCE_SLOTS	(2 * BPFDRV_ACCEL_RINGS_MAX)
+#define BPFDRV_FENCE_SLOTS	(2 * BPFDRV_ACCEL_RINGS_MAX + 1)
+/* the last: an accelerator's VM binds (accel_vm.c), one at a time */
+#define BPFDRV_FENCE_SLOT_VM	(2 * BPFDRV_ACCEL_RINGS_MAX)
 
 /*
  * An instance's life, in the order it goes through it: each step goes

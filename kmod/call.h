@@ -331,7 +331,9 @@ int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max);
 static inline bool bpfdrv_fence_member(u32 moff)
 {
 	return moff == BPFDRV_OPS(accel_run_job) ||
-	       moff == BPFDRV_OPS(accel_timeout);
+	       moff == BPFDRV_OPS(accel_timeout) ||
+	       moff == BPFDRV_OPS(accel_vm_map) ||
+	       moff == BPFDRV_OPS(accel_vm_unmap);
 }
 
 /* bpfdrv_call_fence() for a callback that returns nothing: 0 if called */

@@ -2243,6 +2243,163 @@ out:
 	return 0;
 }
 
+static int vm_bind_async(int fd, __u32 vm, __u32 op, __u32 handle, __u64 addr, __u64 range,
+			 __u64 off, __u32 in, __u32 out, __u64 out_point)
+{
+	struct drm_bpfdrv_vm_bind b = {
+		.vm_id = vm, .op = op, .handle = handle, .addr = addr, .range = range,
+		.bo_offset = off, .flags = BPFDRV_VM_BIND_ASYNC, .in_syncobj = in,
+		.out_syncobj = out, .out_point = out_point,
+	};
+
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_VM_BIND, &b);
+}
+
+static int point_wait(int fd, uint32_t t, uint64_t pt)
+{
+	return drmSyncobjTimelineWait(fd, &t, &pt, 1, now_ns() + 10000000000LL,
+				      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+}
+
+/* The error point @pt of timeline @t signalled with (1: none). */
+static int point_status(int fd, uint32_t t, __u64 pt)
+{
+	uint32_t bin = 0;
+	int st = -1000;
+
+	if (!drmSyncobjCreate(fd, 0, &bin) && !drmSyncobjTransfer(fd, bin, 0, t, pt, 0))
+		st = fence_status(fd, bin);
+	drmSyncobjDestroy(fd, bin);
+	return st;
+}
+
+/* A random bind of test_vm's kind, queued, its model applied. */
+static int vm_random_async(int fd, __u32 vm, const __u32 *bo, __u64 *model, __u32 in,
+			   __u32 t, __u64 pt)
+{
+	__u32 op = rand() % 3 ? BPFDRV_VM_BIND_MAP : BPFDRV_VM_BIND_UNMAP, h = 0, pg = 0, n;
+	__u32 start = 1 + rand() % (ACCEL_PROBE_VA_PAGES - 1), k;
+	int err;
+
+	if (op == BPFDRV_VM_BIND_MAP) {
+		h = bo[rand() % VM_BOS];
+		pg = rand() % VM_BO_PAGES;
+		n = 1 + rand() % (VM_BO_PAGES - pg);
+	} else {
+		n = 1 + rand() % 32;
+	}
+	if (start + n > ACCEL_PROBE_VA_PAGES)
+		n = ACCEL_PROBE_VA_PAGES - start;
+	do {
+		err = vm_bind_async(fd, vm, op, h, start * VM_PAGE, n * VM_PAGE, pg * VM_PAGE,
+				    in, t, pt);
+		/* the queue full: wait for the bind before this one */
+		if (err == EBUSY && point_wait(fd, t, pt - 1))
+			return err;
+	} while (err == EBUSY);
+	if (err)
+		return err;
+	for (k = 0; k < n; k++)
+		model[start + k] = op == BPFDRV_VM_BIND_MAP ?
+				   ACCEL_PROBE_PTE_VALID | (__u64)h << 32 | (pg + k) : 0;
+	return 0;
+}
+
+/*
+ * Queued binds (BPFDRV_VM_BIND_ASYNC) on accel_probe_vm: 60 random binds
+ * queued behind a held job's fence, each giving a timeline point, run
+ * only after it, in order; 940 more as fast as the queue takes them; after
+ * each 100 the driver's table and a job's reads match the model. A bind
+ * the driver refuses signals its error; a VM destroyed with a full queue
+ * behind a held job fails them all at once; the 65th queued: EBUSY.
+ */
+static int test_vm_async(const char *node, unsigned int seed)
+{
+	int fd = open_node(node), i, c, bad = 0, walked = 0, err;
+	__u32 vm = 0, bo[VM_BOS], res = 0, gate = 0, t = 0, t2 = 0, pg, vms[ACCEL_PROBE_VMS + 1];
+	__u64 model[ACCEL_PROBE_VA_PAGES] = {}, pte[ACCEL_PROBE_VA_PAGES], mapped, seq = 0;
+	__u64 *map = NULL;
+	int64_t t0;
+	uint8_t *p;
+
+	srand(seed);
+	c = !vm_create(fd, &vm) && !bo_create(fd, 4096, &res, NULL) &&
+	    !drmSyncobjCreate(fd, 0, &gate) && !drmSyncobjCreate(fd, 0, &t) &&
+	    !drmSyncobjCreate(fd, 0, &t2);
+	for (i = 0; c && i < VM_BOS; i++) {
+		c = !bo_create(fd, VM_BO_PAGES * VM_PAGE, &bo[i], NULL) &&
+		    (p = bo_map(fd, bo[i], &mapped)) != NULL;
+		for (pg = 0; c && pg < VM_BO_PAGES; pg++)
+			*(__u64 *)(p + pg * VM_PAGE) = vm_tag(bo[i], pg);
+		if (c)
+			munmap(p, mapped);
+	}
+	map = c ? bo_map(fd, res, &mapped) : NULL;
+	ok(map && !submit2(fd, 0, &res, 1, 0, 0, gate, 0, 0, 0, PROBE_JOB_HOLD, 0, &seq),
+	   "a VM (%u), six tagged buffers, a job held", vm);
+	if (!map)
+		goto out;
+	for (i = 1, err = 0; !err && i <= 60; i++)
+		err = vm_random_async(fd, vm, bo, model, i == 1 ? gate : 0, t, i);
+	usleep(100000);
+	c = vm_pt(fd, vm, pte);
+	for (i = 1; c && i < (int)ACCEL_PROBE_VA_PAGES; i++)
+		c = !pte[i];
+	ok(!err && timeline_point(fd, t) == 0 && c,
+	   "60 binds queued behind the held job's fence: none ran (point %llu, the table empty) (%s)",
+	   (unsigned long long)timeline_point(fd, t), strerror(err));
+	ok(vm_bind(fd, vm, BPFDRV_VM_BIND_UNMAP, 0, VM_PAGE, VM_PAGE, 0) == EBUSY,
+	   "a bind not queued, while some are: EBUSY");
+	c = !probe_done(fd, 0, seq, 0) && !point_wait(fd, t, 60) ?
+	    vm_check(fd, vm, res, map, model, &walked) : -1;
+	ok(!c, "the job ended: the 60 ran in order, the table and a job's reads match the model (%d wrong)",
+	   c);
+	t0 = now_ns();
+	for (i = 61, err = 0; !err && i <= 1000; i++) {
+		err = vm_random_async(fd, vm, bo, model, 0, t, i);
+		if (!err && i % 100 == 0) {
+			c = point_wait(fd, t, i) ? -1 : vm_check(fd, vm, res, map, model, &walked);
+			bad += !!c;
+		}
+	}
+	ok(!err && !bad,
+	   "940 more queued as fast as the queue takes them (seed %u, %.0f binds/s): after each 100, all match the model (%d checks wrong, %s)",
+	   seed, 940 / ((now_ns() - t0) / 1e9), bad, strerror(err));
+	/* the driver keeps tables for ACCEL_PROBE_VMS VMs: the next one's refused */
+	for (i = 0, c = 0; i < ACCEL_PROBE_VMS + 1 && !c; i++)
+		c = vm_create(fd, &vms[i]) || vms[i] > ACCEL_PROBE_VMS;
+	c = c && vms[i - 1] > ACCEL_PROBE_VMS;
+	ok(c && !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_MAP, bo[0], VM_PAGE, VM_PAGE, 0,
+			       0, t2, 1) &&
+	   !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_UNMAP, 0, VM_PAGE, VM_PAGE, 0, 0, t2, 2) &&
+	   !point_wait(fd, t2, 2) && point_status(fd, t2, 1) == -ENOSPC &&
+	   point_status(fd, t2, 2) == 1,
+	   "a queued bind the driver refuses (VM %u, no table): its point signals ENOSPC, the next one's runs",
+	   vms[i - 1]);
+	/* 64 queued behind a held job, then the VM destroyed */
+	seq = 0;
+	c = !submit2(fd, 0, &res, 1, 0, 0, gate, 0, 0, 0, PROBE_JOB_HOLD, 0, &seq);
+	for (i = 1, err = 0; c && !err && i <= BPFDRV_VM_BIND_QUEUED_MAX; i++)
+		err = vm_bind_async(fd, vm, BPFDRV_VM_BIND_MAP, bo[1], i * VM_PAGE, VM_PAGE, 0,
+				    i == 1 ? gate : 0, t2, 2 + i);
+	ok(c && !err && vm_bind_async(fd, vm, BPFDRV_VM_BIND_MAP, bo[1], VM_PAGE, VM_PAGE, 0,
+				      0, 0, 0) == EBUSY,
+	   "%d binds queued behind a held job, the next one: EBUSY", BPFDRV_VM_BIND_QUEUED_MAX);
+	t0 = now_ns();
+	err = vm_destroy(fd, vm);
+	ok(!err && !point_wait(fd, t2, 2 + BPFDRV_VM_BIND_QUEUED_MAX) &&
+	   point_status(fd, t2, 3) == -ENOENT &&
+	   point_status(fd, t2, 2 + BPFDRV_VM_BIND_QUEUED_MAX) == -ENOENT,
+	   "the VM destroyed under them: at once (%.0f ms), each one's point signals ENOENT",
+	   (now_ns() - t0) / 1e6);
+	ok(!probe_done(fd, 0, seq, 0), "the held job ends");
+out:
+	if (map)
+		munmap(map, mapped);
+	close(fd);
+	return 0;
+}
+
 /*
  * A flood of binds in four VMs and a job held in one, then the driver
  * unloaded (the shell, between "ready" and "go"): binds refused after,
@@ -2308,7 +2465,7 @@ static int test_vm_hostile(const char *node)
 		{ "past the buffer's end", 0, 0, VM_PAGE, 3 * VM_PAGE, 0 },
 		{ "an offset past the buffer", 0, 0, VM_PAGE, VM_PAGE, 2 * VM_PAGE },
 		{ "an unknown op", 2, 0, VM_PAGE, VM_PAGE, 0 },
-		{ "flags", 0, 1, VM_PAGE, VM_PAGE, 0 },
+		{ "unknown flags", 0, 2, VM_PAGE, VM_PAGE, 0 },
 	};
 
 	c = !vm_create(fd, &vm) && !vm_create(fd2, &vm2) && !bo_create(fd, 2 * VM_PAGE, &h, NULL) &&
@@ -2652,6 +2809,8 @@ int main(int argc, char **argv)
 		test_priority_denied(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "vm"))
 		test_vm(argv[2], atoi(argv[3]));
+	else if (argc >= 4 && !strcmp(argv[1], "vm_async"))
+		test_vm_async(argv[2], strtoul(argv[3], NULL, 0));
 	else if (argc >= 3 && !strcmp(argv[1], "vm_hold"))
 		test_vm_hold(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "edu_vm"))
@@ -2663,7 +2822,7 @@ int main(int argc, char **argv)
 	else if (argc >= 3 && !strcmp(argv[1], "fdinfo"))
 		test_fdinfo(argv[2], argc >= 4 ? atof(argv[3]) : 0);
 	else {
-		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied|vm_hostile NODE | vm NODE SEED | edu_vm NODE iommu|noiommu | edu_vm_hold NODE\n",
+		fprintf(stderr, "usage: %s find DRIVER | basic|limits|jobs|update|hold|multi|direct|dumb|budget|fences NODE | fdinfo NODE [HOLD_S] | submitters NODE N JOBS RINGS | edges|stale|eject|eduhold NODE | edu NODE N [nodma] | eduthreads NODE N JOBS | threads|flood NODE N | pin NODE MIB | nonroot NODE ERRNO | prime|resv|implicit NODE VGEM | params NODE RINGS | params_absent|timeline|priority|priority_denied|vm_hostile NODE | vm|vm_async NODE SEED | edu_vm NODE iommu|noiommu | edu_vm_hold NODE\n",
 			argv[0]);
 		return 2;
 	}

@@ -45,7 +45,9 @@ for c in "name:invalid name for accel ioctl 0" \
 	 "dmabits:accel_dma_bits 23 (want 0, or 24..64 in a PCI driver" \
 	 "sleepjob:accel_run_job runs on the dma-fence signalling path: it cannot be sleepable" \
 	 "sleeptimeout:accel_timeout runs on the dma-fence signalling path: it cannot be sleepable" \
-	 "fencekfunc:kfunc bpfdrv_pci_cfg_read.* not on the dma-fence signalling path"; do
+	 "fencekfunc:kfunc bpfdrv_pci_cfg_read.* not on the dma-fence signalling path" \
+	 "sleepvmmap:accel_vm_map runs on the dma-fence signalling path: it cannot be sleepable" \
+	 "vmfencekfunc:kfunc bpfdrv_pci_cfg_read.* not on the dma-fence signalling path"; do
 	expect_refused refused "$TOBJ/bad_accel_${c%%:*}.bpf.o" "${c#*:}"
 done
 check "no refused declaration left an accel node" \
@@ -529,6 +531,7 @@ if [ -d /sys/module/drm_gpuvm ]; then
 	check "stats: accel_vm_map ran for binds ($(($(stat accel_vm_map) - before)))" \
 		test "$(($(stat accel_vm_map) - before))" -gt 500
 	tac vm_hostile "$node"
+	tac vm_async "$node" "$RANDOM"
 	# with every job through the scheduler too (a VM job is no different),
 	# traced: the tracer names the VM ioctls and counts the client's
 	echo N >$DIRECT

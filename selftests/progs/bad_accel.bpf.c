@@ -47,6 +47,27 @@ void BPF_PROG(bad_accel_timeout, struct bpfdrv_dev *dev, __u32 ring, __u64 seqno
 }
 #endif
 
+#if defined(BAD_sleepvmmap)
+/* a VM's binds run on the dma-fence path (queued ones signal a fence) */
+SEC("struct_ops.s/bad_accel_vm_map")
+int BPF_PROG(bad_accel_vm_map, struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+	     __u64 range, __u32 handle, __u64 bo_offset)
+{
+	return 0;
+}
+#endif
+
+#if defined(BAD_vmfencekfunc)
+SEC("struct_ops/bad_accel_vm_unmap")
+void BPF_PROG(bad_accel_vm_unmap, struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
+	      __u64 range)
+{
+	__u32 v;
+
+	bpfdrv_pci_cfg_read(dev, 0, 4, &v);
+}
+#endif
+
 #ifndef BAD_nocb
 SEC("struct_ops/bad_accel_ioctl")
 int BPF_PROG(bad_accel_ioctl, struct bpfdrv_dev *dev, struct bpfdrv_file *file,
@@ -85,6 +106,12 @@ struct chr_ext_ops bad_accel = {
 	.accel_run_job = (void *)bad_accel_run_job,
 	.accel_rings = 1,
 	.accel_ring_jobs = BPFDRV_ACCEL_RING_JOBS_MAX + 1,
+#elif defined(BAD_sleepvmmap)
+	.accel_va_bits = 20,
+	.accel_vm_map = (void *)bad_accel_vm_map,
+#elif defined(BAD_vmfencekfunc)
+	.accel_va_bits = 20,
+	.accel_vm_unmap = (void *)bad_accel_vm_unmap,
 #elif defined(BAD_ringjobsnorings)
 	.accel_ring_jobs = 2,
 #elif defined(BAD_dmabits)
