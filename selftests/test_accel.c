@@ -2261,18 +2261,6 @@ static int point_wait(int fd, uint32_t t, uint64_t pt)
 				      DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 }
 
-/* The error point @pt of timeline @t signalled with (1: none). */
-static int point_status(int fd, uint32_t t, __u64 pt)
-{
-	uint32_t bin = 0;
-	int st = -1000;
-
-	if (!drmSyncobjCreate(fd, 0, &bin) && !drmSyncobjTransfer(fd, bin, 0, t, pt, 0))
-		st = fence_status(fd, bin);
-	drmSyncobjDestroy(fd, bin);
-	return st;
-}
-
 /* A random bind of test_vm's kind, queued, its model applied. */
 static int vm_random_async(int fd, __u32 vm, const __u32 *bo, __u64 *model, __u32 in,
 			   __u32 t, __u64 pt)
@@ -2317,6 +2305,7 @@ static int test_vm_async(const char *node, unsigned int seed)
 {
 	int fd = open_node(node), i, c, bad = 0, walked = 0, err;
 	__u32 vm = 0, bo[VM_BOS], res = 0, gate = 0, t = 0, t2 = 0, pg, vms[ACCEL_PROBE_VMS + 1];
+	__u32 b1 = 0, b2 = 0;
 	__u64 model[ACCEL_PROBE_VA_PAGES] = {}, pte[ACCEL_PROBE_VA_PAGES], mapped, seq = 0;
 	__u64 *map = NULL;
 	int64_t t0;
@@ -2325,7 +2314,8 @@ static int test_vm_async(const char *node, unsigned int seed)
 	srand(seed);
 	c = !vm_create(fd, &vm) && !bo_create(fd, 4096, &res, NULL) &&
 	    !drmSyncobjCreate(fd, 0, &gate) && !drmSyncobjCreate(fd, 0, &t) &&
-	    !drmSyncobjCreate(fd, 0, &t2);
+	    !drmSyncobjCreate(fd, 0, &t2) && !drmSyncobjCreate(fd, 0, &b1) &&
+	    !drmSyncobjCreate(fd, 0, &b2);
 	for (i = 0; c && i < VM_BOS; i++) {
 		c = !bo_create(fd, VM_BO_PAGES * VM_PAGE, &bo[i], NULL) &&
 		    (p = bo_map(fd, bo[i], &mapped)) != NULL;
@@ -2369,29 +2359,31 @@ static int test_vm_async(const char *node, unsigned int seed)
 	for (i = 0, c = 0; i < ACCEL_PROBE_VMS + 1 && !c; i++)
 		c = vm_create(fd, &vms[i]) || vms[i] > ACCEL_PROBE_VMS;
 	c = c && vms[i - 1] > ACCEL_PROBE_VMS;
-	ok(c && !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_MAP, bo[0], VM_PAGE, VM_PAGE, 0,
-			       0, t2, 1) &&
-	   !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_UNMAP, 0, VM_PAGE, VM_PAGE, 0, 0, t2, 2) &&
-	   !point_wait(fd, t2, 2) && point_status(fd, t2, 1) == -ENOSPC &&
-	   point_status(fd, t2, 2) == 1,
-	   "a queued bind the driver refuses (VM %u, no table): its point signals ENOSPC, the next one's runs",
-	   vms[i - 1]);
+	c = c && !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_MAP, bo[0], VM_PAGE, VM_PAGE, 0,
+				0, b1, 0) &&
+	    !vm_bind_async(fd, vms[i - 1], BPFDRV_VM_BIND_UNMAP, 0, VM_PAGE, VM_PAGE, 0, 0, b2, 0) &&
+	    !sync_wait(fd, b2, 5000);
+	ok(c && fence_status(fd, b1) == -ENOSPC && fence_status(fd, b2) == 1,
+	   "a queued bind the driver refuses (VM %u, no table): its fence signals ENOSPC (%d), the next one's runs (%d)",
+	   vms[i - 1], fence_status(fd, b1), fence_status(fd, b2));
 	/* 64 queued behind a held job, then the VM destroyed */
 	seq = 0;
 	c = !submit2(fd, 0, &res, 1, 0, 0, gate, 0, 0, 0, PROBE_JOB_HOLD, 0, &seq);
 	for (i = 1, err = 0; c && !err && i <= BPFDRV_VM_BIND_QUEUED_MAX; i++)
 		err = vm_bind_async(fd, vm, BPFDRV_VM_BIND_MAP, bo[1], i * VM_PAGE, VM_PAGE, 0,
-				    i == 1 ? gate : 0, t2, 2 + i);
+				    i == 1 ? gate : 0,
+				    i == 1 ? b1 : i == BPFDRV_VM_BIND_QUEUED_MAX ? b2 : t2,
+				    i == 1 || i == BPFDRV_VM_BIND_QUEUED_MAX ? 0 : i);
 	ok(c && !err && vm_bind_async(fd, vm, BPFDRV_VM_BIND_MAP, bo[1], VM_PAGE, VM_PAGE, 0,
 				      0, 0, 0) == EBUSY,
 	   "%d binds queued behind a held job, the next one: EBUSY", BPFDRV_VM_BIND_QUEUED_MAX);
 	t0 = now_ns();
 	err = vm_destroy(fd, vm);
-	ok(!err && !point_wait(fd, t2, 2 + BPFDRV_VM_BIND_QUEUED_MAX) &&
-	   point_status(fd, t2, 3) == -ENOENT &&
-	   point_status(fd, t2, 2 + BPFDRV_VM_BIND_QUEUED_MAX) == -ENOENT,
-	   "the VM destroyed under them: at once (%.0f ms), each one's point signals ENOENT",
-	   (now_ns() - t0) / 1e6);
+	c = !err && !sync_wait(fd, b2, 5000) &&
+	    !point_wait(fd, t2, BPFDRV_VM_BIND_QUEUED_MAX - 1);
+	ok(c && fence_status(fd, b1) == -ENOENT && fence_status(fd, b2) == -ENOENT,
+	   "the VM destroyed under them: at once (%.0f ms), each one's fence signalled, the first's and the last's ENOENT (%d, %d)",
+	   (now_ns() - t0) / 1e6, fence_status(fd, b1), fence_status(fd, b2));
 	ok(!probe_done(fd, 0, seq, 0), "the held job ends");
 out:
 	if (map)
