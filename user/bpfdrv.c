@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "bpfdrv.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 static void usage(FILE *f)
 {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "bpfdrv.h"
-#include "trace_session.h"
+#include "trace/session.h"
 
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
 #define MAX_DRIVERS	256

@@ -33,8 +33,8 @@
 #include "bpfdrv.h"
 #include "bpfdrv_fop.h"
 #include "trace.h"
-#include "trace_hooks.h"
-#include "trace_nvidia.h"
+#include "hooks.h"
+#include "nvidia.h"
 #include "trace.skel.h"
 #include "trace_irqtp.skel.h"
 

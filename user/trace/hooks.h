@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 #include "trace.h"
-#include "trace_session.h"
+#include "session.h"
 
 struct bpf_program;
 struct btf;

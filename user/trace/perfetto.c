@@ -24,8 +24,8 @@
 
 #include "bpfdrv.h"
 #include "trace.h"
-#include "trace_session.h"
-#include "trace_timeline.h"
+#include "session.h"
+#include "timeline.h"
 #include "trace.skel.h"
 
 #define NAME_CACHE	8192	/* a power of 2 */

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "bpfdrv.h"
-#include "trace_timeline.h"
+#include "timeline.h"
 
 struct timeline_writer {
 	FILE *f;

@@ -19,9 +19,9 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
-#include "trace_fdinfo.h"
-#include "trace_hooks.h"
-#include "trace_nvidia.h"
+#include "fdinfo.h"
+#include "hooks.h"
+#include "nvidia.h"
 #include "trace.skel.h"
 
 static int lookup_hist(int fd, const struct trace_key *key, struct trace_hist *sum);

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace_timeline.h"
+#include "timeline.h"
 
 /* field numbers of the messages used (Perfetto's protos) */
 #define TRACE_PACKET			1

@@ -16,7 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "trace_hooks.h"
+#include "hooks.h"
 #include "trace.skel.h"
 
 /*

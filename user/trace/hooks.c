@@ -23,7 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv_fop.h"
-#include "trace_hooks.h"
+#include "hooks.h"
 
 const char *const via_names[] = {
 	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
