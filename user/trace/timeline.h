@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The --perfetto timeline's writers: trace_perfetto.c reads the events
- * and places each on a track; a writer puts them in its format, Perfetto's
- * protobuf (trace_timeline_proto.c) or Chrome's trace-event JSON
- * (trace_timeline_json.c). Timestamps are CLOCK_MONOTONIC nanoseconds.
+ * The interface of the --perfetto timeline's writers: perfetto.c reads
+ * the events and places each on a track; a writer puts them in its
+ * format, Perfetto's protobuf (timeline_proto.c) or Chrome's trace-event
+ * JSON (timeline_json.c). Timestamps are CLOCK_MONOTONIC nanoseconds.
  */
 #ifndef __BPFDRV_TRACE_TIMELINE_H
 #define __BPFDRV_TRACE_TIMELINE_H
@@ -44,7 +44,5 @@ struct timeline_format {
 	/* the file's end: 0, or -errno; frees @w, closes its file */
 	int (*close)(struct timeline_writer *w);
 };
-
-extern const struct timeline_format timeline_json, timeline_proto;
 
 #endif /* __BPFDRV_TRACE_TIMELINE_H */

@@ -16,6 +16,7 @@
 
 #include "bpfdrv.h"
 #include "timeline.h"
+#include "timeline_json.h"
 
 struct timeline_writer {
 	FILE *f;

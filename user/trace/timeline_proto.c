@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "timeline.h"
+#include "timeline_proto.h"
 
 /* field numbers of the messages used (Perfetto's protos) */
 #define TRACE_PACKET			1

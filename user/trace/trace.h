@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bpfdrv trace/stats: what the BPF tracing programs (trace.bpf.c) and the
- * tool (trace.c, stats.c) share. Every attached hook has a small id; the BPF
+ * tool (user/trace/, stats.c) share. Every attached hook has a small id; the BPF
  * side learns it from the attach cookie, so one program serves many hooks
  * and user space alone decides which kernel symbols they are.
  */
@@ -177,11 +177,5 @@ struct trace_proc {
 	__u64 count;
 	char comm[TRACE_COMM_LEN];
 };
-
-/* The subcommands (user space only). */
-#ifndef __bpf__
-int cmd_trace(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-#endif
 
 #endif /* __BPFDRV_TRACE_H */
