@@ -79,7 +79,7 @@ bool prog_unusable(const struct trace_plan *p, const struct bpf_program *prog,
 		return false;
 	r = refused_why(p, bpf_program__name(prog));
 	snprintf(why, size, "program %s %s%s", bpf_program__name(prog),
-		 r ? "p->refused: " : "not loaded", r ? r : "");
+		 r ? "refused: " : "not loaded", r ? r : "");
 	return true;
 }
 
