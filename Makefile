@@ -296,6 +296,14 @@ $(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/fuzz_cover.c \
 	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) \
 		selftests/fuzz_sys.c selftests/fuzz_cover.c -o $@ -lpthread
 
+# the timeline's flows through both writers, no kernel needed (trace-host.sh
+# builds and runs it too, and checks its files with selftests/timeline.py)
+TIMELINE_SRCS := user/trace/flows.c user/trace/timeline_proto.c user/trace/timeline_json.c
+$(BUILD)/selftests/test_timeline_flows: selftests/test_timeline_flows.c $(TIMELINE_SRCS) \
+					$(USER_HDRS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iuser $< $(TIMELINE_SRCS) -o $@
+
 # trace --top's fdinfo reader against malformed input (its own unit)
 $(BUILD)/selftests/test_fdinfo_parse: selftests/test_fdinfo_parse.c user/trace/fdinfo.c \
 				      user/trace/fdinfo.h selftests/tap.h

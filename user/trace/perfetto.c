@@ -12,8 +12,10 @@
  * Events in interrupt context go to the process "interrupts", threads
  * "hardirq"/"softirq"; a device's DMA mappings and I/O page faults to the
  * process "devices", a thread per device. A writer puts them in its
- * format (trace_timeline.h): Perfetto's protobuf, or Chrome's trace-event
- * JSON for a FILE named *.json.
+ * format (timeline.h): Perfetto's protobuf, or Chrome's trace-event JSON
+ * for a FILE named *.json; flows.c hands them over, holding back those
+ * that begin or end a flow (a submit to its job and fence) until the
+ * flow's other end came.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
+#include "flows.h"
 #include "hooks.h"
 #include "perfetto.h"
 #include "read.h"
@@ -40,7 +43,7 @@ struct trace_timeline {
 	struct ring_buffer *rb;
 	const struct timeline_format *fmt;
 	struct timeline_writer *w;
-	unsigned long long written;
+	struct timeline_flows *flows;	/* the events on their way to w */
 	struct { __u32 hook, sub; bool used; char name[96]; } names[NAME_CACHE];
 };
 
@@ -98,27 +101,18 @@ static int on_event(void *ctx, void *data, size_t size)
 	const struct trace_tl_event *e = data;
 	const struct trace_plan *plan = t->s->plan;
 	int hook = trace_hook_by_id(plan, e->hook);
-	const char *cat = hook >= 0 ? trace_group_name(plan->hooks[hook].group) : "?";
-	const char *name;
-	struct timeline_place p;
+	struct timeline_event ev = {
+		.kind = e->kind == TRACE_EV_SPAN || e->kind == TRACE_EV_INSTANT ?
+			e->kind : TRACE_EV_OBJECT,
+		.cat = hook >= 0 ? trace_group_name(plan->hooks[hook].group) : "?",
+		.ts = e->ts, .dur = e->dur, .flow = e->flow,
+	};
 
 	if (size < sizeof(*e))
 		return 0;
-	name = event_name(t, e->hook, e->sub);
-	place_of(plan, e, &p);
-	switch (e->kind) {
-	case TRACE_EV_SPAN:
-		t->fmt->span(t->w, &p, name, cat, e->ts, e->dur);
-		break;
-	case TRACE_EV_INSTANT:
-		t->fmt->instant(t->w, &p, name, cat, e->ts);
-		break;
-	default:	/* an object's life */
-		t->fmt->life(t->w, &p, name, cat, e->ts, e->dur);
-		t->written++;	/* its begin and its end */
-		break;
-	}
-	t->written++;
+	ev.name = event_name(t, e->hook, e->sub);
+	place_of(plan, e, &ev.place);
+	flows_event(t->flows, &ev);
 	return 0;
 }
 
@@ -152,9 +146,13 @@ int trace_timeline_open(struct trace_session *s)
 		free(t);
 		return -1;
 	}
-	t->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event, t, NULL);
+	t->flows = flows_open(t->fmt, t->w);
+	t->rb = t->flows ? ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event,
+					    t, NULL) : NULL;
 	if (!t->rb) {
 		err("cannot read the timeline's ring buffer: %s", strerror(errno));
+		if (t->flows)
+			flows_close(t->flows);
 		t->fmt->close(t->w);
 		free(t);
 		return -1;
@@ -201,6 +199,7 @@ unsigned long long trace_timeline_close(struct trace_session *s, int *err)
 	int i, np;
 
 	ring_buffer__consume(t->rb);
+	n = flows_close(t->flows);	/* the events that waited for a flow */
 	name_devices(t);
 	np = trace_read_procs(t->s, &procs);
 	t->fmt->name(t->w, TIMELINE_IRQ_PID, 0, "interrupts");
@@ -216,7 +215,6 @@ unsigned long long trace_timeline_close(struct trace_session *s, int *err)
 	free(procs);
 	*err = t->fmt->close(t->w);
 	ring_buffer__free(t->rb);
-	n = t->written;
 	free(t);
 	s->timeline = NULL;
 	return n;
