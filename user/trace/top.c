@@ -63,7 +63,7 @@ static const char *human_size(long long bytes, char *buf, size_t size)
 
 /*
  * The top view's DRM clients: those of the processes traced so far, from
- * their fdinfo (trace_fdinfo.c), each with its engines' busy share since
+ * their fdinfo (fdinfo.c), each with its engines' busy share since
  * the last frame and its buffers.
  */
 static void top_clients(struct trace_session *s, const struct trace_proc_row *procs,
