@@ -195,31 +195,33 @@ $(BUILD)/selftests/hostile/%.bpf.o: selftests/hostile/%.bpf.c selftests/hostile/
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-# The tracing programs (user/*.bpf.c) are CO-RE: they are compiled against a
-# vmlinux.h dumped from a kernel's BTF at build time (the headers package's
-# BTF-only vmlinux, else the running kernel's) and relocated when loaded.
+# The tracing programs (user/trace/trace.bpf.c) are CO-RE: they are compiled
+# against a vmlinux.h dumped from a kernel's BTF at build time (the headers
+# package's BTF-only vmlinux, else the running kernel's) and relocated when
+# loaded.
 VMLINUX_BTF ?= $(firstword $(wildcard /usr/src/linux-headers-*-amd64/vmlinux) \
 		 /sys/kernel/btf/vmlinux)
 BPFTOOL ?= bpftool
 LLVM_STRIP ?= llvm-strip
-USER_SRCS := $(filter-out %.bpf.c,$(wildcard user/*.c))
-USER_SKELS := $(patsubst user/%.bpf.c,$(BUILD)/user/%.skel.h,$(wildcard user/*.bpf.c)) \
-	      $(BUILD)/user/trace_irqtp.skel.h
+USER_SRCS := $(filter-out %.bpf.c,$(wildcard user/*.c user/trace/*.c))
+USER_HDRS := $(wildcard user/*.h user/trace/*.h user/nvidia/*.h)
+USER_SKELS := $(BUILD)/user/trace.skel.h $(BUILD)/user/trace_irqtp.skel.h
 
 $(BUILD)/user/vmlinux.h:
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/user/%.bpf.o: user/%.bpf.c user/trace.h include/bpfdrv_fop.h $(BUILD)/user/vmlinux.h
-	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser -Iinclude \
+$(BUILD)/user/trace.bpf.o: user/trace/trace.bpf.c user/trace/trace.h include/bpfdrv_fop.h \
+			  $(BUILD)/user/vmlinux.h
+	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iinclude \
 		$(TRACE_VARIANT) -c $< -o $@
 
 # The tracing programs for kernels that cannot resolve percpu ksyms: they
-# tell interrupt context from the irq tracepoints (trace.c picks one).
+# tell interrupt context from the irq tracepoints (the session picks one).
 $(BUILD)/user/trace_irqtp.bpf.o: TRACE_VARIANT := -DTRACE_IRQ_FROM_TRACEPOINTS
-$(BUILD)/user/trace_irqtp.bpf.o: user/trace.bpf.c user/trace.h include/bpfdrv_fop.h \
+$(BUILD)/user/trace_irqtp.bpf.o: user/trace/trace.bpf.c user/trace/trace.h include/bpfdrv_fop.h \
 				 $(BUILD)/user/vmlinux.h
-	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iuser -Iinclude \
+	$(CLANG) -O2 -g -target bpf -Wall -D__TARGET_ARCH_x86 -I$(BUILD)/user -Iinclude \
 		$(TRACE_VARIANT) -c $< -o $@
 
 # The skeleton embeds the object: without DWARF it is a few ten kB, not a MB.
@@ -238,7 +240,7 @@ else
 USER_LIBS := $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -lm
 endif
 
-$(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidia/*.h) \
+$(BUILD)/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(USER_HDRS) \
 		      $(USER_SKELS) $(HEADERS) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Iuser -I$(BUILD)/user \
@@ -269,7 +271,7 @@ $(BUILD)/selftests/test_fmt_race $(BUILD)/selftests/test_beside: selftests/datas
 
 # the tool built with ASan and UBSan, for the object fuzzer (fuzz_obj.py)
 ASAN_CC := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer
-$(BUILD)/asan/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(wildcard user/*.h user/nvidia/*.h) \
+$(BUILD)/asan/user/bpfdrv: $(USER_SRCS) $(USER_COMPAT) $(USER_HDRS) \
 		$(HEADERS) VERSION
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CC="$(ASAN_CC)" $@
 
@@ -295,11 +297,19 @@ $(BUILD)/selftests/fuzz_sys: selftests/fuzz_sys.c selftests/fuzz_cover.c \
 	$(CC) $(CFLAGS) -Iselftests $(shell pkg-config --cflags libdrm) \
 		selftests/fuzz_sys.c selftests/fuzz_cover.c -o $@ -lpthread
 
-# trace --top's fdinfo reader against malformed input (its own unit)
-$(BUILD)/selftests/test_fdinfo_parse: selftests/test_fdinfo_parse.c user/trace_fdinfo.c \
-				      user/trace_fdinfo.h selftests/tap.h
+# the timeline's flows through both writers, no kernel needed (trace-host.sh
+# builds and runs it too, and checks its files with selftests/timeline.py)
+TIMELINE_SRCS := user/trace/flows.c user/trace/timeline_proto.c user/trace/timeline_json.c
+$(BUILD)/selftests/test_timeline_flows: selftests/test_timeline_flows.c $(TIMELINE_SRCS) \
+					$(USER_HDRS) $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iselftests $< user/trace_fdinfo.c -o $@
+	$(CC) $(CFLAGS) -Iuser $< $(TIMELINE_SRCS) -o $@
+
+# trace --top's fdinfo reader against malformed input (its own unit)
+$(BUILD)/selftests/test_fdinfo_parse: selftests/test_fdinfo_parse.c user/trace/fdinfo.c \
+				      user/trace/fdinfo.h selftests/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iselftests $< user/trace/fdinfo.c -o $@
 
 # the accelerator class's client is a libdrm one
 $(BUILD)/selftests/test_accel: selftests/test_accel.c selftests/tap.h $(HEADERS)

@@ -17,10 +17,14 @@
 - each part's state in the instance (struct bpfdrv_device) is touched by
   that part's files only.
 
-The tool's own source (user/, its BPF programs left out) is held to the
-first two: no cycle between its files by call or by name.
+The tool's own source (user/ and its subdirectories such as user/trace/,
+its BPF programs left out) is held to the first two: no cycle between its
+files by call or by name; and by #include: no cycle in the include graph
+(X.c and X.h are one node, so a .c including its own header is none), and
+no header included by a file that uses none of the names it declares.
 
 Usage: kmod-structure.py [KMOD_DIR | USER_DIR]
+       kmod-structure.py --graph USER_DIR   the include graph, as DOT
 """
 import collections
 import glob
@@ -28,11 +32,16 @@ import os
 import re
 import sys
 
+graph_only = len(sys.argv) > 1 and sys.argv[1] == "--graph"
+if graph_only:
+    del sys.argv[1]
 kmod = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "kmod")
 label = os.path.basename(os.path.normpath(kmod))
-files = {os.path.basename(p): open(p).read()
-         for p in glob.glob(os.path.join(kmod, "*.[ch]")) if not p.endswith(".bpf.c")}
+# by path below the directory: user/trace/session.c is trace/session.c
+files = {os.path.relpath(p, kmod): open(p).read()
+         for p in glob.glob(os.path.join(kmod, "**", "*.[ch]"), recursive=True)
+         if not p.endswith(".bpf.c")}
 bodies = {f: re.sub(r"/\*.*?\*/|//[^\n]*", "", s, flags=re.S)
           for f, s in files.items()}
 fails = 0
@@ -114,7 +123,66 @@ c = cycle()
 tap(not c, label + ": no cycle between files by name (functions and variables"
     " named, %d symbols)" % len(defs),
     ["cycle: " + " -> ".join(c)] if c else ())
+
+
+def include_graph():
+    """node -> the nodes it includes; a node is a file less its .c or .h"""
+    edges = collections.defaultdict(set)
+    for f, text in files.items():
+        for inc in re.findall(r'^#\s*include\s+"([^"]+)"', text, re.M):
+            for cand in (os.path.join(os.path.dirname(f), inc), inc):
+                cand = os.path.normpath(cand)
+                if cand in files:
+                    if cand[:-2] != f[:-2]:
+                        edges[f[:-2]].add((cand[:-2], f, cand))
+                    break
+    return edges
+
+
+def header_names(text):
+    """what a header declares for others: functions, types, macros, constants"""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+    names = set(re.findall(r"^#\s*define\s+(\w+)", text, re.M)) - \
+        set(re.findall(r"^#\s*ifndef\s+(\w+)", text, re.M))	# its guard
+    names |= set(re.findall(r"\b(?:struct|enum|union)\s+(\w+)\s*\{", text))
+    names |= set(re.findall(r"^typedef\b[^;]*?\b(\w+)\s*(?:\[[^]]*\])?;", text, re.M))
+    names |= set(re.findall(r"^extern\b[^;(]*?\b(\w+)\s*(?:\[[^]]*\])?(?:,[^;]*)?;",
+                            text, re.M))
+    for m in re.findall(r"^extern\b[^;(]*;", text, re.M):
+        names |= set(re.findall(r"(\w+)\s*(?:\[[^]]*\])?\s*[,;]", m))
+    names |= set(re.findall(r"^(?!#|typedef\b|struct \w+;|extern\b)[A-Za-z_][\w \*]*?\b(\w+)\s*\(",
+                            text, re.M))
+    for body in re.findall(r"\benum\b[^{;]*\{(.*?)\}", text, re.S):
+        names |= set(re.findall(r"^\s*([A-Za-z_]\w*)", body, re.M))
+    return names - {"if", "for", "while", "return", "sizeof", "static", "inline"}
+
+
 if label != "kmod":
+    edges = include_graph()
+    if graph_only:
+        print("digraph %s {" % label)
+        for a in sorted(edges):
+            for b in sorted({e[0] for e in edges[a]}):
+                print('\t"%s" -> "%s";' % (a, b))
+        print("}")
+        sys.exit(0)
+    calls = {a: {e[0] for e in es} for a, es in edges.items()}
+    c = cycle()
+    tap(not c, "%s: no #include cycle between its %d files (%d nodes, %d edges)"
+        % (label, len(files), len({f[:-2] for f in files}),
+           sum(len(v) for v in calls.values())),
+        ["cycle: " + " -> ".join(c)] if c else ())
+    unused = []
+    for a, es in sorted(edges.items()):
+        for _, f, h in sorted(es):
+            if not h.endswith(".h"):
+                continue
+            names = header_names(files[h])
+            if not any(re.search(r"\b%s\b" % re.escape(n), code[f]) for n in names):
+                unused.append("%s includes %s and uses none of its %d names"
+                              % (f, h, len(names)))
+    tap(not unused, "%s: every header of its own is included only where its names are used"
+        % label, unused)
     sys.exit(1 if fails else 0)
 
 # the docs name what is there: every file in architecture.md's table,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfdrv trace --top's reader of DRM fdinfo (user/trace_fdinfo.c) against
+ * bpfdrv trace --top's reader of DRM fdinfo (user/trace/fdinfo.c) against
  * what a driver may write: the keys of Documentation/gpu/drm-usage-stats.rst
  * read exactly, and malformed ones (lines past the reader's buffer, units
  * it does not name or none, numbers past the range, negative ones, CRLF,
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "../user/trace_fdinfo.h"
+#include "../user/trace/fdinfo.h"
 
 static int parse(const char *text, struct trace_drm_client *c)
 {

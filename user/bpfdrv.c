@@ -14,7 +14,7 @@
  *                                           device match (autoload.c)
  *
  * This file only dispatches: each command is in its own file (load.c,
- * list.c, update.c, pci.c, stats.c, trace.c, new.c, autoload.c), over what
+ * list.c, update.c, pci.c, stats.c, trace/cli.c, new.c, autoload.c), over what
  * they share: util.c (errors, names, sysfs), libbpf_log.c (libbpf's log
  * and the verifier's refusals explained) and object.c (a driver object's
  * declaration).
@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "bpfdrv.h"
-#include "trace.h"
 
 static void usage(FILE *f)
 {

@@ -116,6 +116,12 @@ int pci_read_id(const char *bdf, const char *attr, unsigned int *id);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
 
+/* user/stats.c: per driver and callback, counts and latencies */
+int cmd_stats(int argc, char **argv);
+
+/* user/trace/cli.c: bpfdrv trace (user/trace/ is the tracer's own) */
+int cmd_trace(int argc, char **argv);
+
 /* user/new.c: driver skeletons */
 int cmd_new(int argc, char **argv);
 

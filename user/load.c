@@ -32,7 +32,6 @@
 
 #include "bpfdrv.h"
 #include "gpio.h"
-#include "i2c.h"
 #include "spi.h"
 
 #define MAX_DRIVERS	16	/* chr_ext_ops maps in one object */

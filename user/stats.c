@@ -18,7 +18,12 @@
 #include <unistd.h>
 
 #include "bpfdrv.h"
-#include "trace_session.h"
+#include "trace/cli.h"
+#include "trace/hooks.h"
+#include "trace/read.h"
+#include "trace/report_json.h"
+#include "trace/report_text.h"
+#include "trace/session.h"
 
 #define SYSFS_CLASS	"/sys/class/bpfdrv"
 #define MAX_DRIVERS	256
@@ -154,9 +159,9 @@ static void stats_report(struct trace_session *s, bool final)
 		const struct driver_counts *a, *b;
 		long long module_calls = -1;
 		char mc[24];
-		int cb = callback_index(trace_hook_name(r->hook));
+		int cb = callback_index(trace_hook_name(s->plan, r->hook));
 
-		if (!trace_hook_per_minor(r->hook) || cb < 0)
+		if (!trace_hook_per_minor(s->plan, r->hook) || cb < 0)
 			continue;
 		if (ctx->only && strcmp(ctx->only, r->sub_name))
 			continue;
@@ -193,11 +198,12 @@ static void stats_report(struct trace_session *s, bool final)
 		for (i = 0; i < n; i++) {
 			const struct trace_row *r = &rows[i];
 
-			if (!trace_hook_per_minor(r->hook) || !r->hist.timed ||
+			if (!trace_hook_per_minor(s->plan, r->hook) || !r->hist.timed ||
 			    (ctx->only && strcmp(ctx->only, r->sub_name)))
 				continue;
 			fprintf(out, "\n%s %s: %llu calls\n", r->sub_name,
-				trace_hook_name(r->hook), (unsigned long long)r->hist.count);
+				trace_hook_name(s->plan, r->hook),
+				(unsigned long long)r->hist.count);
 			trace_print_hist(out, &r->hist);
 		}
 	}

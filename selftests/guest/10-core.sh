@@ -6,7 +6,9 @@
 
 # --- the structure kmod/ promises, on its source: no call cycle between
 # files, one way to call a driver, one way to hold a bus device; and no
-# cycle between the tool's files either ---
+# cycle between the tool's files either (user/ and user/trace/: by call,
+# by name, by #include), nor a header of its own included where none of
+# its names is used ---
 python3 -S "$(dirname "$0")/../kmod-structure.py" "$(dirname "$0")/../../kmod"
 python3 -S "$(dirname "$0")/../kmod-structure.py" "$(dirname "$0")/../../user"
 

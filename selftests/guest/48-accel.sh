@@ -251,6 +251,15 @@ got = [n("i", "sched_queue"), n("i", "sched_run"), n("i", "sched_done"),
        n("b", "sched_queue_to_done"), n("e", "sched_queue_to_done")]
 print("# queue, run, done instants; life begins, ends:", got)
 sys.exit(got != [200] * 5)' "$OUT/jobs.trace"
+check "trace --perfetto: each of the 200 submits has a flow to its job's life and one to its finished fence's signal, and no flow dangles" \
+	python3 -S -c 'import sys
+sys.path.insert(0, "selftests"); import timeline
+pairs = timeline.check_flows(timeline.load(sys.argv[1], flows=True))
+subs = {s["name"] for _, s, _ in pairs}
+got = [sum(i & 3 == timeline.FLOW_JOB for i, _, _ in pairs),
+       sum(i & 3 == timeline.FLOW_FENCE for i, _, _ in pairs)]
+print("# flows to jobs, to fences:", got, "from", subs)
+sys.exit(got != [200, 200] or subs != {"drm_ioctl BPFDRV_SUBMIT"})' "$OUT/jobs.trace"
 
 # direct jobs: none in the scheduler's events, each in dma_fence's (a
 # fence handed to the device); with N, each in the scheduler's again

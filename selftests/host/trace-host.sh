@@ -120,6 +120,45 @@ sys.exit(not (proto == js and proto[("X", "write /dev/null")] == 300
               and proto[("X", "open /dev/null")] >= 300))
 EOF2
 
+# --- the timeline's flows, no kernel needed: synthetic submits (through
+# the scheduler, direct, without a fence; ends lost, begins lost, ends
+# first) through user/trace/flows.c to both writers, read back ---
+gcc=$(command -v gcc-12 || command -v gcc)
+if $gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -Iuser -Iinclude -o "$out/tlflows" \
+	selftests/test_timeline_flows.c user/trace/flows.c user/trace/timeline_proto.c \
+	user/trace/timeline_json.c 2>"$out/tlflows.err"; then
+	"$out/tlflows" "$out/flows.pftrace" "$out/flows.json" >"$out/flows.want" 2>&1
+	check "timeline flows: every synthetic event written once, in each format" test $? -eq 0
+	check "timeline flows: both formats decode to the same flows, each from one submit's span to one job's life or fence's signal, as many as met, none dangling" \
+		python3 - "$out/flows.pftrace" "$out/flows.json" "$out/flows.want" <<'EOF2'
+import json, sys
+sys.path.insert(0, "selftests")
+import timeline
+want = json.load(open(sys.argv[3]))
+got = []
+for path in sys.argv[1:3]:
+    ev = timeline.load(path, flows=True)
+    pairs = timeline.check_flows(ev)
+    got.append(sorted((i, s["ts"], e["ph"], e["ts"]) for i, s, e in pairs))
+    print("# %s: %d flows (%d to jobs, %d to fences); the generator made %d"
+          % (path.split("/")[-1], len(pairs), sum(i & 3 == 1 for i, _, _ in pairs),
+             sum(i & 3 == 2 for i, _, _ in pairs), want["flows"]))
+# the check must fail on a flow that dangles
+ev = timeline.load(sys.argv[2], flows=True)
+ev.remove(next(e for e in ev if e["ph"] == "f"))
+try:
+    timeline.check_flows(ev)
+    caught = False
+except ValueError as e:
+    caught = "dangle" in str(e)
+print("# a flow without its end is caught:", caught)
+sys.exit(not (got[0] == got[1] and len(got[0]) == want["flows"] and caught))
+EOF2
+else
+	nok "the timeline flow test builds"
+	sed 's/^/# /' "$out/tlflows.err" | head
+fi
+
 # --- NVIDIA's ioctl names: every define of the header, with its value ---
 $B trace --ioctl-names >"$out/names.txt"
 check "trace --ioctl-names: NVIDIA's names and numbers are those of its header" \

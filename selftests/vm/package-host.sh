@@ -48,14 +48,17 @@ else
 	echo "not ok - the manual names every option of every command's --help (missing:$missing)"
 fi
 # ... and --help every option its parser takes (the getopt tables in
-# user/*.c): the completion and the manual come after it
-missing=$(python3 - "$b" "$BPFDRV_TOP"/user/*.c <<'EOF'
+# user/*.c and the tracer's user/trace/cli.c): the completion and the
+# manual come after it
+missing=$(python3 - "$b" "$BPFDRV_TOP"/user/*.c "$BPFDRV_TOP"/user/trace/cli.c <<'EOF'
 import os, re, subprocess, sys
 tool, missing = sys.argv[1], []
 header = open(os.path.join(os.path.dirname(sys.argv[2]), "bpfdrv.h")).read()
 macros = dict(re.findall(r"#define ([A-Z_]+_OPTIONS) \\\n((?:.*\\\n)*.*)", header))
 for path in sys.argv[2:]:
+    # the command is the file's name; the tracer's is in trace/cli.c
     src, cmd = open(path).read(), os.path.basename(path)[:-2]
+    cmd = "trace" if path.endswith("/trace/cli.c") else cmd
     tables = re.findall(r"struct option \w+\[\] = \{(.*?)\n\t\};", src, re.S)
     # tables shared through a macro (OVERRIDE_OPTIONS: bpfdrv.h)
     tables = [re.sub(r"\b([A-Z_]+_OPTIONS)\b", lambda m: macros.get(m.group(1), ""), t)

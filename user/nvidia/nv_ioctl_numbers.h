@@ -28,7 +28,7 @@
  * kernel-open/common/inc/nv-ioctl-numbers.h,
  * kernel-open/nvidia-uvm/uvm_ioctl.h and
  * kernel-open/nvidia-uvm/uvm_linux_ioctl.h: the defines only, unchanged.
- * bpfdrv trace names the driver's ioctls with them (trace_nvidia.c).
+ * bpfdrv trace names the driver's ioctls with them (trace/nvidia.c).
  */
 #ifndef NV_IOCTL_NUMBERS_580_H
 #define NV_IOCTL_NUMBERS_580_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The DRM clients of processes, from their fdinfo (trace_fdinfo.c). */
+/* The DRM clients of processes, from their fdinfo (fdinfo.c). */
 #ifndef __BPFDRV_TRACE_FDINFO_H
 #define __BPFDRV_TRACE_FDINFO_H
 

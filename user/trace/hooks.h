@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the files of bpfdrv trace share: the hook table and probing the
- * kernel for it (trace_hooks.c), loading and attaching the programs
- * (trace_attach.c), reading and printing the results (trace_report.c).
- * trace.c runs a session and the command line.
+ * The hook table, the whole policy of bpfdrv trace, and probing the kernel
+ * for it (hooks.c): the lowest layer but its leaves. A session copies the
+ * table into its plan (hooks_init()); probing, loading and attaching fill
+ * in each hook's state there, and the layers above read it through the
+ * plan the session hands them.
  */
 #ifndef __BPFDRV_TRACE_HOOKS_H
 #define __BPFDRV_TRACE_HOOKS_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <time.h>
 #include <linux/types.h>
 
+#include "core.h"
 #include "trace.h"
-#include "trace_session.h"
 
-struct bpf_program;
-struct btf;
+struct bpf_link;
 
 /*
  * HOOK_SYS: a device's system calls, the only way (the dev group).
@@ -25,15 +24,8 @@ struct btf;
  * arguments by their types (fentry only).
  */
 enum hook_kind { HOOK_FUNC, HOOK_TP, HOOK_LAT, HOOK_SYS, HOOK_FENTRY };
-/*
- * VIA_FOP: bpfdrv.ko's bpfdrv_fop tracepoint, for its file operations.
- * VIA_SYSCALL: the system calls on the device's files, where the kernel
- * lets no function be probed (or --syscalls).
- */
-enum func_via { VIA_FENTRY, VIA_MULTI, VIA_KPROBE, VIA_FOP, VIA_SYSCALL };
 
 extern const char *const via_names[];
-extern const char *const sys_op_names[TRACE_SYS_NR];
 
 enum tp_prog {
 	TP_COUNT, TP_STR_COUNT, TP_SCHED_QUEUE, TP_SCHED_RUN, TP_SCHED_DONE,
@@ -43,7 +35,6 @@ enum tp_prog {
 };
 
 #define MAX_ALT 3
-#define ERRNO TRACE_RET_ERRNO
 
 struct hook {
 	unsigned int group;
@@ -61,7 +52,7 @@ struct hook {
 	__u32 lat_id;			/* HOOK_LAT: its id; needs[] attached */
 	int needs[2];
 	const char *what;
-	/* found at run time */
+	/* found at run time, in the session's copy */
 	const char *target;
 	enum func_via via;		/* HOOK_FUNC: how it is traced */
 	__u32 btf_id;			/* in BTF: fentry/fexit can trace it */
@@ -72,12 +63,6 @@ struct hook {
 	int prog_fds[2], link_fds[2];	/* fentry/fexit: copies of func_fentry/fexit */
 };
 
-
-/* The table (trace_hooks.c): the whole policy. */
-extern struct hook hooks[];
-extern const int nr_hooks;
-#define NR_HOOKS nr_hooks
-
 /* Programs the kernel refused on their own, and why. */
 struct refused_prog {
 	char name[64];
@@ -85,15 +70,18 @@ struct refused_prog {
 };
 
 /*
- * How one session traces, as probing and loading decided: owned by the
- * session (trace_session_run()) and handed down to what needs it.
+ * How one session traces, as probing and loading decided, and each
+ * hook's state: owned by the session and handed down to what needs it.
  */
 struct trace_plan {
+	struct hook hooks[TRACE_MAX_HOOKS];	/* the table's copy */
+	int nr_hooks;
 	unsigned int groups;		/* the groups asked for */
 	enum func_via func_via;		/* how functions are traced */
 	bool func_via_forced;		/* by an option: bpfdrv_fop is not used */
 	bool count_only;		/* no return probes: links[1] is links[0] */
-	bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see open_skel() */
+	bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see load.c */
+	int fentry_loaded_for;		/* the hook func_fentry is loaded for; -1 */
 	/* the character devices of each class, for the syscall programs */
 	unsigned int sys_dev_keys[TRACE_MAX_DEVICES + 8];
 	enum trace_dev_class sys_dev_classes[TRACE_MAX_DEVICES + 8];
@@ -104,44 +92,25 @@ struct trace_plan {
 	double t_copy;			/* of which copying fentry programs */
 };
 
-/* Probing (trace_hooks.c): which candidate of each hook is here, and how. */
-struct btf *kernel_btf(const char *module, int *obj_fd);
-bool tracepoint_exists(const char *module, const char *name);
-void free_kernel_btfs(void);
-int kernel_struct_has(const char *type, const char *member);
+/* The table into @p: 0, or -1 if it is out of step with itself. */
+int hooks_init(struct trace_plan *p, unsigned int groups);
+
+/* Probing: which candidate of each hook is here, and how. */
 enum func_via choose_via(bool count_only);
 void probe_sys_devs(struct trace_plan *p, const struct trace_opts *o);
 bool use_syscalls(struct trace_plan *p, struct hook *h);
 bool fop_traced(const struct hook *h);
 void probe_hooks(struct trace_plan *p);
+/* A function hook's slot for calls in flight: its rank among them. */
+int func_slot(const struct trace_plan *p, int i);
 
-/* The devices of IRQs, for dev_irq (trace_irq_devs.c). */
-int trace_fill_irq_devs(int map_fd);
-
-/* Loading and attaching (trace_attach.c). */
-void refresh_irq_devs(struct trace_bpf *skel);
-void refuse_for_tests(struct trace_plan *p);
-bool prog_unusable(struct trace_plan *p, const struct bpf_program *prog,
-		   char *why, size_t size);
-int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follow);
-int func_slot(int i);
-void attach_hooks(struct trace_plan *p, struct trace_bpf *skel);
-void detach_hooks(void);
-void irq_context(struct trace_plan *p, const struct trace_opts *o,
-		 char *buf, size_t size);
-
-/* Reading and printing (trace_report.c). */
-void print_list(struct trace_session *s);
-void trace_report_interval(struct trace_session *s);
-void trace_report_final(struct trace_session *s);
-void print_loss(struct trace_session *s, const struct trace_loss *l);
-
-static inline double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+/* The table's facts about hook @i, for the layers above. */
+int trace_hook_by_id(const struct trace_plan *p, __u32 id);
+const char *trace_hook_name(const struct trace_plan *p, int i);
+bool trace_hook_per_minor(const struct trace_plan *p, int i);
+bool trace_hook_per_device(const struct trace_plan *p, int i);
+bool trace_hook_is_ioctl(const struct trace_plan *p, int i);
+bool trace_hook_is_fault(const struct trace_plan *p, int i);
+const char *trace_group_name(unsigned int group);
 
 #endif /* __BPFDRV_TRACE_HOOKS_H */

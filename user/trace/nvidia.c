@@ -8,7 +8,7 @@
 #include <linux/ioctl.h>
 
 #include "nvidia/nv_ioctl_numbers.h"
-#include "trace_nvidia.h"
+#include "nvidia.h"
 
 struct nv_name {
 	unsigned int nr;

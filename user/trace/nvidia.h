@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The names of NVIDIA's ioctls and nodes, for bpfdrv trace (trace_nvidia.c). */
+/* The names of NVIDIA's ioctls and nodes, for bpfdrv trace (nvidia.c). */
 #ifndef __BPFDRV_TRACE_NVIDIA_H
 #define __BPFDRV_TRACE_NVIDIA_H
 

@@ -12,8 +12,10 @@
  * Events in interrupt context go to the process "interrupts", threads
  * "hardirq"/"softirq"; a device's DMA mappings and I/O page faults to the
  * process "devices", a thread per device. A writer puts them in its
- * format (trace_timeline.h): Perfetto's protobuf, or Chrome's trace-event
- * JSON for a FILE named *.json.
+ * format (timeline.h): Perfetto's protobuf, or Chrome's trace-event JSON
+ * for a FILE named *.json; flows.c hands them over, holding back those
+ * that begin or end a flow (a submit to its job and fence) until the
+ * flow's other end came.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,9 +25,13 @@
 #include <bpf/libbpf.h>
 
 #include "bpfdrv.h"
-#include "trace.h"
-#include "trace_session.h"
-#include "trace_timeline.h"
+#include "flows.h"
+#include "hooks.h"
+#include "perfetto.h"
+#include "read.h"
+#include "timeline.h"
+#include "timeline_json.h"
+#include "timeline_proto.h"
 #include "trace.skel.h"
 
 #define NAME_CACHE	8192	/* a power of 2 */
@@ -37,7 +43,7 @@ struct trace_timeline {
 	struct ring_buffer *rb;
 	const struct timeline_format *fmt;
 	struct timeline_writer *w;
-	unsigned long long written;
+	struct timeline_flows *flows;	/* the events on their way to w */
 	struct { __u32 hook, sub; bool used; char name[96]; } names[NAME_CACHE];
 };
 
@@ -56,23 +62,24 @@ static const char *event_name(struct trace_timeline *t, __u32 hook_id, __u32 sub
 	}
 	if (i == NAME_CACHE)
 		return "?";
-	hook = trace_hook_by_id(hook_id);
+	hook = trace_hook_by_id(t->s->plan, hook_id);
 	if (hook < 0)
 		return "?";
 	trace_row_name(t->s, hook_id, sub, detail, sizeof(detail));
 	snprintf(t->names[h].name, sizeof(t->names[h].name), "%s%s%s",
-		 trace_hook_name(hook), detail[0] ? " " : "", detail);
+		 trace_hook_name(t->s->plan, hook), detail[0] ? " " : "", detail);
 	t->names[h].hook = hook_id;
 	t->names[h].sub = sub;
 	t->names[h].used = true;
 	return t->names[h].name;
 }
 
-static void place_of(const struct trace_tl_event *e, struct timeline_place *p)
+static void place_of(const struct trace_plan *plan, const struct trace_tl_event *e,
+		     struct timeline_place *p)
 {
-	int hook = trace_hook_by_id(e->hook);
+	int hook = trace_hook_by_id(plan, e->hook);
 
-	if (hook >= 0 && trace_hook_per_device(hook)) {
+	if (hook >= 0 && trace_hook_per_device(plan, hook)) {
 		p->kind = TL_DEVICE;
 		p->pid = TIMELINE_DEVICES_PID;
 		p->tid = DEVICE_TID(e->sub);
@@ -92,28 +99,20 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	struct trace_timeline *t = ctx;
 	const struct trace_tl_event *e = data;
-	int hook = trace_hook_by_id(e->hook);
-	const char *cat = hook >= 0 ? trace_group_name(trace_hook_group(hook)) : "?";
-	const char *name;
-	struct timeline_place p;
+	const struct trace_plan *plan = t->s->plan;
+	int hook = trace_hook_by_id(plan, e->hook);
+	struct timeline_event ev = {
+		.kind = e->kind == TRACE_EV_SPAN || e->kind == TRACE_EV_INSTANT ?
+			e->kind : TRACE_EV_OBJECT,
+		.cat = hook >= 0 ? trace_group_name(plan->hooks[hook].group) : "?",
+		.ts = e->ts, .dur = e->dur, .flow = e->flow,
+	};
 
 	if (size < sizeof(*e))
 		return 0;
-	name = event_name(t, e->hook, e->sub);
-	place_of(e, &p);
-	switch (e->kind) {
-	case TRACE_EV_SPAN:
-		t->fmt->span(t->w, &p, name, cat, e->ts, e->dur);
-		break;
-	case TRACE_EV_INSTANT:
-		t->fmt->instant(t->w, &p, name, cat, e->ts);
-		break;
-	default:	/* an object's life */
-		t->fmt->life(t->w, &p, name, cat, e->ts, e->dur);
-		t->written++;	/* its begin and its end */
-		break;
-	}
-	t->written++;
+	ev.name = event_name(t, e->hook, e->sub);
+	place_of(plan, e, &ev.place);
+	flows_event(t->flows, &ev);
 	return 0;
 }
 
@@ -124,42 +123,48 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-struct trace_timeline *trace_timeline_open(struct trace_session *s, const char *path)
+int trace_timeline_open(struct trace_session *s)
 {
 	struct trace_timeline *t = calloc(1, sizeof(*t));
+	const char *path = s->opts->perfetto;
 	FILE *f;
 
 	if (!t)
-		return NULL;
+		return -1;
 	t->s = s;
 	t->fmt = ends_with(path, ".json") ? &timeline_json : &timeline_proto;
 	f = fopen(path, "w");
 	if (!f) {
 		err("%s: %s", path, strerror(errno));
 		free(t);
-		return NULL;
+		return -1;
 	}
 	t->w = t->fmt->open(f);
 	if (!t->w) {
 		err("%s: %s", path, strerror(errno));
 		fclose(f);
 		free(t);
-		return NULL;
+		return -1;
 	}
-	t->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event, t, NULL);
+	t->flows = flows_open(t->fmt, t->w);
+	t->rb = t->flows ? ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event,
+					    t, NULL) : NULL;
 	if (!t->rb) {
 		err("cannot read the timeline's ring buffer: %s", strerror(errno));
+		if (t->flows)
+			flows_close(t->flows);
 		t->fmt->close(t->w);
 		free(t);
-		return NULL;
+		return -1;
 	}
-	return t;
+	s->timeline = t;
+	return 0;
 }
 
 /* Wait up to @ms for events and write them. */
-void trace_timeline_poll(struct trace_timeline *t, int ms)
+void trace_timeline_poll(struct trace_session *s, int ms)
 {
-	ring_buffer__poll(t->rb, ms);
+	ring_buffer__poll(s->timeline->rb, ms);
 }
 
 /* The devices' tracks, named by the rows of their events. */
@@ -172,7 +177,7 @@ static void name_devices(struct trace_timeline *t)
 
 	n = trace_read_rows(t->s, &rows);
 	for (i = 0; i < n; i++) {
-		if (!trace_hook_per_device(rows[i].hook))
+		if (!trace_hook_per_device(t->s->plan, rows[i].hook))
 			continue;
 		if (!any)
 			t->fmt->name(t->w, TIMELINE_DEVICES_PID, 0, "devices");
@@ -184,8 +189,9 @@ static void name_devices(struct trace_timeline *t)
 }
 
 /* The last events, the track names, and the file's end. */
-unsigned long long trace_timeline_close(struct trace_timeline *t, int *err)
+unsigned long long trace_timeline_close(struct trace_session *s, int *err)
 {
+	struct trace_timeline *t = s->timeline;
 	struct trace_proc_row *procs;
 	unsigned long long n;
 	__u32 last = ~0U;
@@ -193,6 +199,7 @@ unsigned long long trace_timeline_close(struct trace_timeline *t, int *err)
 	int i, np;
 
 	ring_buffer__consume(t->rb);
+	n = flows_close(t->flows);	/* the events that waited for a flow */
 	name_devices(t);
 	np = trace_read_procs(t->s, &procs);
 	t->fmt->name(t->w, TIMELINE_IRQ_PID, 0, "interrupts");
@@ -208,7 +215,7 @@ unsigned long long trace_timeline_close(struct trace_timeline *t, int *err)
 	free(procs);
 	*err = t->fmt->close(t->w);
 	ring_buffer__free(t->rb);
-	n = t->written;
 	free(t);
+	s->timeline = NULL;
 	return n;
 }

@@ -12,6 +12,10 @@
  *   interrupts                        "hardirq"/"softirq" tracks of the
  *                                     process "interrupts" (one per overlap)
  *   a device's DMA and faults         its own track in the process "devices"
+ *   a flow (a submit to its job and   the submit's slice begins it
+ *   to its fence)                     (TrackEvent.flow_ids), the job's
+ *                                     slice or the fence's instant ends
+ *                                     it (terminating_flow_ids)
  *
  * Event and category names are interned (sent once per trace), tracks are
  * small numbers described once: about 45 bytes a call against the JSON's
@@ -26,7 +30,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "trace_timeline.h"
+#include "timeline.h"
+#include "timeline_proto.h"
 
 /* field numbers of the messages used (Perfetto's protos) */
 #define TRACE_PACKET			1
@@ -49,6 +54,8 @@
 #define EVENT_TYPE			9
 #define EVENT_NAME_IID			10
 #define EVENT_TRACK_UUID		11
+#define EVENT_FLOW_IDS			47	/* fixed64 */
+#define EVENT_TERMINATING_FLOW_IDS	48	/* fixed64 */
 #define TRACK_UUID			1
 #define TRACK_NAME			2
 #define TRACK_PROCESS			3
@@ -126,6 +133,19 @@ static void pb_uint(struct pb *p, unsigned int field, __u64 v)
 {
 	pb_varint(p, (__u64)field << 3);
 	pb_varint(p, v);
+}
+
+static void pb_fixed64(struct pb *p, unsigned int field, __u64 v)
+{
+	int i;
+
+	pb_varint(p, (__u64)field << 3 | 1);
+	if (p->n + 8 > PB_MAX) {
+		p->over = true;
+		return;
+	}
+	for (i = 0; i < 8; i++)
+		p->b[p->n++] = v >> (8 * i);
 }
 
 static void pb_bytes(struct pb *p, unsigned int field, const void *data, size_t len)
@@ -294,10 +314,12 @@ static __u32 place_track(struct timeline_writer *w, const struct timeline_place 
 }
 
 static void event(struct timeline_writer *w, __u32 uuid, int type,
-		  const char *name, const char *cat, __u64 ts)
+		  const char *name, const char *cat, __u64 ts,
+		  const struct timeline_flow *fl)
 {
 	struct pb packet = {}, ev = {}, interned = {};
 	__u32 name_iid = 0, cat_iid = 0;
+	int k;
 
 	if (name) {
 		name_iid = intern(w, &interned, INTERNED_NAMES, name);
@@ -318,34 +340,41 @@ static void event(struct timeline_writer *w, __u32 uuid, int type,
 		pb_str(&ev, 23, name);	/* TrackEvent.name */
 	if (cat_iid)
 		pb_uint(&ev, EVENT_CATEGORY_IIDS, cat_iid);
+	for (k = 0; fl && k < fl->nr_out; k++)
+		pb_fixed64(&ev, EVENT_FLOW_IDS, fl->out[k]);
+	if (fl && fl->in)
+		pb_fixed64(&ev, EVENT_TERMINATING_FLOW_IDS, fl->in);
 	pb_msg(&packet, PKT_TRACK_EVENT, &ev);
 	pb_packet(w, w->events, &packet);
 }
 
 static void proto_span(struct timeline_writer *w, const struct timeline_place *p,
-		       const char *name, const char *cat, __u64 ts, __u64 dur)
+		       const char *name, const char *cat, __u64 ts, __u64 dur,
+		       const struct timeline_flow *fl)
 {
 	__u32 uuid = place_track(w, p, ts, ts + dur);
 
-	event(w, uuid, TYPE_SLICE_BEGIN, name, cat, ts);
-	event(w, uuid, TYPE_SLICE_END, NULL, NULL, ts + dur);
+	event(w, uuid, TYPE_SLICE_BEGIN, name, cat, ts, fl);
+	event(w, uuid, TYPE_SLICE_END, NULL, NULL, ts + dur, NULL);
 }
 
 static void proto_instant(struct timeline_writer *w, const struct timeline_place *p,
-			  const char *name, const char *cat, __u64 ts)
+			  const char *name, const char *cat, __u64 ts,
+			  const struct timeline_flow *fl)
 {
-	event(w, place_track(w, p, ts, ts), TYPE_INSTANT, name, cat, ts);
+	event(w, place_track(w, p, ts, ts), TYPE_INSTANT, name, cat, ts, fl);
 }
 
 static void proto_life(struct timeline_writer *w, const struct timeline_place *p,
-		       const char *name, const char *cat, __u64 ts, __u64 dur)
+		       const char *name, const char *cat, __u64 ts, __u64 dur,
+		       const struct timeline_flow *fl)
 {
 	struct timeline_place owner = { TL_THREAD, p->pid, 0 };
 	__u32 uuid = lane_track(w, p->kind == TL_THREAD ? &owner : p,
 				"jobs and fences", ts, ts + dur);
 
-	event(w, uuid, TYPE_SLICE_BEGIN, name, cat, ts);
-	event(w, uuid, TYPE_SLICE_END, NULL, NULL, ts + dur);
+	event(w, uuid, TYPE_SLICE_BEGIN, name, cat, ts, fl);
+	event(w, uuid, TYPE_SLICE_END, NULL, NULL, ts + dur, NULL);
 }
 
 static char *name_slot(struct timeline_writer *w, __u32 pid, __u32 tid, bool add)

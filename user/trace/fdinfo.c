@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_fdinfo.h"
+#include "fdinfo.h"
 
 /*
  * "12 KiB" (units @units, shifts @shifts), "123 ns": the value; -1 for one

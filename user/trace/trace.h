@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bpfdrv trace/stats: what the BPF tracing programs (trace.bpf.c) and the
- * tool (trace.c, stats.c) share. Every attached hook has a small id; the BPF
+ * tool (user/trace/, stats.c) share. Every attached hook has a small id; the BPF
  * side learns it from the attach cookie, so one program serves many hooks
  * and user space alone decides which kernel symbols they are.
  */
@@ -126,8 +126,25 @@ struct trace_tl_event {
 	__u32 tgid;		/* or TRACE_TGID_HARDIRQ/SOFTIRQ */
 	__u32 tid;		/* 0: charged to an object's owner */
 	__u32 kind;
-	__u32 pad;
+	__u32 flow;		/* TRACE_FLOW_* below, or 0 */
 };
+
+/*
+ * The flows of a timeline event (--perfetto's arrows): an accelerator
+ * job's submit, a DRM ioctl, to the scheduler job it queued and to the
+ * job's fence (the scheduler's finished fence, or the fence a job that
+ * starts from its submit hands to the hardware). An ioctl in flight holds
+ * an id; the job and the fence that take it carry id << TRACE_FLOW_SHIFT
+ * | their role (on the job's life, TRACE_LAT_SCHED_QUEUE_DONE, and the
+ * fence's fence_signaled), and the ioctl's span the id with the roles
+ * taken. Each (id, role) is one flow, from the span to that event.
+ */
+#define TRACE_FLOW_JOB		1U
+#define TRACE_FLOW_FENCE	2U
+#define TRACE_FLOW_ROLES	3U
+#define TRACE_FLOW_SHIFT	2
+#define TRACE_FLOW_CPU_SHIFT	22	/* an id: the CPU, then its count */
+#define TRACE_FLOW_COUNT_MASK	((1U << TRACE_FLOW_CPU_SHIFT) - 1)
 
 /* find_ksym's context: a kernel symbol's name in, its address out. */
 struct trace_ksym {
@@ -177,11 +194,5 @@ struct trace_proc {
 	__u64 count;
 	char comm[TRACE_COMM_LEN];
 };
-
-/* The subcommands (user space only). */
-#ifndef __bpf__
-int cmd_trace(int argc, char **argv);
-int cmd_stats(int argc, char **argv);
-#endif
 
 #endif /* __BPFDRV_TRACE_H */

@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 
 #include "trace.h"
-#include "trace_hooks.h"
+#include "irq_devs.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
 #define MAX_IRQ_DEVS	1024	/* irq_devs' size in trace.bpf.c */

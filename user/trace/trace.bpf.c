@@ -69,6 +69,11 @@ struct drm_sched_job {
 	struct drm_sched_fence *s_fence;
 } __attribute__((preserve_access_index));
 
+/* Where a job's finished fence is in its scheduler fence (gpu_sched). */
+struct drm_sched_fence___bpfdrv {
+	struct dma_fence finished;
+} __attribute__((preserve_access_index));
+
 struct ivpu_job {
 	__u32 job_id;
 } __attribute__((preserve_access_index));
@@ -290,7 +295,7 @@ struct owner {
 	__u64 ts_start;		/* queued, initialized, submitted */
 	__u64 ts_mid;		/* run, emitted */
 	__u32 tgid;
-	__u32 pad;
+	__u32 flow;		/* its submit's flow (TRACE_FLOW_*), or 0 */
 	char comm[TRACE_COMM_LEN];
 };
 
@@ -521,8 +526,8 @@ static bool proc_add(__u32 tgid, const char *comm, __u32 hook, __u32 sub)
  * call would not be optimized away, and a slow clocksource makes it costly.
  */
 #define EMIT_NOW	0
-static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
-				 bool current, __u64 ts, __u64 dur)
+static __always_inline void emit_flow(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
+				      bool current, __u64 ts, __u64 dur, __u32 flow)
 {
 	struct trace_tl_event *e;
 
@@ -540,8 +545,90 @@ static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
 	e->tgid = tgid;
 	e->tid = !current ? 0 : trace_tgid_is_irq(tgid) ? tgid : (__u32)bpf_get_current_pid_tgid();
 	e->kind = kind;
-	e->pad = 0;
+	e->flow = flow;
 	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void emit(__u32 kind, __u32 hook, __u32 sub, __u32 tgid,
+				 bool current, __u64 ts, __u64 dur)
+{
+	emit_flow(kind, hook, sub, tgid, current, ts, dur, 0);
+}
+
+/*
+ * The timeline's flows (--perfetto only): a DRM ioctl in flight holds a
+ * flow id; the scheduler job it queues takes it, and so does the job's
+ * fence, the scheduler's finished fence of the job, or for a job that
+ * starts from its submit, the fence handed to the hardware there
+ * (dma_fence_emit): one job and one fence, and the ioctl's span says
+ * which took it.
+ */
+struct flow_state {
+	__u32 id;		/* the ioctl's; 0: none */
+	__u32 taken;		/* TRACE_FLOW_JOB | TRACE_FLOW_FENCE */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct flow_state);
+} task_flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} flow_seq SEC(".maps");
+
+/* A DRM ioctl starts: a fresh id, unique per CPU and count. */
+static __always_inline void flow_begin(void)
+{
+	struct flow_state *f;
+	__u32 zero = 0, *n;
+
+	if (!emit_events)
+		return;
+	n = bpf_map_lookup_elem(&flow_seq, &zero);
+	f = bpf_task_storage_get(&task_flows, bpf_get_current_task_btf(), NULL,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!n || !f)
+		return;
+	*n = (*n + 1) & TRACE_FLOW_COUNT_MASK;
+	f->id = (bpf_get_smp_processor_id() & 0xff) << TRACE_FLOW_CPU_SHIFT | (*n ?: 1);
+	f->taken = 0;
+}
+
+/* It returns: its span's flow word (which roles were taken), or 0. */
+static __always_inline __u32 flow_end(void)
+{
+	struct flow_state *f;
+	__u32 word = 0;
+
+	if (!emit_events)
+		return 0;
+	f = bpf_task_storage_get(&task_flows, bpf_get_current_task_btf(), NULL, 0);
+	if (!f)
+		return 0;
+	if (f->id && f->taken)
+		word = f->id << TRACE_FLOW_SHIFT | f->taken;
+	f->id = 0;
+	return word;
+}
+
+/* An object the current task's flow reaches takes @role of it: its word, or 0. */
+static __always_inline __u32 flow_take(__u32 role)
+{
+	struct flow_state *f;
+
+	if (!emit_events)
+		return 0;
+	f = bpf_task_storage_get(&task_flows, bpf_get_current_task_btf(), NULL, 0);
+	if (!f || !f->id || (f->taken & role))
+		return 0;
+	f->taken |= role;
+	return f->id << TRACE_FLOW_SHIFT | role;
 }
 
 /*
@@ -718,6 +805,8 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 	c->arg1 = arg1;
 	c->sub = sub;
 	c->ts = bpf_ktime_get_ns();
+	if (((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
+		flow_begin();
 	return 0;
 }
 
@@ -738,7 +827,8 @@ static __always_inline int func_leave(__u64 cookie, long ret)
 	if (!c || !c->ts)
 		return 0;	/* entered before we attached, or filtered */
 	delta = bpf_ktime_get_ns() - c->ts;
-	emit(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta);
+	emit_flow(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta,
+		  ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR ? flow_end() : 0);
 	c->ts = 0;
 	func_count(cookie, c->sub, tgid, c->arg1, delta, ret_is_errno(cookie, ret));
 	return 0;
@@ -894,21 +984,27 @@ int tp_str_count(struct bpf_raw_tracepoint_args *ctx)
  * Charge an event of a paired object to the process that started it, or
  * to the current one when we did not see the start.
  */
-static __always_inline bool charge(struct owner *o, __u32 hook, __u32 sub,
-				   const char *str)
+static __always_inline bool charge_flow(struct owner *o, __u32 hook, __u32 sub,
+					const char *str, __u32 flow)
 {
 	__u32 tgid;
 
 	if (o) {
 		hist_add(hook, sub, NO_LATENCY, false, str);
 		proc_add(o->tgid, o->comm, hook, sub);
-		emit(TRACE_EV_INSTANT, hook, sub, o->tgid, false, EMIT_NOW, 0);
+		emit_flow(TRACE_EV_INSTANT, hook, sub, o->tgid, false, EMIT_NOW, 0, flow);
 		return true;
 	}
 	if (!current_wanted(&tgid))
 		return false;
 	count_current(hook, sub, str, tgid);
 	return true;
+}
+
+static __always_inline bool charge(struct owner *o, __u32 hook, __u32 sub,
+				   const char *str)
+{
+	return charge_flow(o, hook, sub, str, 0);
 }
 
 static __always_inline void owner_start(void *map, __u64 id)
@@ -922,7 +1018,8 @@ static __always_inline void owner_start(void *map, __u64 id)
 		__sync_fetch_and_add(&lost[TRACE_LOST_OWNERS], 1);
 }
 
-static __always_inline void lat_add(__u32 lat, __u64 since, struct owner *o)
+static __always_inline void lat_add_flow(__u32 lat, __u64 since, struct owner *o,
+					 __u32 flow)
 {
 	__u64 now = bpf_ktime_get_ns();
 
@@ -930,7 +1027,12 @@ static __always_inline void lat_add(__u32 lat, __u64 since, struct owner *o)
 		return;
 	hist_add(lat, 0, now - since, false, NULL);
 	proc_add(o->tgid, o->comm, lat, 0);
-	emit(TRACE_EV_OBJECT, lat, 0, o->tgid, false, since, now - since);
+	emit_flow(TRACE_EV_OBJECT, lat, 0, o->tgid, false, since, now - since, flow);
+}
+
+static __always_inline void lat_add(__u32 lat, __u64 since, struct owner *o)
+{
+	lat_add_flow(lat, since, o, 0);
 }
 
 /* gpu_scheduler: drm_sched_job_queue (6.17+) / drm_sched_job (6.12) */
@@ -940,10 +1042,20 @@ int tp_sched_queue(struct bpf_raw_tracepoint_args *ctx)
 	struct drm_sched_job *job = (void *)ctx->args[0];
 	__u64 fence = (__u64)BPF_CORE_READ(job, s_fence);
 
+	__u64 finished = fence + bpf_core_field_offset(struct drm_sched_fence___bpfdrv, finished);
+	struct owner *o, *fo;
+
 	if (stopping)
 		return 0;
 	owner_start(&sched_jobs, fence);
-	charge(bpf_map_lookup_elem(&sched_jobs, &fence), cookie_hook(ctx), 0, NULL);
+	o = bpf_map_lookup_elem(&sched_jobs, &fence);
+	if (o)
+		o->flow = flow_take(TRACE_FLOW_JOB);
+	/* its finished fence, initialized in this submit too, ends a flow */
+	fo = o && o->flow ? bpf_map_lookup_elem(&fences, &finished) : NULL;
+	if (fo && !fo->flow)
+		fo->flow = flow_take(TRACE_FLOW_FENCE);
+	charge(o, cookie_hook(ctx), 0, NULL);
 	return 0;
 }
 
@@ -978,7 +1090,7 @@ int tp_sched_done(struct bpf_raw_tracepoint_args *ctx)
 	if (!o)
 		return 0;
 	lat_add(TRACE_LAT_SCHED_RUN_DONE, o->ts_mid, o);
-	lat_add(TRACE_LAT_SCHED_QUEUE_DONE, o->ts_start, o);
+	lat_add_flow(TRACE_LAT_SCHED_QUEUE_DONE, o->ts_start, o, o->flow);
 	bpf_map_delete_elem(&sched_jobs, &fence);
 	return 0;
 }
@@ -1009,8 +1121,10 @@ int tp_fence_emit(struct bpf_raw_tracepoint_args *ctx)
 		owner_start(&fences, fence);
 		o = bpf_map_lookup_elem(&fences, &fence);
 	}
-	if (o)
+	if (o) {
 		o->ts_mid = bpf_ktime_get_ns();
+		o->flow = o->flow ?: flow_take(TRACE_FLOW_FENCE);
+	}
 	charge(o, cookie_hook(ctx), 0, NULL);
 	return 0;
 }
@@ -1024,7 +1138,7 @@ int tp_fence_signaled(struct bpf_raw_tracepoint_args *ctx)
 
 	if (stopping)
 		return 0;
-	charge(o, cookie_hook(ctx), 0, NULL);
+	charge_flow(o, cookie_hook(ctx), 0, NULL, o ? o->flow : 0);
 	if (!o)
 		return 0;
 	lat_add(TRACE_LAT_FENCE_EMIT_SIGNAL, o->ts_mid, o);
@@ -1543,6 +1657,8 @@ int tp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
 	c->sub = sub;
 	c->op = op;
 	c->ts = bpf_ktime_get_ns();
+	if (((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR)
+		flow_begin();
 	return 0;
 }
 
@@ -1575,7 +1691,8 @@ int tp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	}
 	delta = bpf_ktime_get_ns() - ts;
 	tgid = bpf_get_current_pid_tgid() >> 32;
-	emit(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, sub, tgid, true, ts, delta);
+	emit_flow(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, sub, tgid, true, ts, delta,
+		  ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR ? flow_end() : 0);
 	func_count(cookie, sub, tgid, file, delta, ret_is_errno(cookie, ret));
 	return 0;
 }

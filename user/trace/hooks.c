@@ -18,19 +18,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
+#include "bpfdrv.h"
 #include "bpfdrv_fop.h"
-#include "trace_hooks.h"
+#include "btf.h"
+#include "hooks.h"
+
+#define ERRNO TRACE_RET_ERRNO
 
 const char *const via_names[] = {
 	[VIA_FENTRY] = "fentry", [VIA_MULTI] = "kprobe.multi", [VIA_KPROBE] = "kprobe",
 	[VIA_FOP] = "tracepoint", [VIA_SYSCALL] = "syscall",
 };
 
-const char *const sys_op_names[TRACE_SYS_NR] = {
+static const char *const sys_op_names[TRACE_SYS_NR] = {
 	[TRACE_SYS_OPEN] = "open", [TRACE_SYS_CLOSE] = "close",
 	[TRACE_SYS_READ] = "read", [TRACE_SYS_WRITE] = "write",
 	[TRACE_SYS_IOCTL] = "ioctl", [TRACE_SYS_MMAP] = "mmap",
@@ -81,7 +83,7 @@ enum {
 	H_IOPF_REPORT = 80, H_IOPF_RESPONSE,
 };
 
-struct hook hooks[] = {
+static const struct hook hook_table[] = {
 	/* Intel NPU (intel_vpu) */
 	FUNC(TRACE_NPU, "bo_create_ioctl", "intel_vpu", 0, ERRNO,
 	     "DRM_IOCTL_IVPU_BO_CREATE", "ivpu_bo_create_ioctl"),
@@ -309,13 +311,42 @@ struct hook hooks[] = {
 	SYS("poll", TRACE_SYS_POLL, TRACE_ARG_FILE_MINOR, "poll(), ppoll()"),
 };
 
-#define TABLE_SIZE ((int)(sizeof(hooks) / sizeof(hooks[0])))
+#define TABLE_SIZE ((int)(sizeof(hook_table) / sizeof(hook_table[0])))
 
 _Static_assert(TABLE_SIZE < 0xff00, "hook ids must stay below the latency ids");
 _Static_assert(TABLE_SIZE <= TRACE_MAX_HOOKS, "raise TRACE_MAX_HOOKS");
 
-const int nr_hooks = TABLE_SIZE;
+int hooks_init(struct trace_plan *p, unsigned int groups)
+{
+	int i;
 
+	p->groups = groups;
+	p->nr_hooks = TABLE_SIZE;
+	p->fentry_loaded_for = -1;
+	for (i = 0; i < TABLE_SIZE; i++) {
+		if (!hook_table[i].name) {	/* an H_* index out of step with the table */
+			err("internal error: hook %d is empty", i);
+			return -1;
+		}
+		p->hooks[i] = hook_table[i];
+		p->hooks[i].prog_fds[0] = p->hooks[i].prog_fds[1] = -1;
+		p->hooks[i].link_fds[0] = p->hooks[i].link_fds[1] = -1;
+	}
+	if (func_slot(p, TABLE_SIZE) > TRACE_FUNC_SLOTS) {
+		err("internal error: raise TRACE_FUNC_SLOTS to %d", func_slot(p, TABLE_SIZE));
+		return -1;
+	}
+	return 0;
+}
+
+int func_slot(const struct trace_plan *p, int i)
+{
+	int j, slot = 0;
+
+	for (j = 0; j < i; j++)
+		slot += p->hooks[j].kind == HOOK_FUNC;
+	return slot;
+}
 
 /* --- probing --- */
 
@@ -328,7 +359,7 @@ static bool module_loaded(const char *module)
 }
 
 /* Mark the function candidates that /proc/kallsyms lists (kprobes). */
-static void probe_functions(bool *found)
+static void probe_functions(struct trace_plan *p, bool *found)
 {
 	char line[512], name[256];
 	FILE *f = fopen("/proc/kallsyms", "r");
@@ -342,115 +373,15 @@ static void probe_functions(bool *found)
 		if (sscanf(line, "%*s %c %255s", &type, name) != 2 ||
 		    (type != 't' && type != 'T'))
 			continue;
-		for (i = 0; i < NR_HOOKS; i++) {
-			if (hooks[i].kind != HOOK_FUNC)
+		for (i = 0; i < p->nr_hooks; i++) {
+			if (p->hooks[i].kind != HOOK_FUNC)
 				continue;
-			for (j = 0; j < MAX_ALT && hooks[i].alt[j]; j++)
-				if (!strcmp(name, hooks[i].alt[j]))
+			for (j = 0; j < MAX_ALT && p->hooks[i].alt[j]; j++)
+				if (!strcmp(name, p->hooks[i].alt[j]))
 					found[i * MAX_ALT + j] = true;
 		}
 	}
 	fclose(f);
-}
-
-/*
- * The kernel's BTF objects, loaded once: vmlinux and each module's split
- * BTF, with the object fd that an fentry program names as its target.
- */
-static struct btf *vmlinux_btf;
-static struct kernel_btf {
-	char name[64];
-	__u32 id;
-	int fd;
-	struct btf *btf;
-} kernel_btfs[512];
-static int nr_kernel_btfs = -1;
-
-static void list_kernel_btfs(void)
-{
-	__u32 id = 0;
-
-	nr_kernel_btfs = 0;
-	while (!bpf_btf_get_next_id(id, &id) && nr_kernel_btfs < 512) {
-		struct kernel_btf *k = &kernel_btfs[nr_kernel_btfs];
-		struct bpf_btf_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_btf_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		info.name = (__u64)(unsigned long)k->name;
-		info.name_len = sizeof(k->name);
-		if (bpf_btf_get_info_by_fd(fd, &info, &len) || !info.kernel_btf) {
-			close(fd);
-			continue;
-		}
-		k->id = id;
-		k->fd = fd;
-		nr_kernel_btfs++;
-	}
-}
-
-void free_kernel_btfs(void)
-{
-	int i;
-
-	for (i = 0; i < nr_kernel_btfs; i++) {
-		btf__free(kernel_btfs[i].btf);
-		kernel_btfs[i].btf = NULL;
-		close(kernel_btfs[i].fd);
-	}
-	nr_kernel_btfs = -1;
-	btf__free(vmlinux_btf);
-	vmlinux_btf = NULL;
-}
-
-/* @module's BTF (NULL: vmlinux's) and its object fd (0 for vmlinux). */
-struct btf *kernel_btf(const char *module, int *obj_fd)
-{
-	int i;
-
-	if (!vmlinux_btf)
-		vmlinux_btf = btf__load_vmlinux_btf();
-	*obj_fd = 0;
-	if (!module || !vmlinux_btf)
-		return vmlinux_btf;
-	if (nr_kernel_btfs < 0)
-		list_kernel_btfs();
-	for (i = 0; i < nr_kernel_btfs; i++) {
-		struct kernel_btf *k = &kernel_btfs[i];
-
-		if (strcmp(k->name, module))
-			continue;
-		if (!k->btf)
-			k->btf = btf__load_from_kernel_by_id_split(k->id, vmlinux_btf);
-		*obj_fd = k->fd;
-		return k->btf;
-	}
-	return NULL;
-}
-
-/* Is there a tracepoint @name in @module's BTF (or the kernel's)? */
-bool tracepoint_exists(const char *module, const char *name)
-{
-	struct btf *btf;
-	char tname[128];
-	int fd;
-
-	snprintf(tname, sizeof(tname), "btf_trace_%s", name);
-	btf = kernel_btf(NULL, &fd);
-	if (btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0)
-		return true;
-	btf = module ? kernel_btf(module, &fd) : NULL;
-	return btf && btf__find_by_name_kind(btf, tname, BTF_KIND_TYPEDEF) > 0;
-}
-
-/* Does @module (NULL: the kernel) have BTF? */
-static bool has_btf(const char *module)
-{
-	int fd;
-
-	return !!kernel_btf(module, &fd);
 }
 
 /*
@@ -498,8 +429,6 @@ static void absent(struct hook *h)
 	else
 		snprintf(h->why, sizeof(h->why), "not in this kernel");
 }
-
-/* How functions are traced: chosen by trace_choose_via() or an option. */
 
 /*
  * The character devices of each class, for the syscall programs: fixed
@@ -593,24 +522,6 @@ bool fop_traced(const struct hook *h)
  * Counting at entry only (@count_only) needs no return probe: kprobe.multi
  * wherever the kernel has fprobe.
  */
-/* Does the kernel's struct @type exist (-1: no), and has it @member (1)? */
-int kernel_struct_has(const char *type, const char *member)
-{
-	struct btf *btf = kernel_btf(NULL, &(int){ 0 });
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int id, i;
-
-	id = btf ? btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT) : -1;
-	if (id <= 0)
-		return -1;
-	t = btf__type_by_id(btf, id);
-	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
-			return 1;
-	return 0;
-}
-
 enum func_via choose_via(bool count_only)
 {
 	int rethook = kernel_struct_has("fprobe", "rethook");
@@ -633,8 +544,8 @@ void probe_hooks(struct trace_plan *p)
 	bool found[TRACE_MAX_HOOKS * MAX_ALT] = {}, scanned = false;
 	int i, j, fop_tp = -1;	/* has bpfdrv.ko the tracepoint? -1: not asked */
 
-	for (i = 0; i < NR_HOOKS; i++) {
-		struct hook *h = &hooks[i];
+	for (i = 0; i < p->nr_hooks; i++) {
+		struct hook *h = &p->hooks[i];
 
 		h->target = NULL;
 		h->btf_id = 0;
@@ -693,7 +604,7 @@ void probe_hooks(struct trace_plan *p)
 			if (p->func_via != VIA_KPROBE && has_btf(h->module))
 				continue;
 			if (!scanned)
-				probe_functions(found);
+				probe_functions(p, found);
 			scanned = true;
 			if (found[i * MAX_ALT + j])
 				h->target = h->alt[j];
@@ -705,4 +616,67 @@ void probe_hooks(struct trace_plan *p)
 		if (!h->target)
 			absent(h);
 	}
+}
+
+/* --- the table's facts, for the layers above --- */
+
+/* The index of the hook whose id (an attachable hook's, a latency's) is @id. */
+int trace_hook_by_id(const struct trace_plan *p, __u32 id)
+{
+	int i;
+
+	if (id < (__u32)p->nr_hooks)
+		return p->hooks[id].kind == HOOK_LAT ? -1 : (int)id;
+	for (i = 0; i < p->nr_hooks; i++)
+		if (p->hooks[i].kind == HOOK_LAT && p->hooks[i].lat_id == id)
+			return i;
+	return -1;
+}
+
+const char *trace_hook_name(const struct trace_plan *p, int i)
+{
+	return p->hooks[i].name;
+}
+
+/* Are the hook's rows per device minor (its file's or inode's)? */
+bool trace_hook_per_minor(const struct trace_plan *p, int i)
+{
+	const struct hook *h = &p->hooks[i];
+
+	return (h->kind == HOOK_FUNC || h->kind == HOOK_SYS) &&
+	       (h->arg == TRACE_ARG_FILE_MINOR || h->arg == TRACE_ARG_INODE_MINOR);
+}
+
+/* iommu:io_page_fault: rows per device and direction, with addresses */
+bool trace_hook_is_fault(const struct trace_plan *p, int i)
+{
+	return p->hooks[i].kind == HOOK_TP && p->hooks[i].prog == TP_IOMMU_FAULT;
+}
+
+/* Are the hook's rows per device (its sub-key a device name's hash)? */
+bool trace_hook_per_device(const struct trace_plan *p, int i)
+{
+	const struct hook *h = &p->hooks[i];
+
+	return (h->kind == HOOK_TP && (h->flags & TRACE_CTX_DEV)) ||
+	       trace_hook_is_fault(p, i) || h->kind == HOOK_FENTRY;
+}
+
+/* A DRM ioctl hook: its sub-key is the ioctl's number and driver. */
+bool trace_hook_is_ioctl(const struct trace_plan *p, int i)
+{
+	return p->hooks[i].kind == HOOK_FUNC && p->hooks[i].arg == TRACE_ARG_IOCTL_NR;
+}
+
+const char *trace_group_name(unsigned int group)
+{
+	switch (group) {
+	case TRACE_NPU: return "npu";
+	case TRACE_DRM: return "drm";
+	case TRACE_BPFDRV: return "bpfdrv";
+	case TRACE_NVIDIA: return "nvidia";
+	case TRACE_DEV: return "dev";
+	case TRACE_IOMMU: return "iommu";
+	}
+	return "?";
 }
