@@ -2544,21 +2544,27 @@ static int test_vm_hostile(const char *node)
 }
 
 /* A DMA job in VM @vm: @count bytes from @src to @dst, VM addresses. */
-static int edu_vm_job(int fd, __u32 vm, __u64 src, __u64 dst, uint32_t count,
-		      uint32_t sync, bool wait)
+static int edu_vm_submit(int fd, __u32 vm, __u64 src, __u64 dst, uint32_t count,
+			 uint32_t in, __u64 in_point, uint32_t out, __u64 out_point)
 {
 	struct drm_bpfdrv_submit sub = {
-		.out_syncobj = sync, .vm_id = vm,
+		.in_syncobj = in, .in_point = in_point, .out_syncobj = out,
+		.out_point = out_point, .vm_id = vm,
 		.arg_len = sizeof(struct edu_accel_job),
 	};
 	struct edu_accel_job job = {
 		.count = count, .op = EDU_ACCEL_OP_DMA_VM, .src = src, .dst = dst,
 	};
-	int err;
 
 	memcpy(sub.arg, &job, sizeof(job));
-	err = ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
-	return err ?: wait ? sync_wait(fd, sync, 5000) : 0;
+	return ioctl_err(fd, DRM_IOCTL_BPFDRV_SUBMIT, &sub);
+}
+
+static int edu_vm_job(int fd, __u32 vm, __u64 src, __u64 dst, uint32_t count,
+		      uint32_t sync, bool wait)
+{
+	return edu_vm_submit(fd, vm, src, dst, count, 0, 0, sync, 0) ?:
+	       wait ? sync_wait(fd, sync, 5000) : 0;
 }
 
 /* Bytes of @p that are not @c, over @len. */
@@ -2585,7 +2591,7 @@ static int not_byte(const uint8_t *p, size_t len, uint8_t c)
 static int test_edu_vm(const char *node, bool iommu)
 {
 	int fd = open_node(node), err, st, bad, maps = 0;
-	uint32_t bo[3], sync = 0;
+	uint32_t bo[3], sync = 0, t = 0;
 	uint8_t *a, *b, *c;
 	__u64 v, size, ma, mb, mc;
 	__u32 vm;
@@ -2644,15 +2650,17 @@ static int test_edu_vm(const char *node, bool iommu)
 	st = fence_status(fd, sync);
 	ok(!err && st == -EINVAL, "past the device's memory: EINVAL (%d)", st);
 
-	/* C over B's middle page: B is cut in two, C mapped between */
+	/* C over B's middle page, queued: B is cut in two, C mapped between */
 	memset(b, 0xee, 4 * PG);
-	err = vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, bo[2], EDU_VM_B + PG, PG, 0);
+	err = drmSyncobjCreate(fd, 0, &t) ?:
+	      vm_bind_async(fd, vm, BPFDRV_VM_BIND_MAP, bo[2], EDU_VM_B + PG, PG, 0, 0, t, 1);
 	maps += 3;
-	ok(!err, "C bound over the middle of B's mapping (%s)", strerror(err));
-	err = edu_vm_job(fd, vm, EDU_VM_A, EDU_VM_B + PG, PG, sync, true);
-	st = fence_status(fd, sync);
-	ok(!err && st == 1 && !memcmp(c, a, PG) && !not_byte(b, 4 * PG, 0xee),
-	   "a job writes to C there, B untouched (%d, %d)", err, st);
+	ok(!err, "C bound over the middle of B's mapping, queued, its fence timeline point 1 (%s)",
+	   strerror(err));
+	err = edu_vm_submit(fd, vm, EDU_VM_A, EDU_VM_B + PG, PG, t, 1, t, 2) ?: point_wait(fd, t, 2);
+	ok(!err && !memcmp(c, a, PG) && !not_byte(b, 4 * PG, 0xee),
+	   "a job that waits for point 1 writes to C there, B untouched, and gives point 2 (%s)",
+	   strerror(err));
 	err = edu_vm_job(fd, vm, EDU_VM_A + 3 * PG, EDU_VM_B + 2 * PG, PG, sync, true);
 	st = fence_status(fd, sync);
 	ok(!err && st == 1 && !memcmp(b + 3 * PG, a + 3 * PG, PG),
