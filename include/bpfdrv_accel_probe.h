@@ -87,7 +87,7 @@ struct accel_probe_edges {
 	__s32 load_too_big;	/* BPFDRV_JOB_BO_COPY_MAX + 1 bytes at 0 */
 	__s32 vm_no_vm;		/* bpfdrv_job_vm_load(): the job names no VM */
 	__s32 vm_too_big;	/* ... of BPFDRV_JOB_BO_COPY_MAX + 1 bytes */
-	__u32 pad;
+	__s32 vm_dma_no_vm;	/* bpfdrv_job_vm_dma(): no VM either */
 };
 
 /* DONE: bpfdrv_job_done(ring, seqno, err), its result in ret */

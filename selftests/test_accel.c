@@ -1110,6 +1110,8 @@ static int test_edges(const char *node)
 	   e->vm_no_vm);
 	ok(e->vm_too_big == -E2BIG, "bpfdrv_job_vm_load of %u bytes: E2BIG (%d)",
 	   BPFDRV_JOB_BO_COPY_MAX + 1, e->vm_too_big);
+	ok(e->vm_dma_no_vm == -ENOENT, "bpfdrv_job_vm_dma in a job that names no VM: ENOENT (%d)",
+	   e->vm_dma_no_vm);
 	munmap(e, mapped);
 	close(fd);
 	return 0;

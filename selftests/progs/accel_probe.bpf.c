@@ -243,7 +243,7 @@ static __always_inline int ap_edges(struct bpfdrv_dev *dev, __u32 ring,
 					sizeof(v));
 	e.vm_too_big = bpfdrv_job_vm_load(dev, BPFDRV_JOB_BO(ring, 0), 4096,
 					  too_big, sizeof(too_big));
-	e.pad = 0;
+	e.vm_dma_no_vm = bpfdrv_job_vm_dma(dev, BPFDRV_JOB_BO(ring, 0), 4096, 16);
 	if (bpfdrv_job_bo_store(dev, BPFDRV_JOB_BO(ring, 0), 0, &e, sizeof(e)))
 		return -EFAULT;
 	return bpfdrv_job_done(dev, ring, seqno, 0) ? -EINVAL : 0;
