@@ -56,7 +56,7 @@ ECHO_IMPLS = ("bpfdrv", "buffered", "native", "cuse", "floor")
 
 def load(dirname):
 	cells, trace, memory, timer, kernel, env = [], [], None, None, "?", []
-	profiles, trace_progs = [], []
+	profiles, trace_progs, trace_ways = [], [], []
 	with open(f"{dirname}/guest.log", errors="replace") as f:
 		for line in f:
 			line = line.strip()
@@ -77,6 +77,8 @@ def load(dirname):
 				timer = obj["cost_ns"]
 			elif obj["bench"] == "trace_prog":
 				trace_progs.append(obj)
+			elif obj["bench"] == "trace_way":
+				trace_ways.append(obj)
 			else:
 				cells.append(obj)
 	meta = {}
@@ -88,6 +90,7 @@ def load(dirname):
 	meta["env"] = env
 	meta["profiles"] = profiles
 	meta["trace_progs"] = trace_progs
+	meta["trace_ways"] = trace_ways
 	return cells, trace, memory, timer, kernel, meta
 
 
@@ -141,6 +144,7 @@ TRACERS = [
 	("group", "bpfdrv trace -g GROUP", "the same, one group"),
 	("fentry", "bpfdrv trace --fentry", "the same, fentry/fexit"),
 	("kprobe-multi", "bpfdrv trace --kprobe-multi", "the same, kprobe.multi"),
+	("kprobes", "bpfdrv trace --kprobes", "the same, kprobe/kretprobe"),
 	("syscalls", "bpfdrv trace --syscalls",
 	 "the same, from the system calls on the device's file"),
 	("count", "bpfdrv trace -C",
@@ -173,10 +177,70 @@ def trace_targets(fig):
 	return notes
 
 
-def trace_table(tsum):
+# The hook each loop crosses, per (tracer session, workload): its --list
+# line says which way it got (trace_way lines, tracing.sh's trace_ways).
+TRACE_HOOKS = {"drm_version": "drm_ioctl", "echo_read1": "read", "accel_job": "dev_irq"}
+# the sessions that trace every group, by the default's way and each way first
+WAY_TRACERS = ("all", "fentry", "kprobe-multi", "kprobes", "syscalls")
+
+
+def trace_way(ways, tracer, wl):
+	"""The way the hook of loop @wl got under session @tracer, or None."""
+	group = {"drm_version": "drm", "echo_read1": "bpfdrv",
+		 "accel_job": "iommu"}[wl] if tracer == "group" else ""
+	hook = "drm_ioctl" if (wl, tracer) == ("accel_job", "all") else TRACE_HOOKS[wl]
+	for w in ways:
+		if w["tracer"] == tracer and w.get("group", "") == group and \
+		   w.get("hook") == hook:
+			return w["kind"] if w["kind"] != "-" else "not attached"
+	return None
+
+
+def trace_way_lines(tsum, ways):
+	"""Per loop: the default's way beside every way, and why it is that."""
+	lines = []
+	why = next((w["why"] for w in ways if w["tracer"] == "all" and "why" in w), None)
+	for wl in [wl for wl in TRACE_WORKLOADS if wl in tsum]:
+		fig = tsum[wl]
+		got = {t: (trace_way(ways, t, wl), fig[t]["ratio"]) for t in WAY_TRACERS
+		       if t in fig and fig[t].get("ratio") is not None}
+		if "all" not in got:
+			continue
+		dway, dratio = got["all"]
+		cells = [f"{'default' if t == 'all' else '--' + t} ({w or '?'}) {r:.2f}x"
+			 for t, (w, r) in got.items()]
+		if "bpftrace" in fig:
+			cells.append(f"bpftrace count {fig['bpftrace']['ratio']:.2f}x")
+		cheap = min(got, key=lambda t: got[t][1])
+		line = f"Ways, {TRACE_WORKLOADS[wl][0]}: " + "; ".join(cells) + ". "
+		if got[cheap][0] == dway:
+			line += f"The default's way ({dway}) is the cheapest measured"
+		else:
+			line += (f"The default ({dway}) is not the cheapest way measured "
+				 f"({got[cheap][0]}, {got[cheap][1]:.2f}x)")
+		if "bpftrace" in fig:
+			ok = fig["all"]["ns_per_call"] <= fig["bpftrace"]["ns_per_call"]
+			line += (f"; default <= bpftrace count {'met' if ok else 'MISSED'}")
+		if why and dway in ("kprobe.multi", "fentry", "kprobe"):
+			line += f" (functions: {why})"
+		elif why and dway == "tracepoint":
+			line += (" (bpfdrv's own tracepoint goes before its functions, "
+				 f"and is exact; functions: {why})")
+		lines.append(line + ".")
+	starts = [w for w in ways if "startup_s" in w]
+	if starts:
+		lines += ["", "Start-up of each session (`--list`: probing, loading and "
+			  "attaching every hook): " + "; ".join(
+			  f"{'default' if w['tracer'] == 'all' else '-g ' + w['group'] if w['tracer'] == 'group' else '-C' if w['tracer'] == 'count' else '--' + w['tracer']}"
+			  f" {w['startup_s']:.2f} s (loading {w['load_s']:.2f} s, functions "
+			  f"{w['attach_functions_s']:.2f} s)" for w in starts) + "."]
+	return lines
+
+
+def trace_table(tsum, ways=()):
 	wls = [wl for wl in TRACE_WORKLOADS if wl in tsum]
 	lines = ["", "Tracing: ns per call, median over interleaved rounds"
-		 " (ratio to untraced):", "",
+		 " (ratio to untraced, and the way the loop's hook got):", "",
 		 "| tracer | records per call | " +
 		 " | ".join(f"{TRACE_WORKLOADS[wl][0]} (`{TRACE_WORKLOADS[wl][1]}`)"
 			    for wl in wls) + " |",
@@ -190,14 +254,17 @@ def trace_table(tsum):
 			elif key == "none":
 				cols.append(f"{f['ns_per_call']:.0f}")
 			else:
-				cols.append(f"{f['ns_per_call']:.0f} ({f['ratio']:.2f}x)")
+				way = trace_way(ways, key, wl) if key in WAY_TRACERS + \
+					("group", "count", "all-iommu") else None
+				cols.append(f"{f['ns_per_call']:.0f} ({f['ratio']:.2f}x"
+					    f"{', ' + way if way else ''})")
 		if any(c != "-" for c in cols):
 			lines.append(f"| {name} | {what} | " + " | ".join(cols) + " |")
 	lines.append("")
 	for wl in wls:
 		lines.append(f"Targets, {TRACE_WORKLOADS[wl][0]}: " +
 			     "; ".join(trace_targets(tsum[wl])) + ".")
-	return lines
+	return lines + [""] + trace_way_lines(tsum, ways)
 
 
 def trace_prog_lines(progs):
@@ -384,7 +451,8 @@ def tables(summary, tsum, memory, timer, kernel, meta, reps):
 	if meta.get("profiles"):
 		lines += profile_table(meta["profiles"])
 	if tsum:
-		lines += trace_table(tsum) + trace_prog_lines(meta["trace_progs"])
+		lines += trace_table(tsum, meta["trace_ways"]) + \
+			trace_prog_lines(meta["trace_progs"])
 	if memory:
 		m = memory
 		s = m.get("struct_bytes", {})
@@ -461,6 +529,7 @@ def main():
 		"tracing_runs": trace,
 		"profiles": meta["profiles"],
 		"tracing_programs": meta["trace_progs"],
+		"tracing_ways": meta["trace_ways"],
 	}
 	with open(f"{d}/results.json", "w") as f:
 		json.dump(result, f, indent=1)

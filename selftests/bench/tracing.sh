@@ -9,19 +9,26 @@
 # (-g drm, -g bpfdrv), counting only (-C), and under bpftrace counting
 # the same calls with kprobes (in total, and per process and ioctl or
 # minor: what -C keeps) and timing them (kprobe+kretprobe, a latency
-# histogram: the same work as bpfdrv trace's default). Rounds are interleaved: every round runs every tracer, in an
-# order rotated each round, and a figure is the median over rounds.
+# histogram: the same work as bpfdrv trace's default); and every group
+# with functions traced each way first (--fentry, --kprobe-multi,
+# --kprobes, --syscalls), so that the default's way stands beside every
+# way this kernel has. Rounds are interleaved: every round runs every
+# tracer, in an order rotated each round, and a figure is the median
+# over rounds.
 #
 #   trace_bench ROUNDS SECONDS
 
 # sessions: TRACER:GROUP:WORKLOADS (the workloads run under one attach)
-# (fentry, kprobe-multi and syscalls: all groups, functions traced that
-# way instead of the way chosen for the kernel, to show what each way
-# costs; syscalls is what kernels that refuse function probes get)
+# (fentry, kprobe-multi, kprobes and syscalls: all groups, functions
+# traced that way first instead of the way chosen for the kernel, to show
+# what each way costs beside the default's; syscalls is what kernels that
+# refuse function probes get; trace_ways says which way each session's
+# hooks got)
 SESSIONS="none::drm_version,echo_read1,accel_job all::drm_version,echo_read1,accel_job
 all-iommu::drm_version,echo_read1,accel_job
 group:drm:drm_version group:bpfdrv:echo_read1 group:iommu:accel_job
 fentry::drm_version,echo_read1 kprobe-multi::drm_version,echo_read1
+kprobes::drm_version,echo_read1
 syscalls::drm_version,echo_read1 count::drm_version,echo_read1
 bpftrace::drm_version,echo_read1 bpftrace-keyed::drm_version,echo_read1
 bpftrace-lat::drm_version,echo_read1"
@@ -64,7 +71,7 @@ tracer_start() {
 		taskset -c 0 $BPFDRV trace -q -g "$2" --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
-	fentry|kprobe-multi|syscalls)
+	fentry|kprobe-multi|kprobes|syscalls)
 		taskset -c 0 $BPFDRV trace -q --$1 --json -o "$OUT/tracer.json" \
 			>"$OUT/tracer.out" 2>&1 &
 		pat="tracing [0-9]* hooks";;
@@ -135,6 +142,44 @@ print(sum(o.get("count", 0) for o in objs
 	done
 }
 
+# trace_ways: the way each bpfdrv trace session attaches the hooks the
+# loops cross (drm_ioctl, bpfdrv's read, dev_irq), the order its functions
+# are tried in and why, and its start-up time, from its --list (which
+# probes, loads and attaches as the session does): one JSON line each
+trace_ways() {
+	local t opts
+
+	for t in all group:drm group:bpfdrv group:iommu fentry kprobe-multi kprobes \
+		 syscalls count; do
+		case $t in
+		all) opts=;;
+		group:*) opts="-g ${t#group:}";;
+		count) opts=-C;;
+		*) opts=--$t;;
+		esac
+		taskset -c 0 $BPFDRV trace $opts --list --json 2>/dev/null |
+			python3 -c 'import json, sys
+tracer, group = (sys.argv[1].split(":") + [""])[:2]
+for l in sys.stdin:
+    if not l.startswith("{"):
+        continue
+    o = json.loads(l)
+    way = {"bench": "trace_way", "tracer": tracer, "group": group}
+    if o["type"] == "hook" and (o["group"], o["hook"]) in (
+            ("drm", "drm_ioctl"), ("bpfdrv", "read"), ("iommu", "dev_irq")):
+        way.update(hook=o["hook"], kind=o["kind"], target=o["target"],
+                   status=o["status"])
+    elif o["type"] == "functions":
+        way.update(functions=o["ways"], why=o["why"])
+    elif o["type"] == "startup":
+        way.update(startup_s=o["total_s"], attach_functions_s=o["attach_functions_s"],
+                   load_s=o["load_s"])
+    else:
+        continue
+    print(json.dumps(way))' "$t"
+	done
+}
+
 tracer_stop() {
 	[ -n "$tracer_pid" ] || return 0
 	kill -INT "$tracer_pid" 2>/dev/null
@@ -161,6 +206,7 @@ trace_bench() {
 		sessions=(${sessions[@]//bpftrace*/})
 	fi
 	echo "# tracing bench: drm_version on $card, echo_read1 on /dev/bpfdrv/$ECHO_BPFDRV"
+	trace_ways
 	for ((r = 0; r < rounds; r++)); do
 		for ((i = 0; i < ${#sessions[@]}; i++)); do
 			s=${sessions[(i + r) % ${#sessions[@]}]}

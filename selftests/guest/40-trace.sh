@@ -571,9 +571,22 @@ print([o["kind"] for o in map(json.loads, open(sys.argv[1]))
 	echo "# drm_ioctl traced by $via; start-up: $(grep '"type":"startup"' "$OUT/list.json")"
 	check "trace --list: drm_ioctl is traced by fentry or kprobe.multi, not a kretprobe" \
 		test "$via" = fentry -o "$via" = kprobe.multi
+	# the cheapest way that loses no call: fentry where no program is
+	# preempted (preempt=none or voluntary), kprobe.multi where one may be
+	mode=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/dev/null)
+	case $mode in none|voluntary) cheap=fentry;; *) cheap=kprobe.multi;; esac
+	preempt_rt && cheap=kprobe.multi
+	echo "# preemption: ${mode:-not shown}$(preempt_rt && echo ', PREEMPT_RT')"
+	grep '"type":"functions"' "$OUT/list.json" | sed 's/^/# /'
+	check "trace --list: the functions line names drm_ioctl's way first" \
+		grep -q "\"type\":\"functions\",\"ways\":\[\"$via\"" "$OUT/list.json"
+	if [ $cheap = fentry ]; then
+		expect_eq "trace --list: drm_ioctl is traced by fentry where no program is preempted ($mode)" \
+			"$via" fentry
+	fi
 	$BPFDRV trace -g drm -C --list --json >"$OUT/listc.json" 2>&1
-	expect_eq "trace -C --list: drm_ioctl is traced by kprobe.multi at entry only" \
-		"$(jsum "$OUT/listc.json" attached type=hook hook=drm_ioctl kind=kprobe.multi \
+	expect_eq "trace -C --list: drm_ioctl is traced by $cheap at entry only" \
+		"$(jsum "$OUT/listc.json" attached type=hook hook=drm_ioctl kind=$cheap \
 		   'status=attached, entry only')" 1
 	for via in fentry:--fentry kprobe.multi:--kprobe-multi kprobe:--kprobes; do
 		$BPFDRV trace -g drm ${via#*:} --list --json >"$OUT/listk.json" 2>&1

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfdrv trace: loading the programs the probed hooks need and attaching
- * each hook the best way the kernel allows, falling back hook by hook
- * (fentry, kprobes, the system call that stands for a function); and the
+ * bpfdrv trace: attaching each hook the cheapest way the kernel allows
+ * without losing calls, falling back hook by hook (the ways of
+ * choose_ways(), then the system call that stands for a function); and the
  * kernel's counts of what the attached programs missed. What is attached
  * is the session's struct trace_links; each hook's own links are in its
  * state in the plan.
@@ -119,34 +119,70 @@ static int attach_kprobes(struct trace_plan *p, struct trace_bpf *skel, struct h
 	return -1;
 }
 
+/* Hook @h alone by kprobe.multi; 0, or why not in @why. */
+static int attach_multi_one(struct trace_plan *p, struct trace_bpf *skel, struct hook *h,
+			    __u64 cookie, char *why, size_t size)
+{
+	const char *syms[1] = { h->target };
+	int k;
+
+	for (k = 0; k < (p->count_only ? 1 : 2); k++) {
+		LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = syms,
+			    .cookies = &cookie, .cnt = 1, .retprobe = k);
+		struct bpf_program *prog = k ? skel->progs.func_mexit : skel->progs.func_mentry;
+
+		if (prog_unusable(p, prog, why, size))
+			goto fail;
+		h->links[k] = bpf_program__attach_kprobe_multi_opts(prog, NULL, &mopts);
+		if (!h->links[k]) {
+			snprintf(why, size, "%s", strerror(errno));
+			goto fail;
+		}
+	}
+	if (p->count_only)
+		h->links[1] = h->links[0];
+	return 0;
+fail:
+	bpf_link__destroy(h->links[0]);
+	h->links[0] = NULL;
+	h->links[1] = NULL;
+	return -1;
+}
+
 /*
- * A function hook: fentry where it was chosen, else kprobes, else the
- * system call that stands for it (attached with the others later). Why
- * each way failed stays in h->why, for --list.
+ * A function hook: each way choose_ways() ordered, from the hook's own,
+ * until one attaches; then the system call that stands for it (attached
+ * with the others later). Why each way failed stays in h->why, for --list.
  */
 static void attach_func(struct trace_plan *p, struct trace_bpf *skel, int i)
 {
 	struct hook *h = &p->hooks[i];
 	__u64 cookie = TRACE_FUNC_COOKIE(i, h->arg, h->flags, func_slot(p, i));
-	char why[sizeof(h->why)] = "";
+	char why[sizeof(h->why)];
 	size_t n;
+	int rc;
 
-	if (h->via == VIA_FENTRY && h->btf_id) {
-		if (!attach_fentry(p, skel, h, cookie, why, sizeof(why))) {
+	for (;;) {
+		why[0] = '\0';
+		if (h->via == VIA_FENTRY)
+			rc = attach_fentry(p, skel, h, cookie, why, sizeof(why));
+		else if (h->via == VIA_MULTI)
+			rc = attach_multi_one(p, skel, h, cookie, why, sizeof(why));
+		else if (h->via == VIA_KPROBE)
+			rc = attach_kprobes(p, skel, h, cookie, why, sizeof(why));
+		else
+			break;
+		if (!rc) {
 			h->attached = true;
 			return;
 		}
-		snprintf(h->why, sizeof(h->why), "fentry: %s; ", why);
+		close_fds(h->link_fds, 2);
+		close_fds(h->prog_fds, 2);
+		n = strlen(h->why);	/* after the earlier ways' reasons */
+		snprintf(h->why + n, sizeof(h->why) - n, "%s%s: %s", n ? "; " : "",
+			 via_names[h->via], why);
+		h->via = next_way(p, h, h->via);
 	}
-	close_fds(h->link_fds, 2);
-	close_fds(h->prog_fds, 2);
-	h->via = VIA_KPROBE;
-	n = strlen(h->why);	/* after the earlier ways' reasons */
-	if (!attach_kprobes(p, skel, h, cookie, why, sizeof(why))) {
-		h->attached = true;
-		return;
-	}
-	snprintf(h->why + n, sizeof(h->why) - n, "kprobe: %s", why);
 	use_syscalls(p, h);	/* VIA_SYSCALL: attach_syscalls(p) tries it */
 }
 
@@ -485,17 +521,13 @@ int attach_hooks(struct trace_session *s)
 	s->links = l;
 	attach_irq_context(p, skel, l);
 	if (!attach_multi(p, skel, l, why, sizeof(why))) {
-		/* one function the kernel refuses fails them all: go one by one */
+		/*
+		 * one function the kernel refuses fails them all: each is
+		 * tried alone (attach_func), then the ways after it
+		 */
 		bpf_link__destroy(l->multi[0]);
 		bpf_link__destroy(l->multi[1]);
 		l->multi[0] = l->multi[1] = NULL;
-		for (i = 0; i < p->nr_hooks; i++) {
-			if (p->hooks[i].via != VIA_MULTI)
-				continue;
-			p->hooks[i].via = VIA_KPROBE;
-			snprintf(p->hooks[i].why, sizeof(p->hooks[i].why), "kprobe.multi: %s; ",
-				 why);
-		}
 	}
 	attach_fops(p, skel, l);
 	p->t_attach_func += now_s() - t0;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include <bpf/btf.h>
 
@@ -511,32 +512,177 @@ bool fop_traced(const struct hook *h)
 	return h->kind == HOOK_FUNC && h->target && h->via == VIA_FOP;
 }
 
-/*
- * Choose how to trace functions. fentry/fexit have no limit on calls in
- * flight, but on a preemptible kernel a task preempted inside an fentry
- * program makes the kernel skip that program for the next task on the CPU
- * (counted as recursion misses). kprobe.multi programs run with preemption
- * off; since fprobe runs on the function graph tracer (6.14) their returns
- * have no instance limit either. Before that, fprobe's rethook pool held
- * 2 instances per CPU and function, and fentry is the better choice.
- * Counting at entry only (@count_only) needs no return probe: kprobe.multi
- * wherever the kernel has fprobe.
- */
-enum func_via choose_via(bool count_only)
+/* Is @word in @s as a word of its own (uname -v's build flags)? */
+static bool has_word(const char *s, const char *word)
 {
-	int rethook = kernel_struct_has("fprobe", "rethook");
+	size_t len = strlen(word);
+	const char *at;
 
-	if (rethook < 0)
-		return VIA_FENTRY;
-	if (count_only)
-		return VIA_MULTI;
-	return rethook ? VIA_FENTRY : VIA_MULTI;
+	for (at = strstr(s, word); at; at = strstr(at + 1, word))
+		if ((at == s || at[-1] == ' ') && (!at[len] || at[len] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * Can a task be preempted inside a tracing program here: 1, 0, or -1
+ * when nothing says. The running model where PREEMPT_DYNAMIC can change
+ * it (its debugfs file marks it "(lazy)"), else the build's (uname -v).
+ * Its name into @model.
+ */
+static int kernel_preemptible(char *model, size_t size)
+{
+	char line[128] = "", *mode, *end;
+	struct utsname u;
+	FILE *f;
+
+	if (uname(&u))
+		u.version[0] = '\0';
+	if (has_word(u.version, "PREEMPT_RT")) {
+		snprintf(model, size, "PREEMPT_RT");
+		return 1;
+	}
+	f = fopen("/sys/kernel/debug/sched/preempt", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	mode = strchr(line, '(');
+	end = mode ? strchr(mode, ')') : NULL;
+	if (end) {
+		*end = '\0';
+		snprintf(model, size, "preempt=%s", ++mode);
+		return strcmp(mode, "none") && strcmp(mode, "voluntary");
+	}
+	if (has_word(u.version, "PREEMPT_DYNAMIC")) {
+		snprintf(model, size, "PREEMPT_DYNAMIC, its mode unknown");
+		return -1;
+	}
+	snprintf(model, size, "%s", has_word(u.version, "PREEMPT") ? "PREEMPT" :
+		 "built without preemption");
+	return has_word(u.version, "PREEMPT");
+}
+
+static void set_ways(struct trace_plan *p, enum func_via a, enum func_via b,
+		     enum func_via c)
+{
+	p->ways[0] = a;
+	p->ways[1] = b;
+	p->ways[2] = c;
+	p->nr_ways = 3;
+}
+
+/*
+ * The order functions are tried in: each hook takes the first way that
+ * attaches it (attach.c), so the order is the cost, cheapest first, among
+ * the ways that lose no call on this kernel (docs/observability.md):
+ *
+ * - fentry/fexit: a BPF trampoline called directly from the function's
+ *   first instruction, the cheapest (in make bench, a third to a half of
+ *   kprobe.multi's cost per call). But a task preempted inside an fentry
+ *   program makes the kernel skip that program for the next task on the
+ *   CPU (its recursion check, counted as recursion misses): it loses calls
+ *   on a kernel that can preempt there (full, lazy, RT);
+ * - kprobe.multi (fprobe): its programs run with preemption off. Since
+ *   fprobe runs on the function graph tracer (6.14) its returns have no
+ *   instance limit; before (struct fprobe has a rethook) it held 2 return
+ *   instances per CPU and function, and lost more than fentry. Entries
+ *   alone (-C) never lose;
+ * - kprobe/kretprobe: a kretprobe has a few instances per CPU;
+ * - then the system calls that stand for a function (VIA_SYSCALL, after
+ *   these), where the kernel lets no function be probed.
+ *
+ * @forced (1 + a way, from an option) goes first, the others after it.
+ */
+void choose_ways(struct trace_plan *p, int forced)
+{
+	int rethook = kernel_struct_has("fprobe", "rethook"), preempt, i, n;
+	char model[64];
+
+	preempt = kernel_preemptible(model, sizeof(model));
+	if (rethook < 0) {
+		set_ways(p, VIA_FENTRY, VIA_KPROBE, VIA_KPROBE);
+		p->nr_ways = 2;
+		snprintf(p->ways_why, sizeof(p->ways_why),
+			 "fentry is the cheapest; no fprobe (kprobe.multi) in this kernel");
+	} else if (!preempt) {
+		if (rethook && !p->count_only)
+			set_ways(p, VIA_FENTRY, VIA_KPROBE, VIA_MULTI);
+		else
+			set_ways(p, VIA_FENTRY, VIA_MULTI, VIA_KPROBE);
+		snprintf(p->ways_why, sizeof(p->ways_why),
+			 "fentry is the cheapest, and loses no call where programs are not preempted (%s)",
+			 model);
+	} else if (p->count_only || !rethook) {
+		set_ways(p, VIA_MULTI, VIA_FENTRY, VIA_KPROBE);
+		snprintf(p->ways_why, sizeof(p->ways_why),
+			 "kprobe.multi: fentry loses calls where its programs are preempted (%s)",
+			 model);
+	} else {
+		set_ways(p, VIA_FENTRY, VIA_KPROBE, VIA_MULTI);
+		snprintf(p->ways_why, sizeof(p->ways_why),
+			 "fentry: preempted (%s) it loses calls, but this fprobe (rethook) loses more",
+			 model);
+	}
+	if (forced == 1 + VIA_SYSCALL) {
+		p->nr_ways = 0;
+		snprintf(p->ways_why, sizeof(p->ways_why), "--syscalls");
+	} else if (forced) {
+		for (i = n = 0; i < p->nr_ways; i++)
+			if (p->ways[i] != (enum func_via)(forced - 1))
+				p->ways[n++] = p->ways[i];
+		memmove(p->ways + 1, p->ways, n * sizeof(p->ways[0]));
+		p->ways[0] = forced - 1;
+		p->nr_ways = n + 1;
+		snprintf(p->ways_why, sizeof(p->ways_why), "%s asked for",
+			 via_names[forced - 1]);
+	}
+	p->func_via = p->nr_ways ? p->ways[0] : VIA_SYSCALL;
+}
+
+/* Is @via one of the ways functions are tried in? */
+bool way_tried(const struct trace_plan *p, enum func_via via)
+{
+	int i;
+
+	for (i = 0; i < p->nr_ways; i++)
+		if (p->ways[i] == via)
+			return true;
+	return false;
+}
+
+/*
+ * The way to try for function hook @h after @via (VIA_SYSCALL after the
+ * last): fentry only where its function is in BTF.
+ */
+enum func_via next_way(const struct trace_plan *p, const struct hook *h, enum func_via via)
+{
+	int i = 0;
+
+	while (i < p->nr_ways && p->ways[i] != via)
+		i++;
+	for (i++; i < p->nr_ways; i++)
+		if (p->ways[i] != VIA_FENTRY || h->btf_id)
+			return p->ways[i];
+	return VIA_SYSCALL;
+}
+
+/* The first way to try for function hook @h. */
+enum func_via first_way(const struct trace_plan *p, const struct hook *h)
+{
+	if (!p->nr_ways)
+		return VIA_SYSCALL;
+	if (p->ways[0] != VIA_FENTRY || h->btf_id)
+		return p->ways[0];
+	return next_way(p, h, p->ways[0]);
 }
 
 /*
  * Pick each hook's target: the first candidate this kernel has. Functions
- * in BTF are traced by fentry/fexit; the others, if /proc/kallsyms lists
- * them, by kprobes (read only when needed: it is slow to generate).
+ * in BTF may be traced every way choose_ways() ordered; the others, if
+ * /proc/kallsyms lists them (read only when needed: it is slow to
+ * generate), every way but fentry.
  */
 void probe_hooks(struct trace_plan *p)
 {
@@ -592,10 +738,10 @@ void probe_hooks(struct trace_plan *p)
 			}
 			if (p->func_via != VIA_KPROBE && fentry_target(h, h->alt[j])) {
 				h->target = h->alt[j];
-				h->via = p->func_via;
+				h->via = first_way(p, h);
 				continue;
 			}
-			h->via = VIA_KPROBE;
+			h->via = first_way(p, h);	/* not fentry: not in BTF */
 			/*
 			 * A function its module's BTF lacks was inlined or
 			 * renamed (.isra, .constprop): a kprobe by that name

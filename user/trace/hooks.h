@@ -58,7 +58,7 @@ struct hook {
 	__u32 btf_id;			/* in BTF: fentry/fexit can trace it */
 	int btf_obj_fd;			/* 0 for vmlinux */
 	bool attached;
-	char why[160];			/* skipped: why; attached: why not the first way */
+	char why[224];			/* skipped: why; attached: why not the first way */
 	struct bpf_link *links[2];	/* kprobe/kretprobe, or a tracepoint */
 	int prog_fds[2], link_fds[2];	/* fentry/fexit: copies of func_fentry/fexit */
 };
@@ -77,8 +77,12 @@ struct trace_plan {
 	struct hook hooks[TRACE_MAX_HOOKS];	/* the table's copy */
 	int nr_hooks;
 	unsigned int groups;		/* the groups asked for */
-	enum func_via func_via;		/* how functions are traced */
+	enum func_via func_via;		/* how functions are traced first */
 	bool func_via_forced;		/* by an option: bpfdrv_fop is not used */
+	/* the ways a function is tried in, each after the one before failed */
+	enum func_via ways[3];
+	int nr_ways;
+	char ways_why[192];		/* why in that order, for --list */
 	bool count_only;		/* no return probes: links[1] is links[0] */
 	bool irq_from_tracepoints;	/* trace_irqtp.bpf.o: see load.c */
 	int fentry_loaded_for;		/* the hook func_fentry is loaded for; -1 */
@@ -96,7 +100,10 @@ struct trace_plan {
 int hooks_init(struct trace_plan *p, unsigned int groups);
 
 /* Probing: which candidate of each hook is here, and how. */
-enum func_via choose_via(bool count_only);
+void choose_ways(struct trace_plan *p, int forced);
+enum func_via first_way(const struct trace_plan *p, const struct hook *h);
+enum func_via next_way(const struct trace_plan *p, const struct hook *h, enum func_via via);
+bool way_tried(const struct trace_plan *p, enum func_via via);
 void probe_sys_devs(struct trace_plan *p, const struct trace_opts *o);
 bool use_syscalls(struct trace_plan *p, struct hook *h);
 bool fop_traced(const struct hook *h);

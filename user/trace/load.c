@@ -121,10 +121,12 @@ struct bpf_program *tp_exit_program(struct trace_bpf *skel, enum tp_prog p)
 
 /*
  * Load only the programs some present hook uses: the others may need
- * module types (CO-RE) that are not there. func_fentry/func_fexit are
- * loaded for the first function that fentry can trace and copied for the
- * others (an fentry program names its one target when it is loaded); the
- * kprobe pair is the fallback for whatever fentry cannot attach to.
+ * module types (CO-RE) that are not there. Functions get the programs
+ * of every way they may be tried in (choose_ways()), since each hook falls
+ * back from one way to the next: func_fentry/func_fexit are loaded for the
+ * first function that fentry can trace and copied for the others (an
+ * fentry program names its one target when it is loaded), kprobe.multi's
+ * where the kernel has fprobe, and the kprobe pair.
  */
 static int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follow)
 {
@@ -148,7 +150,8 @@ static int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follo
 		} else if (h->kind == HOOK_FUNC && h->via != VIA_SYSCALL) {
 			funcs = true;
 			irqs = true;
-			if (h->via == VIA_FENTRY && h->btf_id && first < 0)
+			/* loaded where fentry is a hook's way or its fallback */
+			if (h->btf_id && way_tried(p, VIA_FENTRY) && first < 0)
 				first = i;
 		} else if (h->kind == HOOK_FENTRY) {
 			irqs = true;
@@ -171,9 +174,9 @@ static int set_autoload(struct trace_plan *p, struct trace_bpf *skel, bool follo
 	bpf_program__set_autoload(skel->progs.tp_softirq_exit, irqs && p->irq_from_tracepoints);
 	bpf_program__set_autoload(skel->progs.func_entry, funcs);
 	bpf_program__set_autoload(skel->progs.func_exit, funcs && !p->count_only);
-	bpf_program__set_autoload(skel->progs.func_mentry, funcs && p->func_via == VIA_MULTI);
+	bpf_program__set_autoload(skel->progs.func_mentry, funcs && way_tried(p, VIA_MULTI));
 	bpf_program__set_autoload(skel->progs.func_mexit,
-				  funcs && p->func_via == VIA_MULTI && !p->count_only);
+				  funcs && way_tried(p, VIA_MULTI) && !p->count_only);
 	bpf_program__set_autoload(skel->progs.tp_bpfdrv_fop, fops);
 	bpf_program__set_autoload(skel->progs.trace_fork, follow);
 	bpf_program__set_autoload(skel->progs.find_ksym, drm);

@@ -119,6 +119,7 @@ void report_list(struct trace_session *s)
 {
 	const struct report_format *fmt = s->view->fmt;
 	const struct trace_plan *p = s->plan;
+	const char *ways[4];	/* p->ways, then syscall */
 	char how[192];
 	int i;
 
@@ -129,7 +130,7 @@ void report_list(struct trace_session *s)
 				   via_names[h->via] :
 				   h->kind == HOOK_TP ? "tracepoint" :
 				   h->kind == HOOK_FENTRY ? "fentry" : "latency";
-		char status[256];
+		char status[288];
 
 		if (!(h->group & s->opts->groups))
 			continue;
@@ -148,6 +149,10 @@ void report_list(struct trace_session *s)
 	/* how events in interrupts are told from the interrupted task's */
 	irq_context(s, how, sizeof(how));
 	fmt->irq_context(s->out, how);
+	for (i = 0; i < p->nr_ways; i++)
+		ways[i] = via_names[p->ways[i]];
+	ways[i++] = via_names[VIA_SYSCALL];
+	fmt->functions(s->out, ways, i, p->ways_why);
 	fmt->startup(s->out, s);
 }
 

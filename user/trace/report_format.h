@@ -20,6 +20,8 @@ struct report_format {
 	void (*list_hook)(FILE *out, const struct hook *h, const char *kind,
 			  const char *status);
 	void (*irq_context)(FILE *out, const char *how);
+	/* the ways functions are tried in, in order, and why so */
+	void (*functions)(FILE *out, const char *const *ways, int n, const char *why);
 	void (*startup)(FILE *out, const struct trace_session *s);
 	/*
 	 * The live view: @delta[hook] events since the last, @elapsed seconds

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfdrv trace's report as JSON, one object per line (docs/observability.md
- * lists each type and its fields): hook and startup (--list), interval,
+ * lists each type and its fields): hook, irq_context, functions and
+ * startup (--list), interval,
  * stat and proc (the summary), end and lost.
  */
 #include <math.h>
@@ -74,6 +75,20 @@ static void json_irq_context(FILE *out, const char *how)
 {
 	fputs("{\"type\":\"irq_context\",\"how\":", out);
 	json_str(out, how);
+	fputs("}\n", out);
+}
+
+static void json_functions(FILE *out, const char *const *ways, int n, const char *why)
+{
+	int i;
+
+	fputs("{\"type\":\"functions\",\"ways\":[", out);
+	for (i = 0; i < n; i++) {
+		fputs(i ? "," : "", out);
+		json_str(out, ways[i]);
+	}
+	fputs("],\"why\":", out);
+	json_str(out, why);
 	fputs("}\n", out);
 }
 
@@ -177,6 +192,7 @@ const struct report_format report_json = {
 	.list_head = json_list_head,
 	.list_hook = json_list_hook,
 	.irq_context = json_irq_context,
+	.functions = json_functions,
 	.startup = json_startup,
 	.interval = json_interval,
 	.summary = json_summary,

@@ -76,6 +76,16 @@ static void text_irq_context(FILE *out, const char *how)
 	fprintf(out, "\nInterrupt context: %s.\n", how);
 }
 
+static void text_functions(FILE *out, const char *const *ways, int n, const char *why)
+{
+	int i;
+
+	fputs("Functions: ", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s%s", i ? (i == n - 1 ? ", then " : ", ") : "", ways[i]);
+	fprintf(out, " (%s).\n", why);
+}
+
 static void text_startup(FILE *out, const struct trace_session *s)
 {
 	fprintf(out, "\nStarted in %.2f s: probing %.2f s, loading %.2f s, "
@@ -227,6 +237,7 @@ const struct report_format report_text = {
 	.list_head = text_list_head,
 	.list_hook = text_list_hook,
 	.irq_context = text_irq_context,
+	.functions = text_functions,
 	.startup = text_startup,
 	.interval = text_interval,
 	.summary = text_summary,

@@ -108,7 +108,7 @@ static int phase_plan(struct trace_session *s)
 	o->follow = o->pid && (o->follow || o->cmd);
 	p->count_only = o->count_only;
 	t0 = now_s();
-	p->func_via = o->via ? (enum func_via)(o->via - 1) : choose_via(o->count_only);
+	choose_ways(p, o->via);
 	p->func_via_forced = o->via;
 	probe_sys_devs(p, o);
 	p->irq_from_tracepoints = o->irq_tracepoints || !percpu_ksym_resolves();
