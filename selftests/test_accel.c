@@ -2748,6 +2748,8 @@ static int find(const char *driver)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "nr_vm_bind"))
+		return printf("%lu\n", (unsigned long)DRM_IOCTL_BPFDRV_VM_BIND) < 0;
 	if (argc >= 3 && !strcmp(argv[1], "find"))
 		return find(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "basic"))

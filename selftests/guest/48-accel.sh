@@ -544,12 +544,25 @@ if [ -d /sys/module/drm_gpuvm ]; then
 	# with every job through the scheduler too (a VM job is no different),
 	# traced: the tracer names the VM ioctls and counts the client's
 	echo N >$DIRECT
+	# and ftrace, independently: a kprobe event on drm_ioctl for VM_BIND
+	kp=
+	echo "p:bpfdrv_vm/drm_ioctl drm_ioctl cmd=%si:u32" >>$TFS/kprobe_events 2>/dev/null &&
+		events_on bpfdrv_vm "cmd == $($T/test_accel nr_vm_bind)" drm_ioctl && kp=1
 	$BPFDRV trace -g drm --json -o "$OUT/trace-vm.json" \
 		--perfetto "$OUT/vm-timeline.json" -- \
 		$T/test_accel vm "$node" "$RANDOM" >"$OUT/vm" 2>&1
 	check "trace -g drm -- test_accel vm exits 0" test $? -eq 0
 	cat "$OUT/vm"
 	echo Y >$DIRECT
+	if [ -n "$kp" ]; then
+		events_off bpfdrv_vm drm_ioctl
+		expect_eq "ftrace: a kprobe on drm_ioctl counts the same 1001 VM_BIND calls" \
+			"$(ftrace_count drm_ioctl)" 1001
+		echo 1 >$TFS/tracing_on
+	else
+		nok "ftrace: a kprobe event on drm_ioctl (kprobes in this kernel)"
+	fi
+	echo "-:bpfdrv_vm/drm_ioctl" >>$TFS/kprobe_events 2>/dev/null
 	# 1000 random binds and one from another file; one VM made, one
 	# destroy refused
 	expect_eq "trace: the BPFDRV_VM_BIND row counts the client's 1001 binds" \
