@@ -2699,6 +2699,68 @@ static int test_edu_vm(const char *node, bool iommu)
 }
 
 /*
+ * edu's DMA through a VM that random queued binds keep changing: six
+ * tagged buffers bound and unbound as test_vm does; after each 50 binds,
+ * edu copies the first 8 bytes of 5 random pages into a target buffer
+ * (each job waiting for the last bind's point): the tag of the page the
+ * model says is there, or EFAULT where nothing is. The translation to bus
+ * addresses, checked by the device itself.
+ */
+static int test_edu_vm_random(const char *node, unsigned int seed)
+{
+	int fd = open_node(node), i, k, c, bad = 0, hits = 0, holes = 0, st, err = 0;
+	__u64 model[ACCEL_PROBE_VA_PAGES] = {}, mapped, tmapped, want;
+	__u32 vm = 0, bo[VM_BOS], tgt = 0, t = 0, sync = 0, pg;
+	const __u64 at = (ACCEL_PROBE_VA_PAGES + 16) * VM_PAGE;
+	volatile __u64 *got = NULL;
+	uint8_t *p;
+
+	srand(seed);
+	c = !vm_create(fd, &vm) && !bo_create(fd, VM_PAGE, &tgt, NULL) &&
+	    !drmSyncobjCreate(fd, 0, &t) && !drmSyncobjCreate(fd, 0, &sync);
+	for (i = 0; c && i < VM_BOS; i++) {
+		c = !bo_create(fd, VM_BO_PAGES * VM_PAGE, &bo[i], NULL) &&
+		    (p = bo_map(fd, bo[i], &mapped)) != NULL;
+		for (pg = 0; c && pg < VM_BO_PAGES; pg++)
+			*(__u64 *)(p + pg * VM_PAGE) = vm_tag(bo[i], pg);
+		if (c)
+			munmap(p, mapped);
+	}
+	got = c ? bo_map(fd, tgt, &tmapped) : NULL;
+	ok(got && !vm_bind(fd, vm, BPFDRV_VM_BIND_MAP, tgt, at, VM_PAGE, 0),
+	   "a VM, six tagged buffers, a target buffer bound apart");
+	if (!got)
+		goto out;
+	for (i = 1; !err && i <= 200; i++) {
+		err = vm_random_async(fd, vm, bo, model, 0, t, i);
+		if (err || i % 50)
+			continue;
+		for (k = 0; k < 5; k++) {
+			pg = 1 + rand() % (ACCEL_PROBE_VA_PAGES - 1);
+			*got = 0;
+			err = edu_vm_submit(fd, vm, pg * VM_PAGE, at, 8, t, i, sync, 0) ?:
+			      sync_wait(fd, sync, 5000);
+			st = fence_status(fd, sync);
+			want = model[pg] ? vm_tag(model[pg] >> 32 & 0x7fffffff, model[pg] & 0xffff) : 0;
+			if (model[pg] ? st != 1 || *got != want : st != -EFAULT) {
+				bad++;
+				tap_diag("page %u: status %d, read %#llx, the model %#llx", pg, st,
+					 (unsigned long long)*got, (unsigned long long)want);
+			}
+			hits += !!model[pg];
+			holes += !model[pg];
+		}
+	}
+	ok(!err && !bad,
+	   "200 queued random binds (seed %u): edu's DMA read 20 random pages through the VM, %d mapped with the model's tag, %d unmapped refused (EFAULT) (%d wrong, %s)",
+	   seed, hits, holes, bad, strerror(err));
+	munmap((void *)got, tmapped);
+out:
+	close(fd);
+	return 0;
+}
+
+/*
  * A VM with two mappings held while the shell takes edu away (told by a
  * line on stdin): binds fail after, and the file closes cleanly.
  */
@@ -2819,6 +2881,8 @@ int main(int argc, char **argv)
 		test_vm_hold(argv[2]);
 	else if (argc >= 4 && !strcmp(argv[1], "edu_vm"))
 		test_edu_vm(argv[2], !strcmp(argv[3], "iommu"));
+	else if (argc >= 4 && !strcmp(argv[1], "edu_vm_random"))
+		test_edu_vm_random(argv[2], strtoul(argv[3], NULL, 0));
 	else if (argc >= 3 && !strcmp(argv[1], "edu_vm_hold"))
 		test_edu_vm_hold(argv[2]);
 	else if (argc >= 3 && !strcmp(argv[1], "vm_hostile"))

@@ -382,6 +382,7 @@ sys.exit(not (len(tids) == 1 and maps == 2 * int(sys.argv[5]) and
 	else
 		tac edu_vm "$edu" $iommu
 	fi
+	tac edu_vm_random "$edu" "$RANDOM"
 	# the function unbound, then hot-removed, with DMA jobs running and
 	# queued; the function comes back each time
 	inst_of() { ls "/sys/bus/pci/devices/$1/bpfdrv" 2>/dev/null | head -1; }

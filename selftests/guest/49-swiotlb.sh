@@ -56,6 +56,7 @@ else
 fi
 # jobs in a VM, its mappings mapped once and synced for each job
 tap_run $T/test_accel edu_vm "$node" noiommu
+tap_run $T/test_accel edu_vm_random "$node" "$RANDOM"
 check "unload edu_accel" $BPFDRV unload edu_accel
 echo 0 >/sys/module/bpfdrv/parameters/allow_unsafe_dma
 $BPFDRV unbind "$bdf" >/dev/null 2>&1
