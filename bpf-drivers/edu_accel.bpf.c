@@ -94,15 +94,14 @@ static __always_inline __s64 dma_bus(struct bpfdrv_dev *dev,
 }
 
 /*
- * Start transfer e->next of the DMA job in @slot: 0 takes the input into
+ * Start transfer e->next of DMA job @j: 0 takes the input into
  * the device's memory, 1 brings it back into the output. The bus
  * addresses, taken by run_job, hold while the job runs (bpfdrv keeps what
  * they reach mapped until then, even if a bind unmaps it meanwhile).
  */
 static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_accel *e,
-				     __u32 slot)
+				     struct edu_accel_slot *j)
 {
-	struct edu_accel_slot *j = &e->slots[slot & (EDU_ACCEL_RING_JOBS - 1)];
 	__u32 back = e->next, count = j->count;
 	__u64 bus = j->bus[back & 1];
 	int err;
@@ -140,7 +139,7 @@ static __always_inline int job_begin(struct bpfdrv_dev *dev, struct edu_accel *e
 	j = cur_job(e, &slot);
 	e->next = 0;
 	if (j->op != EDU_ACCEL_OP_FACT)
-		return dma_start(dev, e, slot);
+		return dma_start(dev, e, j);
 	return fact_start(dev, e, slot);
 }
 
@@ -271,7 +270,7 @@ int BPF_PROG(edu_accel_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 			job_end(dev, e, 0);
 			return BPFDRV_IRQ_HANDLED;
 		}
-		err = dma_start(dev, e, slot);
+		err = dma_start(dev, e, j);
 		if (err)
 			job_end(dev, e, err);
 		return BPFDRV_IRQ_HANDLED;
