@@ -103,7 +103,8 @@ static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_accel *e
 				     struct edu_accel_slot *j)
 {
 	__u32 back = e->next, count = j->count;
-	__u64 bus = j->bus[back & 1];
+	/* two loads, no index the verifier would have to bound */
+	__u64 in = j->bus[0], out = j->bus[1], bus = back ? out : in;
 	int err;
 
 	err = writeq_reg(dev, EDU_REG_DMA_SRC, back ? EDU_DMA_DEV_ADDR : bus);
