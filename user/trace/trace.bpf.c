@@ -792,9 +792,9 @@ static __always_inline int func_enter(__u64 cookie, __u64 arg1, __u64 arg2)
 		break;
 	}
 	if (count_only) {
+		func_count(cookie, sub, tgid, arg1, NO_LATENCY, false);
 		emit(TRACE_EV_INSTANT, cookie & TRACE_HOOK_MASK, sub, tgid, true,
 		     EMIT_NOW, 0);
-		func_count(cookie, sub, tgid, arg1, NO_LATENCY, false);
 		return 0;
 	}
 	c = call_slot(cookie, tgid, true);
@@ -827,10 +827,11 @@ static __always_inline int func_leave(__u64 cookie, long ret)
 	if (!c || !c->ts)
 		return 0;	/* entered before we attached, or filtered */
 	delta = bpf_ktime_get_ns() - c->ts;
+	/* the row first: it names the ioctl the timeline reads the event by */
+	func_count(cookie, c->sub, tgid, c->arg1, delta, ret_is_errno(cookie, ret));
 	emit_flow(TRACE_EV_SPAN, hook, c->sub, tgid, true, c->ts, delta,
 		  ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR ? flow_end() : 0);
 	c->ts = 0;
-	func_count(cookie, c->sub, tgid, c->arg1, delta, ret_is_errno(cookie, ret));
 	return 0;
 }
 
@@ -1691,9 +1692,9 @@ int tp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
 	}
 	delta = bpf_ktime_get_ns() - ts;
 	tgid = bpf_get_current_pid_tgid() >> 32;
+	func_count(cookie, sub, tgid, file, delta, ret_is_errno(cookie, ret));
 	emit_flow(TRACE_EV_SPAN, cookie & TRACE_HOOK_MASK, sub, tgid, true, ts, delta,
 		  ((cookie >> TRACE_ARG_SHIFT) & 0xff) == TRACE_ARG_IOCTL_NR ? flow_end() : 0);
-	func_count(cookie, sub, tgid, file, delta, ret_is_errno(cookie, ret));
 	return 0;
 }
 
