@@ -487,7 +487,8 @@ __bpf_kfunc int bpfdrv_job_vm_store(struct bpfdrv_dev *dev, u32 ring_job,
  * job; the job holds the mappings it asks for (at most
  * BPFDRV_JOB_VM_DMA_MAX) until it is freed, so that an unbind meanwhile
  * does not take their pages from the device. The mapping is synced for
- * the device at this call and for the CPU when the job ends. Any context,
+ * the device when the first running job asks for it and for the CPU when
+ * each such job ends. Any context,
  * irq_hard included.
  *
  * Return: the bus address of @addr; -EFAULT if @addr to @addr + @len is

@@ -22,7 +22,9 @@
  * once, until it goes (not per job). A job that asks where its device
  * reaches a mapping holds the mapping until the job is freed, so that a
  * bind cannot take the pages from under a transfer; the mapping is synced
- * for the device at that call and for the CPU when the job ends. When the
+ * for the device when the first running job takes it and for the CPU at
+ * each one's end, and unmapped without a CPU sync (the CPU's copy is the
+ * newer one once no job holds it). When the
  * instance goes, its jobs ended, every mapping's DMA is revoked.
  *
  * Lifetimes: a VM is its file's until VM_DESTROY or the file's close,
