@@ -25,11 +25,11 @@
 #                          (default: when the matrix took at most
 #                          BPFDRV_DEBUG_GATE seconds, default 1800)
 #   BPFDRV_DEBUG_PARTS="." its parts there (default: core pci mmap eject
-#                          update fuzz, the fuzzers for 2 minutes; make
+#                          fuzz, the fuzzers for 2 minutes; make
 #                          test-debug adds the others)
 #   BPFDRV_DEBUG_END=s     make test: the debug kernel's parts start only
 #                          while they can end this many seconds after the
-#                          run began (default 4320: CI's 72 minutes)
+#                          run began (default 3840: 64 minutes)
 #   BPFDRV_FUZZ_SECONDS=s, BPFDRV_FUZZ_SEED=n, BPFDRV_FUZZ_THREADS=n: the
 #                          fuzz part's length (30), seed, threads (4)
 #   BPFDRV_FUZZ_DRIVERS=n  its random drivers (16; selftests/gen_driver.py)
@@ -586,11 +586,12 @@ done
 # of the fuzzers (2 minutes of system calls guided by KCOV). Skipped,
 # saying why, when the matrix took longer than BPFDRV_DEBUG_GATE seconds
 # (30 minutes: the machine is slow enough for both to pass 75) or the disk has too
-# little room for its build tree (4 GiB, 12 asked).
+# little room for its build tree (4 GiB, 12 asked). The update part is
+# left to make test-debug: 914 s there under TCG, past the 600 s limit.
 # BPFDRV_DEBUG=1 runs it whatever the time, BPFDRV_DEBUG=0 never.
 debug_round() {
 	local took=$SECONDS free rel log=$BPFDRV_BUILD/vm/debug-kernel.log
-	local parts=${BPFDRV_DEBUG_PARTS:-core pci mmap eject update fuzz}
+	local parts=${BPFDRV_DEBUG_PARTS:-core pci mmap eject fuzz}
 	# a short campaign of the fuzzers (2 minutes of system calls, guided
 	# by the kernel's coverage), unless the settings ask for another
 	local fuzz_s=${BPFDRV_FUZZ_SECONDS:-120} fuzz_o=${BPFDRV_FUZZ_OBJECTS:-20}
@@ -606,8 +607,11 @@ debug_round() {
 		return
 	fi
 	# the guest starts a part only while the longest so far would end
-	# before the run's end (its parts skipped past it say so)
-	local end=$((run_began + ${BPFDRV_DEBUG_END:-4320}))
+	# before the run's end (its parts skipped past it say so). At 72
+	# minutes CI took 4651 s: a part may outlast the longest before it,
+	# and the log check, the shutdown and CI's own set-up come after or
+	# before; 64 leaves those 11 minutes under 75.
+	local end=$((run_began + ${BPFDRV_DEBUG_END:-3840}))
 	if [ -n "$plan" ]; then
 		BPFDRV_FUZZ_SECONDS=$fuzz_s BPFDRV_FUZZ_OBJECTS=$fuzz_o BPFDRV_FUZZ_ARGS=$fuzz_a \
 			BPFDRV_VM_TIMEOUT=2400 BPFDRV_PART_TIMEOUT=600 BPFDRV_DEADLINE=$end \
@@ -631,7 +635,7 @@ debug_round() {
 	echo "ok $n - the debug kernel $rel and bpfdrv.ko for it build ($(((SECONDS - took) / 60)) min)"
 	# its boot and one part take about 10 minutes on a slow machine
 	if [ "${BPFDRV_DEBUG:-}" != 1 ] && [ $(($(date +%s) + 600)) -gt "$end" ]; then
-		echo "# skip: the debug kernel's parts: the run is at $(((SECONDS) / 60)) min, too near its end ($((${BPFDRV_DEBUG_END:-4320} / 60)); make test-debug runs them)"
+		echo "# skip: the debug kernel's parts: the run is at $(((SECONDS) / 60)) min, too near its end ($((${BPFDRV_DEBUG_END:-3840} / 60)); make test-debug runs them)"
 		return
 	fi
 	# KASAN and lockdep under TCG: two to three times slower (on a slow
@@ -645,6 +649,7 @@ debug_round() {
 }
 [ "$mode" = test ] && [ -z "${BPFDRV_PARTS:-}" ] && { [ -z "${BPFDRV_KERNELS:-}" ] || [ -n "$plan" ]; } &&
 	[ "${BPFDRV_DEBUG:-}" != 0 ] && [ "${BPFDRV_DEBUG_KERNEL:-}" != only ] && debug_round
+echo "# make $mode took $(($(date +%s) - run_began)) s"
 echo "1..$n"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
