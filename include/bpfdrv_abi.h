@@ -25,9 +25,11 @@
  * version 8 its jobs' buffers for the device's DMA; version 9 several
  * jobs on a ring's device at once; version 10 the driver's own timers;
  * version 11 the accelerator's parameters the driver answers and its
- * device address spaces; version 12 the device's DMA into them.
+ * device address spaces; version 12 the device's DMA into them;
+ * version 13 what vendor PCI drivers need: several interrupt vectors,
+ * firmware files, the function's reset.
  */
-#define BPFDRV_ABI_VERSION	12
+#define BPFDRV_ABI_VERSION	13
 
 #if defined(__bpf__) && !defined(__KERNEL__)
 #define __bpfdrv_core __attribute__((preserve_access_index))
@@ -82,6 +84,19 @@ struct bpfdrv_pci_id {
 
 /* "0000:00:09.0" and its NUL */
 #define BPFDRV_PCI_SLOT_MAX	16
+
+/* Interrupt vectors a PCI instance may ask for (ABI 13). */
+#define BPFDRV_MAX_IRQ_VECTORS	32
+
+/*
+ * Firmware files a driver declares (ABI 13): chr_ext_ops.firmware, ended
+ * by an empty name. A name is letters, digits, '.', '_' and '-', not
+ * starting with '.'; the file is bpfdrv/<driver name>/<name> where the
+ * kernel's firmware loader looks (/lib/firmware). Kfuncs name a file by
+ * its index in the array.
+ */
+#define BPFDRV_MAX_FIRMWARE	4
+#define BPFDRV_FIRMWARE_NAME_MAX 32
 
 /*
  * GPIO lines a driver claims: chr_ext_ops.gpio_lines, ended by an entry
@@ -486,6 +501,26 @@ struct chr_ext_ops {
 			    __u64 range, __u32 handle, __u64 bo_offset);
 	void (*accel_vm_unmap)(struct bpfdrv_dev *dev, __u32 vm, __u64 addr,
 			       __u64 range);
+	/*
+	 * ABI 13: a PCI instance's interrupt vectors: MSI-X, else MSI, at
+	 * least irq_vectors_min and at most irq_vectors_max (both 0: one
+	 * vector, INTx without MSI; else 1..BPFDRV_MAX_IRQ_VECTORS). irq and
+	 * irq_hard get the vector's index, 0..vectors - 1; the instance's
+	 * vectors are in /sys/class/bpfdrv/<name>/irq_vectors.
+	 */
+	__u32 irq_vectors_min;
+	__u32 irq_vectors_max;
+	/* ABI 13: firmware files loaded at attach, above */
+	char firmware[BPFDRV_MAX_FIRMWARE][BPFDRV_FIRMWARE_NAME_MAX];
+	/*
+	 * ABI 13: a reset of the instance's PCI function (FLR or a bus
+	 * reset: the function's sysfs reset, bpfdrv reset): reset_prepare
+	 * runs before it, reset_done after it, when the function's config
+	 * space is restored; no other callback runs between the two (callers
+	 * wait). Both optional.
+	 */
+	void (*reset_prepare)(struct bpfdrv_dev *dev);
+	void (*reset_done)(struct bpfdrv_dev *dev);
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

@@ -40,6 +40,8 @@ u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops)
 		[BPFDRV_CB_ACCEL_GET_PARAM] = ops->accel_get_param,
 		[BPFDRV_CB_ACCEL_VM_MAP] = ops->accel_vm_map,
 		[BPFDRV_CB_ACCEL_VM_UNMAP] = ops->accel_vm_unmap,
+		[BPFDRV_CB_RESET_PREPARE] = ops->reset_prepare,
+		[BPFDRV_CB_RESET_DONE] = ops->reset_done,
 	};
 	u32 mask = 0;
 	int cb;

@@ -65,6 +65,8 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_ACCEL_GET_PARAM] = "accel_get_param",
 	[BPFDRV_CB_ACCEL_VM_MAP] = "accel_vm_map",
 	[BPFDRV_CB_ACCEL_VM_UNMAP] = "accel_vm_unmap",
+	[BPFDRV_CB_RESET_PREPARE] = "reset_prepare",
+	[BPFDRV_CB_RESET_DONE] = "reset_done",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

@@ -70,6 +70,8 @@ static const struct {
 	BPFDRV_CB_MEMBER(accel_get_param, BPFDRV_CB_ACCEL_GET_PARAM),
 	BPFDRV_CB_MEMBER(accel_vm_map, BPFDRV_CB_ACCEL_VM_MAP),
 	BPFDRV_CB_MEMBER(accel_vm_unmap, BPFDRV_CB_ACCEL_VM_UNMAP),
+	BPFDRV_CB_MEMBER(reset_prepare, BPFDRV_CB_RESET_PREPARE),
+	BPFDRV_CB_MEMBER(reset_done, BPFDRV_CB_RESET_DONE),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -469,6 +471,14 @@ static void bpfdrv_stub_accel_vm_unmap(struct bpfdrv_dev *dev, u32 vm,
 {
 }
 
+static void bpfdrv_stub_reset_prepare(struct bpfdrv_dev *dev)
+{
+}
+
+static void bpfdrv_stub_reset_done(struct bpfdrv_dev *dev)
+{
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -493,6 +503,8 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.accel_get_param = bpfdrv_stub_accel_get_param,
 	.accel_vm_map = bpfdrv_stub_accel_vm_map,
 	.accel_vm_unmap = bpfdrv_stub_accel_vm_unmap,
+	.reset_prepare = bpfdrv_stub_reset_prepare,
+	.reset_done = bpfdrv_stub_reset_done,
 };
 
 /*

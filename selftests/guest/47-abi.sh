@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The versioned driver ABI: drivers built with the frozen headers of each
-# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/, v8/, v10/, v11/) keep loading and working; a driver built
+# version (selftests/abi/v1/, v2/, v3/, v4/, v6/, v7/, v8/, v10/, v11/, v12/) keep loading and working; a driver built
 # for a newer ABI is refused by the loader and by the module, naming both
 # versions.
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +113,15 @@ edu_v6_checks() {
 		grep -q "^irq_hard 1[3-9]\|^irq_hard [2-9][0-9]" /sys/class/bpfdrv/edu0/stats
 }
 edu_round 6 irq_hard edu_v6_checks
+
+# --- version 12: edu before version 13 (one vector, no firmware, no reset) ---
+edu_v12_checks() {
+	check "abi v12: edu's DMA round trip, from and into pages not mapped yet" \
+		$B/selftests/test_edu dmafresh /dev/bpfdrv/edu0
+	check "abi v12: edu has the one vector of a driver that asks for none" \
+		eval '[ "$(cat /sys/class/bpfdrv/edu0/irq_vectors)" = 1 ]'
+}
+edu_round 12 irq_hard edu_v12_checks
 
 # --- version 7: edu_accel as it was, factorial jobs only (no DMA);
 # version 8: with DMA jobs, one job on the device at a time; version 10:
