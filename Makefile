@@ -34,7 +34,7 @@ BPF_CFLAGS := -O2 -g -target bpf -Wall -Iinclude \
 
 BPF_DRIVERS := $(patsubst bpf-drivers/%.bpf.c,$(BUILD)/bpf/%.bpf.o,$(wildcard bpf-drivers/*.bpf.c))
 BPF_TESTS := $(patsubst selftests/progs/%.bpf.c,$(BUILD)/selftests/%.bpf.o,\
-	     $(filter-out %/bad_accel.bpf.c,$(wildcard selftests/progs/*.bpf.c)))
+	     $(filter-out %/bad_accel.bpf.c %/bad_fw.bpf.c,$(wildcard selftests/progs/*.bpf.c)))
 HOSTILE := $(patsubst selftests/hostile/%.bpf.c,$(BUILD)/selftests/hostile/%.bpf.o,$(wildcard selftests/hostile/*.bpf.c))
 TEST_PROGS := $(patsubst selftests/%.c,$(BUILD)/selftests/%,$(wildcard selftests/test_*.c)) \
 	      $(BUILD)/selftests/fuzz_sys
@@ -67,6 +67,10 @@ ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_
 		  $(BUILD)/selftests/accel_probe_vm.bpf.o \
 		  $(BUILD)/selftests/edu_accel32.bpf.o \
 		  $(BUILD)/selftests/edu_accel1.bpf.o
+# firmware declarations refused (bad_fw.bpf.c), and edu with its firmware
+FW_BAD_CASES := dotdot slash hidden gap long space missing big sleep
+FW_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_fw_%.bpf.o,$(FW_BAD_CASES)) \
+	       $(BUILD)/selftests/edu_fw.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -82,7 +86,7 @@ bpf: $(BPF_DRIVERS)
 user: $(BUILD)/user/bpfdrv
 selftests: $(BPF_TESTS) $(HOSTILE) $(TEST_PROGS) $(BENCH_PROGS) $(SKELETONS) \
 	   $(UPDATE_FIXTURES) $(ABI_FIXTURES) $(IRQ_FIXTURES) $(BENCH_FIXTURES) \
-	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES)
+	   $(LOOP_FIXTURES) $(ACCEL_FIXTURES) $(FW_FIXTURES)
 
 $(BUILD)/bpf/%.bpf.o: bpf-drivers/%.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -174,6 +178,13 @@ $(BUILD)/selftests/edu_accel32.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
 $(BUILD)/selftests/edu_accel1.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_ACCEL_RING_JOBS=1 -c $< -o $@
+
+$(BUILD)/selftests/bad_fw_%.bpf.o: selftests/progs/bad_fw.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DBAD_$* -c $< -o $@
+$(BUILD)/selftests/edu_fw.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_FIRMWARE -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)

@@ -26,6 +26,14 @@
  * - Two mmap windows let a process drive the device itself, as with
  *   uio_pci_generic: the register BAR and the DMA buffer. bpfdrv checks
  *   and maps them, and revokes them when the instance goes.
+ * - A reset of the function (bpfdrv reset, its sysfs reset): reset_prepare
+ *   waits for what the device is doing to finish; reset_done fails what
+ *   did not (EIO) and, built with -DEDU_FIRMWARE, has the device's buffer
+ *   loaded from the firmware file again.
+ * - -DEDU_FIRMWARE: the driver declares the firmware file edu.fw
+ *   (/lib/firmware/bpfdrv/edu/edu.fw, at most 4096 bytes), which the
+ *   device's buffer is loaded with by DMA before its first transfer, and
+ *   after each reset.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
@@ -54,6 +62,8 @@ struct edu_dev {
 	__u32 dma_irqs;
 	__u32 dma_seen;
 	__u32 id;
+	__u32 resets;		/* reset_done calls */
+	__u32 fw_wanted;	/* the device's buffer needs the firmware */
 };
 
 #define FACT_DONE(e)	((e)->fact_irqs != (e)->fact_seen)
@@ -76,6 +86,7 @@ static __always_inline void reap_orphans(struct edu_dev *e)
 struct edu_file {
 	__u32 mode;		/* EDU_MODE_* */
 	__u32 dma_running;	/* this file's transfer is in flight */
+	__u32 resets;		/* edu_dev.resets when it started */
 };
 
 static __always_inline int writeq_reg(struct bpfdrv_dev *dev, __u32 off, __u64 val)
@@ -103,7 +114,52 @@ int BPF_PROG(edu_init, struct bpfdrv_dev *dev)
 		return addr;
 	e->id = id;
 	e->dma_addr = addr;
+#ifdef EDU_FIRMWARE
+	if (bpfdrv_fw_size(dev, 0) > EDU_DMA_SIZE)
+		return -EFBIG;
+	e->fw_wanted = 1;
+#endif
 	return 0;
+}
+
+/* What the device does raises an interrupt: wait for both to be idle. */
+SEC("struct_ops.s/edu_reset_prepare")
+void BPF_PROG(edu_reset_prepare, struct bpfdrv_dev *dev)
+{
+	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
+	int i;
+
+	if (!e)
+		return;
+	bpfdrv_for(i, dev, 0, 1 << 20) {
+		if ((!e->fact_owner || FACT_DONE(e)) &&
+		    (!e->dma_owner || DMA_DONE(e)))
+			break;
+		if (bpfdrv_dev_yield(dev))
+			break;
+	}
+}
+
+/*
+ * The function is back: what did not finish fails (EIO), the interrupt
+ * is enabled again on the next write, the firmware is wanted again.
+ */
+SEC("struct_ops.s/edu_reset_done")
+void BPF_PROG(edu_reset_done, struct bpfdrv_dev *dev)
+{
+	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
+
+	if (!e)
+		return;
+	e->resets++;
+	if (e->fact_owner == ORPHAN)
+		e->fact_owner = 0;
+	if (e->dma_owner == ORPHAN)
+		e->dma_owner = 0;
+#ifdef EDU_FIRMWARE
+	e->fw_wanted = 1;
+#endif
+	bpfdrv_dev_wake(dev);
 }
 
 SEC("struct_ops/edu_exit")
@@ -158,7 +214,7 @@ static __always_inline int parse_number(struct bpfdrv_io *io)
 }
 
 static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_dev *dev,
-		      struct edu_dev *e, struct bpfdrv_io *io)
+		      struct edu_dev *e, struct edu_file *f, struct bpfdrv_io *io)
 {
 	int n = parse_number(io);
 
@@ -170,6 +226,7 @@ static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_de
 	if (e->fact_owner)
 		return -EAGAIN;		/* another file's turn; woken on its read */
 	e->fact_owner = file->id;
+	f->resets = e->resets;
 	e->fact_seen = e->fact_irqs;	/* none is this one's yet */
 	bpfdrv_writel(dev, BAR0, EDU_REG_STATUS, EDU_STATUS_IRQ_FACT);
 	bpfdrv_writel(dev, BAR0, EDU_REG_FACT, n);
@@ -178,13 +235,18 @@ static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_de
 
 /* The result as decimal text with a newline. */
 static __always_inline int fact_read(struct bpfdrv_file *file, struct bpfdrv_dev *dev,
-		     struct edu_dev *e, struct bpfdrv_io *io)
+		     struct edu_dev *e, struct edu_file *f, struct bpfdrv_io *io)
 {
 	char digits[16], out[16];
 	__u32 v, n = 0, i;
 
 	if (e->fact_owner != file->id)
 		return 0;		/* nothing pending */
+	if (!FACT_DONE(e) && f->resets != e->resets) {
+		e->fact_owner = 0;	/* a reset came between */
+		bpfdrv_dev_wake(dev);
+		return -EIO;
+	}
 	if (!FACT_DONE(e))
 		return -EAGAIN;		/* the interrupt wakes us */
 	v = e->fact_result;
@@ -231,6 +293,12 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (io->nonblock)
 		return -EINVAL;
 	if (f->dma_running) {
+		if (!DMA_DONE(e) && f->resets != e->resets) {
+			f->dma_running = 0;	/* a reset came between */
+			e->dma_owner = 0;
+			bpfdrv_dev_wake(dev);
+			return -EIO;
+		}
 		if (!DMA_DONE(e))
 			return -EAGAIN;
 		/* first: a copy that faults is made again, with this state */
@@ -247,6 +315,20 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (e->dma_owner)
 		return -EAGAIN;
 	e->dma_seen = e->dma_irqs;	/* none is this one's yet */
+#ifdef EDU_FIRMWARE
+	if (e->fw_wanted) {
+		/* the firmware first, a transfer nobody waits for */
+		len = bpfdrv_fw_size(dev, 0);
+		err = bpfdrv_fw_to_dma_buf(dev, 0, 0, DMA_IN, len & (EDU_DMA_SIZE * 2 - 1));
+		err = err ?: dma_start(dev, e, e->dma_addr + DMA_IN,
+				       EDU_DMA_DEV_ADDR, len, 0);
+		if (err)
+			return err;
+		e->fw_wanted = 0;
+		e->dma_owner = ORPHAN;
+		return -EAGAIN;
+	}
+#endif
 	if (to_device) {
 		err = bpfdrv_io_to_dma(io, 0, dev, DMA_IN, len);
 		err = err ?: dma_start(dev, e, e->dma_addr + DMA_IN,
@@ -259,6 +341,7 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 		return err;
 	e->dma_owner = file->id;
 	f->dma_running = 1;
+	f->resets = e->resets;
 	return -EAGAIN;
 }
 
@@ -274,7 +357,7 @@ static __always_inline int edu_rw(struct bpfdrv_dev *dev,
 		return -EIO;
 	if (f->mode == EDU_MODE_DMA)
 		return dma_rw(file, dev, e, f, io, write);
-	return write ? fact_write(file, dev, e, io) : fact_read(file, dev, e, io);
+	return write ? fact_write(file, dev, e, f, io) : fact_read(file, dev, e, f, io);
 }
 
 SEC("struct_ops/edu_write")
@@ -395,6 +478,11 @@ struct chr_ext_ops edu = {
 	.write = (void *)edu_write,
 	.ioctl = (void *)edu_ioctl,
 	.poll = (void *)edu_poll,
+	.reset_prepare = (void *)edu_reset_prepare,
+	.reset_done = (void *)edu_reset_done,
+#ifdef EDU_FIRMWARE
+	.firmware = { "edu.fw" },
+#endif
 	.name = "edu",
 	.abi_version = BPFDRV_ABI_VERSION,
 	.flags = BPFDRV_F_DIRECT_IO,

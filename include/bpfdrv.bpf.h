@@ -94,6 +94,12 @@ extern int bpfdrv_dma_to_io(struct bpfdrv_dev *dev, __u32 dma_off,
 extern __s64 bpfdrv_dma_buf_alloc(struct bpfdrv_dev *dev, __u32 nr,
 				  __u32 size, __u32 mask_bits) __ksym;
 extern int bpfdrv_dma_buf_free(struct bpfdrv_dev *dev, __u32 nr) __ksym;
+/* ABI 13: the driver's firmware files (chr_ext_ops.firmware), by index */
+extern __s64 bpfdrv_fw_size(struct bpfdrv_dev *dev, __u32 fw) __ksym;
+extern int bpfdrv_fw_to_dma_buf(struct bpfdrv_dev *dev, __u32 fw, __u64 fw_off,
+				__u64 pos, __u32 len) __ksym;
+extern int bpfdrv_fw_to_bar(struct bpfdrv_dev *dev, __u32 fw, __u64 fw_off,
+			    __u64 pos, __u32 len) __ksym;
 /* pos: BPFDRV_DMA_POS(nr, offset), since a kfunc takes five arguments */
 extern int bpfdrv_io_to_dma_buf(struct bpfdrv_io *io, __u32 io_off,
 				struct bpfdrv_dev *dev, __u64 pos,

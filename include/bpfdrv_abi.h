@@ -97,6 +97,9 @@ struct bpfdrv_pci_id {
  */
 #define BPFDRV_MAX_FIRMWARE	4
 #define BPFDRV_FIRMWARE_NAME_MAX 32
+/* a place in memory BAR bar, for bpfdrv_fw_to_bar() */
+#define BPFDRV_BAR_POS(bar, offset) \
+	(((__u64)(bar) << 56) | ((__u64)(offset) & ((1ULL << 56) - 1)))
 
 /*
  * GPIO lines a driver claims: chr_ext_ops.gpio_lines, ended by an entry

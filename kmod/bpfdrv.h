@@ -134,6 +134,8 @@ struct bpfdrv_dma_buf {
  */
 #define BPFDRV_GROUP_WHY_MAX	64
 #define BPFDRV_GROUP_SCAN_MAX	8	/* other functions bound to bpfdrv */
+struct firmware;
+
 struct bpfdrv_pci_fn {
 	struct pci_dev *pdev;
 	struct list_head node;		/* bpfdrv_pci_fns, under bpfdrv_lock */
@@ -152,6 +154,11 @@ struct bpfdrv_pci_fn {
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
 	struct mutex dma_lock;		/* dma[] for mmap and faults */
 	bool dma_unsafe;		/* masters the bus with no IOMMU */
+	struct {			/* its MSI-X table and PBA, at bind */
+		int bar;		/* -1: none */
+		u64 start, end;
+	} msix[2];
+	struct bpfdrv_device *reset_bdev;	/* its instance, during a reset */
 	/* a device bpfdrv does not control shares its DMA domain (iommu.c) */
 	bool group_shared;		/* under cmd_lock once it started */
 	char group_why[BPFDRV_GROUP_WHY_MAX];	/* "0000:01:02.0 (...)" */
@@ -301,6 +308,8 @@ struct bpfdrv_device {
 	/* part mmap: mmap.c */
 	struct bpfdrv_mmap_window mmaps[BPFDRV_MAX_MMAPS];	/* ops->mmaps' */
 	struct inode *map_inode;	/* NULL if the driver has none */
+	/* part firmware: firmware.c */
+	const struct firmware *fw[BPFDRV_MAX_FIRMWARE];	/* ops->firmware's */
 };
 
 /* Reserved by its creator and not published: a teardown sets abort. */

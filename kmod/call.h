@@ -39,6 +39,8 @@ enum bpfdrv_call_kind {
 	BPFDRV_CALL_OWNER,
 	/* takeover: a live update, holding the mutex, calls its new code */
 	BPFDRV_CALL_UPDATE,
+	/* a reset of the PCI function, holding the mutex through it: live */
+	BPFDRV_CALL_HELD,
 	/* on the dma-fence path: while live, no mutex, budgeted */
 	BPFDRV_CALL_FENCE,
 };
@@ -123,6 +125,7 @@ static __always_inline bool bpfdrv_call_gate(struct bpfdrv_device *bdev,
 {
 	switch (kind) {
 	case BPFDRV_CALL_LIVE:
+	case BPFDRV_CALL_HELD:
 		return bpfdrv_live(bdev);
 	case BPFDRV_CALL_OWNER:
 		return true;
@@ -160,9 +163,9 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 		ret = -ENODEV;
 		goto out;
 	}
-	if (kind == BPFDRV_CALL_UPDATE) {
+	if (kind == BPFDRV_CALL_UPDATE || kind == BPFDRV_CALL_HELD) {
 		lockdep_assert_held(&bdev->lock);
-		c->ops = new;
+		c->ops = new ?: bdev->ops;
 		if (!*(void **)((u8 *)c->ops + member)) {
 			ret = -ENOENT;
 			goto out;
@@ -209,11 +212,27 @@ static __always_inline int bpfdrv_call_leave(struct bpfdrv_call *c, int ret,
 {
 	struct bpfdrv_device *bdev = c->bdev;
 
-	if (c->kind != BPFDRV_CALL_UPDATE)
+	if (c->kind != BPFDRV_CALL_UPDATE && c->kind != BPFDRV_CALL_HELD)
 		mutex_unlock(&bdev->lock);
 	ret = bpfdrv_check_ret(bdev, c->cb, ret, max);
 	bpfdrv_unpin(bdev, c->pin);
 	return ret;
+}
+
+/*
+ * Stop the instance's calls for a while (a reset of its PCI function): its
+ * callback mutex, held until bpfdrv_call_resume(), by one task; only
+ * BPFDRV_CALL_HELD calls of that task run meanwhile, the others wait as
+ * behind a long callback.
+ */
+static inline void bpfdrv_call_hold(struct bpfdrv_device *bdev)
+{
+	mutex_lock(&bdev->lock);
+}
+
+static inline void bpfdrv_call_resume(struct bpfdrv_device *bdev)
+{
+	mutex_unlock(&bdev->lock);
 }
 
 #define BPFDRV_OPS(member)	offsetof(struct chr_ext_ops, member)

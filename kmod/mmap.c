@@ -28,6 +28,7 @@
 
 #include "bpfdrv.h"
 #include "mmap.h"
+#include "pci.h"
 #include "parts.h"
 
 #define BPFDRV_FS_MAGIC		0x62706664	/* "bpfd" */
@@ -184,32 +185,6 @@ bpfdrv_mmap_window(struct bpfdrv_device *bdev, u64 off, u64 *end)
 	return off < *end ? w : NULL;
 }
 
-/* Does [@start, @end) of BAR @bar touch a page of the MSI-X table or PBA? */
-static bool bpfdrv_mmap_hits_msix(struct pci_dev *pdev, int bar, u64 start,
-				  u64 end)
-{
-	static const int regs[] = { PCI_MSIX_TABLE, PCI_MSIX_PBA };
-	int i, nvec = pci_msix_vec_count(pdev);
-	u64 sizes[] = { (u64)nvec * PCI_MSIX_ENTRY_SIZE,
-			BITS_TO_LONGS(nvec) * sizeof(long) };
-	u32 val;
-
-	if (nvec <= 0)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(regs); i++) {
-		u64 first, last;
-
-		pci_read_config_dword(pdev, pdev->msix_cap + regs[i], &val);
-		if ((val & PCI_MSIX_TABLE_BIR) != bar)
-			continue;
-		first = round_down(val & PCI_MSIX_TABLE_OFFSET, PAGE_SIZE);
-		last = round_up((val & PCI_MSIX_TABLE_OFFSET) + sizes[i], PAGE_SIZE);
-		if (start < last && first < end)
-			return true;
-	}
-	return false;
-}
-
 /*
  * Check [@roff, @roff + @len) of @region as it is now and give the pfn of
  * its first page; under the instance's srcu, while it is live, and under
@@ -233,7 +208,7 @@ static int bpfdrv_region_pfn(struct bpfdrv_device *bdev, u32 region, u64 roff,
 			return -ENXIO;
 		if (end > fn->bar_len[region])
 			return -EINVAL;
-		if (bpfdrv_mmap_hits_msix(fn->pdev, region, roff, end))
+		if (bpfdrv_pci_msix_hit(fn, region, roff, end, PAGE_SIZE))
 			return -EPERM;
 		*pfn = (start + roff) >> PAGE_SHIFT;
 	} else {

@@ -21,6 +21,7 @@ static const struct bpfdrv_part * const bpfdrv_parts[] = {
 	&bpfdrv_part_pci,
 	&bpfdrv_part_pci_bar,
 	&bpfdrv_part_pci_dma,
+	&bpfdrv_part_firmware,	/* after pci: the function is its device */
 	&bpfdrv_part_gpio,
 	&bpfdrv_part_i2c,
 	&bpfdrv_part_spi,

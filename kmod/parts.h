@@ -31,7 +31,7 @@ extern const struct bpfdrv_part bpfdrv_part_mmap, bpfdrv_part_pci,
 	bpfdrv_part_pci_bar, bpfdrv_part_pci_dma,
 	bpfdrv_part_gpio, bpfdrv_part_i2c, bpfdrv_part_spi, bpfdrv_part_hwmon,
 	bpfdrv_part_input, bpfdrv_part_leds, bpfdrv_part_accel,
-	bpfdrv_part_timers;
+	bpfdrv_part_timers, bpfdrv_part_firmware;
 
 /* the node's attribute groups: @core, then the parts', NULL-terminated */
 #define BPFDRV_PARTS_GROUPS_MAX	16

@@ -113,6 +113,7 @@ static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 		}
 		fn->bar_len[bar] = pci_resource_len(pdev, bar);
 	}
+	bpfdrv_pci_msix_find(fn);
 	pci_set_drvdata(pdev, fn);
 	bpfdrv_pci_fn_events->added(fn);
 	return 0;
@@ -145,6 +146,7 @@ static struct pci_driver bpfdrv_pci_driver = {
 	.id_table = NULL,	/* driver_override only */
 	.probe = bpfdrv_pci_probe,
 	.remove = bpfdrv_pci_remove,
+	.err_handler = &bpfdrv_pci_err_handlers,
 };
 
 /*

@@ -30,10 +30,19 @@ int bpfdrv_pci_irq_setup(struct bpfdrv_device *bdev, struct bpfdrv_pci_fn *fn);
 void bpfdrv_pci_irq_live(struct bpfdrv_device *bdev);
 void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev);
 
+/* pci_reset.c: the function's reset, for the driver's callbacks */
+extern const struct pci_error_handlers bpfdrv_pci_err_handlers;
+
 /* pci_bar.c: the calling instance's function, if lockdown allows it */
 struct bpfdrv_pci_fn *bpfdrv_pci_fn_of(struct bpfdrv_dev *dev, int *err);
+void bpfdrv_pci_msix_find(struct bpfdrv_pci_fn *fn);
+bool bpfdrv_pci_msix_hit(const struct bpfdrv_pci_fn *fn, int bar, u64 start,
+			 u64 end, u64 granule);
+void __iomem *bpfdrv_pci_bar_span(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				  u64 len, int *err);
 
 /* pci_dma.c */
 void bpfdrv_pci_dma_free_all(struct bpfdrv_pci_fn *fn);
+void *bpfdrv_pci_dma_span(struct bpfdrv_dev *dev, u64 pos, u32 len, int *err);
 
 #endif /* __BPFDRV_PCI_H */

@@ -43,6 +43,74 @@ struct bpfdrv_pci_fn *bpfdrv_pci_fn_of(struct bpfdrv_dev *dev, int *err)
 	return fn;
 }
 
+/*
+ * Where the function's MSI-X table and PBA are (fixed by the hardware),
+ * read once at bind: the writes below are checked against them.
+ */
+void bpfdrv_pci_msix_find(struct bpfdrv_pci_fn *fn)
+{
+	static const int regs[] = { PCI_MSIX_TABLE, PCI_MSIX_PBA };
+	struct pci_dev *pdev = fn->pdev;
+	int i, nvec = pci_msix_vec_count(pdev);
+	u64 sizes[] = { (u64)nvec * PCI_MSIX_ENTRY_SIZE,
+			BITS_TO_LONGS(nvec) * sizeof(long) };
+	u32 val;
+
+	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+		fn->msix[i].bar = -1;
+		if (nvec <= 0)
+			continue;
+		pci_read_config_dword(pdev, pdev->msix_cap + regs[i], &val);
+		fn->msix[i].bar = val & PCI_MSIX_TABLE_BIR;
+		fn->msix[i].start = val & PCI_MSIX_TABLE_OFFSET;
+		fn->msix[i].end = fn->msix[i].start + sizes[i];
+	}
+}
+
+/*
+ * Does [@start, @end) of BAR @bar touch the function's MSI-X table or PBA,
+ * each widened to multiples of @granule (a page for mmap)? A driver that
+ * could write them would aim the device's interrupt messages anywhere.
+ */
+bool bpfdrv_pci_msix_hit(const struct bpfdrv_pci_fn *fn, int bar, u64 start,
+			 u64 end, u64 granule)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(fn->msix); i++) {
+		if (fn->msix[i].bar != bar)
+			continue;
+		if (start < round_up(fn->msix[i].end, granule) &&
+		    round_down(fn->msix[i].start, granule) < end)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * [@off, @off + @len) of memory BAR @bar, outside the MSI-X table and
+ * PBA, for bulk writes (firmware.c); NULL with *err set.
+ */
+void __iomem *bpfdrv_pci_bar_span(struct bpfdrv_dev *dev, u32 bar, u64 off,
+				  u64 len, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn_of(dev, err);
+	u64 end;
+
+	if (!fn)
+		return NULL;
+	*err = -ENXIO;
+	if (bar >= PCI_STD_NUM_BARS || !fn->bar[bar] || test_bit(bar, &fn->bar_io))
+		return NULL;
+	*err = -ERANGE;
+	if (check_add_overflow(off, len, &end) || end > fn->bar_len[bar])
+		return NULL;
+	*err = -EACCES;
+	if (bpfdrv_pci_msix_hit(fn, bar, off, end, 1))
+		return NULL;
+	return fn->bar[bar] + off;
+}
+
 /* An access of @size bytes at @off inside a region of @len bytes, aligned. */
 static bool bpfdrv_access_ok(u64 off, u32 size, u64 len)
 {
@@ -216,6 +284,9 @@ __bpf_kfunc int bpfdrv_mmio_read(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
+	if (bpfdrv_pci_msix_hit(to_bpfdrv_device(dev)->active_fn, bar, off,
+				off + size, 1))
+		return -EACCES;
 	if (test_bit(bar, &to_bpfdrv_device(dev)->active_fn->bar_io)) {
 		/* an I/O-port cookie from pci_iomap(): ioread*() does in/out */
 		*val = size == 1 ? ioread8(p) : size == 2 ? ioread16(p) : ioread32(p);
@@ -256,6 +327,9 @@ __bpf_kfunc int bpfdrv_mmio_write(struct bpfdrv_dev *dev, u32 bar, u64 off,
 	p = bpfdrv_mmio_addr(dev, bar, off, size, &err);
 	if (!p)
 		return err;
+	if (bpfdrv_pci_msix_hit(to_bpfdrv_device(dev)->active_fn, bar, off,
+				off + size, 1))
+		return -EACCES;
 	if (test_bit(bar, &to_bpfdrv_device(dev)->active_fn->bar_io)) {
 		if (size == 1)
 			iowrite8(val, p);

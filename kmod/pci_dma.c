@@ -47,6 +47,30 @@ static void *bpfdrv_dma_range(struct bpfdrv_dev *dev, u32 nr, u32 dma_off,
 	return buf->cpu + dma_off;
 }
 
+/*
+ * [offset, offset + @len) of the buffer @pos names (BPFDRV_DMA_POS), for
+ * the kfuncs of other parts (firmware.c); NULL with *err set.
+ */
+void *bpfdrv_pci_dma_span(struct bpfdrv_dev *dev, u64 pos, u32 len, int *err)
+{
+	struct bpfdrv_pci_fn *fn = bpfdrv_pci_fn_of(dev, err);
+	struct bpfdrv_dma_buf *buf;
+
+	if (!fn)
+		return NULL;
+	*err = -EINVAL;
+	if ((pos >> 32) >= BPFDRV_MAX_DMA_BUFS)
+		return NULL;
+	buf = &fn->dma[pos >> 32];
+	*err = -ENOMEM;
+	if (!buf->cpu)
+		return NULL;
+	*err = -ERANGE;
+	if (!bpfdrv_range_ok((u32)pos, len, buf->size))
+		return NULL;
+	return buf->cpu + (u32)pos;
+}
+
 /* After bus mastering stopped: every DMA buffer of @fn goes. */
 void bpfdrv_pci_dma_free_all(struct bpfdrv_pci_fn *fn)
 {

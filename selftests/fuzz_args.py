@@ -88,7 +88,7 @@ class Args:
                       ("--kprobe-multi", None), ("--syscalls", None),
                       ("--irq-tracepoints", None), ("--count-only", None),
                       ("--device", v), ("--follow", None), ("-h", None)],
-            "bind": [], "unbind": [],
+            "bind": [], "unbind": [], "reset": [],
             "new": [("-o", path), ("--pci", v), ("--gpio", None), ("--accel", None),
                     ("--ci", None), ("-h", None)],
             "autoload": [],
@@ -109,6 +109,8 @@ class Args:
             argv += [v() for _ in range(r(2))]
         elif name in ("bind", "unbind"):
             argv += [dev() for _ in range(r(3))]
+        elif name == "reset":
+            argv += [v() for _ in range(r(3))]
         elif name == "autoload":
             argv += self.pick([["match", dev()], ["add", dev()], ["remove", dev()],
                                ["boot", "-c", path()], ["boot", "-c"], ["stop"], [v()], []])

@@ -16,6 +16,12 @@
  *   test_edu regread NODE OFF SIZE
  *   test_edu regwrite NODE OFF SIZE VAL
  *   test_edu nonblock NODE       EAGAIN and poll while another file owns it
+ *   test_edu dmaread NODE LEN    the device's buffer's first LEN bytes, by
+ *                                DMA, to standard output
+ *   test_edu dmafill NODE LEN B  the device's buffer's first LEN bytes set
+ *                                to B, by DMA
+ *   test_edu stream NODE SECONDS factorials for SECONDS: prints "right R
+ *                                eio E wrong W other O"; EIO is a reset's
  *
  * Errors print "error: <errno name>: <what>" and exit 1.
  */
@@ -28,6 +34,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bpfdrv_edu.h"
@@ -240,10 +247,64 @@ static int cmd_nonblock(const char *node)
 	return 0;
 }
 
+/* One DMA transfer of @len bytes between @buf and the device's buffer. */
+static int cmd_dma_one(const char *node, unsigned long len, int fill)
+{
+	static unsigned char buf[EDU_DMA_SIZE];
+	__u32 mode = EDU_MODE_DMA;
+	int fd = open_node(node, 0);
+	ssize_t n;
+
+	if (!len || len > EDU_DMA_SIZE) {
+		errno = EINVAL;
+		return fail("length");
+	}
+	if (ioctl(fd, EDU_IOC_SET_MODE, &mode))
+		return fail("EDU_IOC_SET_MODE");
+	if (fill >= 0) {
+		memset(buf, fill, len);
+		n = write(fd, buf, len);
+	} else {
+		n = read(fd, buf, len);
+		if (n == (ssize_t)len && fwrite(buf, 1, len, stdout) != len)
+			return fail("stdout");
+	}
+	if (n != (ssize_t)len)
+		return fail(fill >= 0 ? "DMA write" : "DMA read");
+	return 0;
+}
+
+/*
+ * Factorials in a loop for @seconds, each checked: a reset between a
+ * write and its read fails that one with EIO, nothing else may happen.
+ */
+static int cmd_stream(const char *node, int seconds)
+{
+	static const unsigned long known[] = { 1, 1, 2, 6, 24, 120, 720, 5040,
+		40320, 362880, 3628800, 39916800, 479001600 };
+	unsigned long right = 0, eio = 0, wrong = 0, other = 0, r;
+	time_t end = time(NULL) + seconds;
+	int fd = open_node(node, 0), i = 0;
+	char n[8];
+
+	while (time(NULL) < end) {
+		snprintf(n, sizeof(n), "%d\n", i % 13);
+		if (!factorial(fd, n, &r))
+			r == known[i % 13] ? right++ : wrong++;
+		else if (errno == EIO)
+			eio++;
+		else
+			other++;
+		i++;
+	}
+	printf("right %lu eio %lu wrong %lu other %lu\n", right, eio, wrong, other);
+	return wrong || other;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock NODE [ARGS]\n");
+		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock|dmaread|dmafill|stream NODE [ARGS]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "facts"))
@@ -264,6 +325,13 @@ int main(int argc, char **argv)
 		return cmd_reg(argv[2], argc - 3, argv + 3, true);
 	if (!strcmp(argv[1], "nonblock"))
 		return cmd_nonblock(argv[2]);
+	if (!strcmp(argv[1], "dmaread") && argc == 4)
+		return cmd_dma_one(argv[2], strtoul(argv[3], NULL, 0), -1);
+	if (!strcmp(argv[1], "dmafill") && argc == 5)
+		return cmd_dma_one(argv[2], strtoul(argv[3], NULL, 0),
+				   strtoul(argv[4], NULL, 0) & 0xff);
+	if (!strcmp(argv[1], "stream") && argc == 4)
+		return cmd_stream(argv[2], atoi(argv[3]));
 	fprintf(stderr, "test_edu: bad command\n");
 	return 2;
 }

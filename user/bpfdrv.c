@@ -41,6 +41,7 @@ static void usage(FILE *f)
 		"  status NAME                     one driver: its devices and its last exit\n"
 		"  bind BDF                        hand PCI function BDF to bpfdrv\n"
 		"  unbind BDF                      take it back\n"
+		"  reset NAME                      reset device instance NAME's PCI function\n"
 		"  stats [NAME] [-d SECS]          per-callback counts and latency histograms\n"
 		"  trace [-l] [-g GROUPS] [-- CMD] trace NPU, DRM, NVIDIA, bpfdrv drivers, DMA\n"
 		"  new NAME [--pci V:D|--gpio CHIP:LINE] [-o DIR]\n"
@@ -59,7 +60,7 @@ static const struct command {
 	{ "load", cmd_load }, { "unload", cmd_unload }, { "update", cmd_update },
 	{ "status", cmd_status }, { "list", cmd_list }, { "bind", cmd_bind },
 	{ "unbind", cmd_unbind }, { "stats", cmd_stats }, { "trace", cmd_trace },
-	{ "new", cmd_new }, { "autoload", cmd_autoload },
+	{ "new", cmd_new }, { "autoload", cmd_autoload }, { "reset", cmd_reset },
 };
 
 static const struct command *find_command(const char *name)

@@ -115,6 +115,7 @@ void pci_give_back(void);
 int pci_read_id(const char *bdf, const char *attr, unsigned int *id);
 int cmd_bind(int argc, char **argv);
 int cmd_unbind(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
 
 /* user/stats.c: per driver and callback, counts and latencies */
 int cmd_stats(int argc, char **argv);

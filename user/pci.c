@@ -265,6 +265,62 @@ int cmd_bind(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * bpfdrv reset NAME: the kernel's reset of instance NAME's PCI function
+ * (its sysfs reset: an FLR, or a bus reset where the function is alone on
+ * its bus), which runs the driver's reset_prepare and reset_done around it.
+ */
+int cmd_reset(int argc, char **argv)
+{
+	char path[512], link[512], method[128] = "";
+	const char *name = argc == 2 ? argv[1] : "", *bdf;
+	ssize_t n;
+	int ret;
+
+	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: bpfdrv reset NAME\n"
+			"  reset the PCI function of device instance NAME (an FLR, or a bus\n"
+			"  reset); its driver's reset_prepare and reset_done run around it\n");
+		return argc == 2 ? 0 : 2;
+	}
+	if (!name[0] || name[0] == '.' || strchr(name, '/') ||
+	    strlen(name) >= BPFDRV_NAME_MAX) {
+		err("reset: '%s' is not a device instance's name (see: bpfdrv list)", name);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "/sys/class/bpfdrv/%s/device", name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0) {
+		snprintf(path, sizeof(path), "/sys/class/bpfdrv/%s", name);
+		if (access(path, F_OK))
+			err("reset: no device instance '%s' (see: bpfdrv list)", name);
+		else
+			err("reset: %s has no PCI function", name);
+		return 1;
+	}
+	link[n] = '\0';
+	bdf = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	if (pci_check(bdf))
+		return 1;
+	snprintf(path, sizeof(path), PCI_DEVICES "/%.64s/reset_method", bdf);
+	read_line(path, method, sizeof(method));
+	snprintf(path, sizeof(path), PCI_DEVICES "/%.64s/reset", bdf);
+	if (access(path, F_OK)) {
+		err("reset: %s's PCI function %s has no reset method (no FLR or PM reset, and not alone on its bus)",
+		    name, bdf);
+		return 1;
+	}
+	ret = write_file(path, "1");
+	if (ret) {
+		err("reset: %s's PCI function %s: %s", name, bdf, strerror(-ret));
+		return 1;
+	}
+	printf("%s: PCI function %s reset (%s)\n", name, bdf,
+	       method[0] ? method : "the kernel's method");
+	return 0;
+}
+
 int cmd_unbind(int argc, char **argv)
 {
 	char drv[64];

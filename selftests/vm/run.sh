@@ -191,13 +191,16 @@ accel_flags() {
 }
 accel=$(accel_flags)
 
-# The guest's devices: two edu devices (two driver instances), a PCI
-# function that is not edu (wrong-device tests) and a virtio GPU (DRM).
+# The guest's devices: two edu devices (two driver instances), the second
+# alone behind a PCIe root port, so that a bus reset is its reset method
+# (edu has no FLR), a PCI function that is not edu (wrong-device tests)
+# and a virtio GPU (DRM).
 # i2c-ddc: an EDID EEPROM on the q35 SMBus; 0x50-0x57 are q35's SPD EEPROMs.
 # i2c-echo: a chip that returns the bytes last written to it. Behind a
 # PCI bridge, one IOMMU group: pvpanic-pci (for bpfdrv) and a second
 # virtio-rng-pci (virtio-pci's), for the group checks of 23-iommu.sh.
-QEMU_DEVICES="-device edu -device edu -device pci-testdev -device virtio-gpu-pci -device virtio-rng-pci \
+QEMU_DEVICES="-device edu -device pcie-root-port,id=bpfdrv_rp,chassis=2,slot=1 \
+-device edu,bus=bpfdrv_rp -device pci-testdev -device virtio-gpu-pci -device virtio-rng-pci \
 -device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a \
 -device pci-bridge,id=bpfdrv_br,chassis_nr=1 -device pvpanic-pci,bus=bpfdrv_br,addr=1 \
 -device virtio-rng-pci,bus=bpfdrv_br,addr=2"
@@ -463,8 +466,10 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12, the same kernel version, runs the rest.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci mmap irq gpio classes i2c spi eject abi accel}
-lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update accel}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci reset mmap irq gpio classes i2c spi eject abi accel}
+# the accelerator's part runs on Debian 12's 6.12 for the 6.12 line (the
+# swiotlb part runs its DMA tests on trixie's)
+lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update}
 # The line between 6.12 LTS and the newest (7.2) runs what depends on the
 # kernel's version most (the verifier and its allow-list, BTF, PCI);
 # PREEMPT_RT, the newest's release, what depends on preemption and timing
