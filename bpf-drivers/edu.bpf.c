@@ -31,9 +31,9 @@
  *   did not (EIO) and, built with -DEDU_FIRMWARE, has the device's buffer
  *   loaded from the firmware file again.
  * - -DEDU_FIRMWARE: the driver declares the firmware file edu.fw
- *   (/lib/firmware/bpfdrv/edu/edu.fw, at most 4096 bytes), which the
- *   device's buffer is loaded with by DMA before its first transfer, and
- *   after each reset.
+ *   (/lib/firmware/bpfdrv/edu/edu.fw, at most 4096 bytes), which init
+ *   copies into a DMA buffer of its own; the device's buffer is loaded
+ *   from it by DMA before its first transfer, and after each reset.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_edu.h"
@@ -64,6 +64,8 @@ struct edu_dev {
 	__u32 id;
 	__u32 resets;		/* reset_done calls */
 	__u32 fw_wanted;	/* the device's buffer needs the firmware */
+	__u64 fw_addr;		/* DMA buffer 1: the firmware, fw_len bytes */
+	__u32 fw_len;
 };
 
 #define FACT_DONE(e)	((e)->fact_irqs != (e)->fact_seen)
@@ -115,8 +117,17 @@ int BPF_PROG(edu_init, struct bpfdrv_dev *dev)
 	e->id = id;
 	e->dma_addr = addr;
 #ifdef EDU_FIRMWARE
-	if (bpfdrv_fw_size(dev, 0) > EDU_DMA_SIZE)
+	/* kept in a buffer of its own, for each load of the device */
+	e->fw_len = bpfdrv_fw_size(dev, 0);
+	if (e->fw_len > EDU_DMA_SIZE)
 		return -EFBIG;
+	addr = bpfdrv_dma_buf_alloc(dev, 1, EDU_DMA_SIZE, EDU_DMA_MASK_BITS);
+	if (addr < 0)
+		return addr;
+	err = bpfdrv_fw_to_dma_buf(dev, 0, 0, BPFDRV_DMA_POS(1, 0), e->fw_len);
+	if (err)
+		return err;
+	e->fw_addr = addr;
 	e->fw_wanted = 1;
 #endif
 	return 0;
@@ -318,10 +329,7 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 #ifdef EDU_FIRMWARE
 	if (e->fw_wanted) {
 		/* the firmware first, a transfer nobody waits for */
-		len = bpfdrv_fw_size(dev, 0);
-		err = bpfdrv_fw_to_dma_buf(dev, 0, 0, DMA_IN, len & (EDU_DMA_SIZE * 2 - 1));
-		err = err ?: dma_start(dev, e, e->dma_addr + DMA_IN,
-				       EDU_DMA_DEV_ADDR, len, 0);
+		err = dma_start(dev, e, e->fw_addr, EDU_DMA_DEV_ADDR, e->fw_len, 0);
 		if (err)
 			return err;
 		e->fw_wanted = 0;

@@ -252,7 +252,8 @@ static int bpfdrv_take_input_keys(const struct bpfdrv_data_member *m,
 	{ offsetof(struct chr_ext_ops, m),				\
 	  sizeof_field(struct chr_ext_ops, m), take }
 /*
- * The class, I2C, SPI, mmap and accelerator declarations are copied here
+ * The class, I2C, SPI, mmap, accelerator, interrupt vector and firmware
+ * declarations are copied here
  * and checked whole in validate (bpfdrv_parts_valid()).
  */
 static const struct bpfdrv_data_member bpfdrv_data_members[] = {
@@ -281,6 +282,9 @@ static const struct bpfdrv_data_member bpfdrv_data_members[] = {
 	BPFDRV_DATA_MEMBER(accel_dma_bits, NULL),
 	BPFDRV_DATA_MEMBER(accel_ring_jobs, NULL),
 	BPFDRV_DATA_MEMBER(accel_va_bits, NULL),
+	BPFDRV_DATA_MEMBER(irq_vectors_min, NULL),
+	BPFDRV_DATA_MEMBER(irq_vectors_max, NULL),
+	BPFDRV_DATA_MEMBER(firmware, NULL),
 };
 
 static int bpfdrv_ops_init_member(const struct btf_type *t,

@@ -126,6 +126,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "its accelerator rings";
 	if (new->accel_dma_bits != old->accel_dma_bits)
 		return "its accelerator's DMA";
+	if (memcmp(new->firmware, old->firmware, sizeof(new->firmware)))
+		return "its firmware files";
 	return NULL;
 }
 
