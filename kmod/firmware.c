@@ -96,7 +96,8 @@ static int bpfdrv_fw_claim(struct bpfdrv_device *bdev)
 			bdev->fw[i] = NULL;
 			ret = bpfdrv_refuse_err(ret, "%s: firmware %s: %s",
 						bdev->pub.name, path,
-						ret == -ENOENT ? "no such file where the firmware loader looks (/lib/firmware)" :
+						ret == -ENOENT ?
+						"no such file where the firmware loader looks" :
 						"the firmware loader failed");
 			goto err;
 		}
