@@ -281,6 +281,8 @@ static const struct bpfdrv_data_member bpfdrv_data_members[] = {
 	BPFDRV_DATA_MEMBER(accel_dma_bits, NULL),
 	BPFDRV_DATA_MEMBER(accel_ring_jobs, NULL),
 	BPFDRV_DATA_MEMBER(accel_va_bits, NULL),
+	BPFDRV_DATA_MEMBER(irq_vectors_min, NULL),
+	BPFDRV_DATA_MEMBER(irq_vectors_max, NULL),
 };
 
 static int bpfdrv_ops_init_member(const struct btf_type *t,
