@@ -51,7 +51,8 @@ UPDATE_FIXTURES := $(addprefix $(BUILD)/selftests/update/,echo_v2.bpf.o \
 # irqtest without its irq callback, and without irq_hard.
 IRQ_FIXTURES := $(BUILD)/selftests/irqtest_nothread.bpf.o \
 		$(BUILD)/selftests/irqtest_nohard.bpf.o \
-		$(BUILD)/selftests/irqtest_initraise.bpf.o
+		$(BUILD)/selftests/irqtest_initraise.bpf.o \
+		$(patsubst %,$(BUILD)/selftests/msixtest_%.bpf.o,minmax max33 min16 upd nohard)
 # the stall test's loops, nested to each depth below the default 8
 LOOP_FIXTURES := $(foreach d,2 3 4 5 6 7,$(BUILD)/selftests/loop_depth_$(d).bpf.o) \
 		 $(BUILD)/selftests/loop_led.bpf.o
@@ -100,6 +101,17 @@ $(BUILD)/selftests/irqtest_nothread.bpf.o: VARIANT := -DIRQT_NO_THREAD
 $(BUILD)/selftests/irqtest_nohard.bpf.o: VARIANT := -DIRQT_NO_HARD
 $(BUILD)/selftests/irqtest_initraise.bpf.o: VARIANT := -DIRQT_RAISE_IN_INIT
 $(BUILD)/selftests/irqtest_%.bpf.o: selftests/progs/irqtest.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
+
+# msixtest's declarations: refused (min > max, max > 32, more vectors than
+# igb has), another count (a refused update), and without irq_hard
+$(BUILD)/selftests/msixtest_minmax.bpf.o: VARIANT := -DMSIXT_MIN=8 -DMSIXT_MAX=4
+$(BUILD)/selftests/msixtest_max33.bpf.o: VARIANT := -DMSIXT_MIN=1 -DMSIXT_MAX=33
+$(BUILD)/selftests/msixtest_min16.bpf.o: VARIANT := -DMSIXT_MIN=16 -DMSIXT_MAX=32
+$(BUILD)/selftests/msixtest_upd.bpf.o: VARIANT := -DMSIXT_MIN=4 -DMSIXT_MAX=6
+$(BUILD)/selftests/msixtest_nohard.bpf.o: VARIANT := -DMSIXT_NO_HARD
+$(BUILD)/selftests/msixtest_%.bpf.o: selftests/progs/msixtest.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(VARIANT) -c $< -o $@
 

@@ -129,6 +129,30 @@ struct bpfdrv_dma_buf {
 };
 
 /*
+ * irq_hard of one interrupt vector while it runs (pci_irq.c): which task
+ * runs it, and when its bpfdrv_for() loops must end. Two vectors' irq_hard
+ * run at once on two CPUs: each vector has its slot (bdev->hard_calls).
+ */
+struct bpfdrv_hard_call {
+	struct task_struct *task;	/* current while it runs, or NULL */
+	u64 deadline;			/* local_clock() */
+};
+
+/*
+ * One interrupt vector of a PCI instance: its handlers' context
+ * (pci_irq.c). Its irq_hard overruns are its own: one handler at a time
+ * per vector needs no lock for them.
+ */
+struct bpfdrv_irq_vec {
+	struct bpfdrv_device *bdev;
+	struct bpfdrv_hard_call *hard;	/* its slot in bdev->hard_calls */
+	u32 index;			/* what irq and irq_hard get */
+	int irq;			/* its Linux IRQ once requested, else 0 */
+	u8 hard_overruns;		/* irq_hard calls over time in a row */
+	char name[BPFDRV_NAME_MAX + 4];	/* in /proc/interrupts: NAME-INDEX */
+};
+
+/*
  * A PCI function bound to bpfdrv's pci_driver: its BARs are mapped while it
  * is bound; an attached driver that serves it makes it an instance.
  */
@@ -143,12 +167,12 @@ struct bpfdrv_pci_fn {
 	void __iomem *bar[PCI_STD_NUM_BARS];	/* memory and I/O-port BARs */
 	resource_size_t bar_len[PCI_STD_NUM_BARS];
 	unsigned long bar_io;		/* bit n: BAR n is I/O ports */
-	int irq;			/* requested Linux IRQ, or 0 */
+	struct bpfdrv_irq_vec *vecs;	/* the instance's vectors, or NULL */
+	u32 nvecs;			/* how many; requested: vecs[i].irq */
 	bool irq_vectors;		/* pci_alloc_irq_vectors() done */
 	bool intx_masked;		/* INTx, masked at the function per IRQ */
 	raw_spinlock_t cmd_lock;	/* bpfdrv's writes of PCI_COMMAND */
 	bool irq_stopped;		/* irq_hard overran or broke: no more */
-	u8 hard_overruns;		/* irq_hard calls over time in a row */
 	struct bpfdrv_dma_buf dma[BPFDRV_MAX_DMA_BUFS];	/* the instance's */
 	struct list_head dma_freed;	/* freed by the driver, kept to teardown */
 	size_t dma_total;		/* bytes of dma[] and dma_freed */
@@ -257,8 +281,9 @@ struct bpfdrv_device {
 	bool update_waiting;		/* an update waits for lock: calls queue */
 	u64 loop_start;			/* its first bpfdrv_for(), or 0 */
 	bool loop_overran;		/* its loops ran past their budget */
-	struct task_struct *hard_task;	/* current while irq_hard runs */
-	u64 hard_deadline;		/* local_clock() irq_hard must end by */
+	/* irq_hard's, one slot per vector: the first hard_slots (call.h) */
+	struct bpfdrv_hard_call hard_calls[BPFDRV_MAX_IRQ_VECTORS];
+	u8 hard_slots;			/* set before the vectors are requested */
 	/* calls on the dma-fence path, without the mutex (call.h) */
 	struct bpfdrv_fence_call fence_calls[BPFDRV_FENCE_SLOTS];
 	atomic_t bad_burst;		/* bad returns since bad_since */
@@ -279,7 +304,9 @@ struct bpfdrv_device {
 	 * part's own struct: kfuncs test it before they look at the struct.
 	 */
 	/* part pci: pci.c pci_irq.c */
-	atomic64_t irq_count;		/* interrupts the driver handled */
+	u32 irq_vectors;		/* vectors it has, 0: none */
+	/* interrupts the driver handled, per vector (kept after teardown) */
+	atomic64_t irq_counts[BPFDRV_MAX_IRQ_VECTORS];
 	enum bpfdrv_dma dma;		/* its PCI function's, at setup */
 	/* part timers: timer.c */
 	struct bpfdrv_timers *timers;

@@ -384,11 +384,27 @@ bpfdrv_fence_call_current(struct bpfdrv_device *bdev)
 	return NULL;
 }
 
+/*
+ * The slot of the vector whose irq_hard runs in the current task (or, in
+ * hard-IRQ context, interrupted it), or NULL. Hard IRQs do not nest, and
+ * on PREEMPT_RT each vector's handler is its own thread: one at most.
+ */
+static inline struct bpfdrv_hard_call *
+bpfdrv_hard_call_current(struct bpfdrv_device *bdev)
+{
+	unsigned int i, n = READ_ONCE(bdev->hard_slots);
+
+	for (i = 0; i < n; i++)
+		if (READ_ONCE(bdev->hard_calls[i].task) == current)
+			return &bdev->hard_calls[i];
+	return NULL;
+}
+
 static inline enum bpfdrv_cb bpfdrv_cb_current(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_fence_call *fc;
 
-	if (READ_ONCE(bdev->hard_task) == current)
+	if (bpfdrv_hard_call_current(bdev))
 		return BPFDRV_CB_IRQ_HARD;
 	fc = bpfdrv_fence_call_current(bdev);
 	return fc ? fc->cb : bdev->cb;

@@ -71,10 +71,12 @@ static bool bpfdrv_loop_may_sleep(void)
 static u64 bpfdrv_loop_deadline(struct bpfdrv_device *bdev)
 {
 	struct bpfdrv_fence_call *fc;
+	struct bpfdrv_hard_call *hc;
 
 	/* irq_hard runs beside the mutex's callback, in this task's stead */
-	if (READ_ONCE(bdev->hard_task) == current)
-		return bdev->hard_deadline;
+	hc = bpfdrv_hard_call_current(bdev);
+	if (hc)
+		return hc->deadline;
 	/* so do the calls on the dma-fence path, each in its own task */
 	fc = bpfdrv_fence_call_current(bdev);
 	if (fc)

@@ -181,6 +181,26 @@ static int bpfdrv_pci_valid(const struct chr_ext_ops *ops)
 			ops->name);
 		return -EINVAL;
 	}
+	/* ABI 13: both 0 is one vector, as before */
+	if (!ops->irq_vectors_min && !ops->irq_vectors_max)
+		return 0;
+	if (!bpfdrv_driver_is_pci(ops)) {
+		pr_info("%s: irq_vectors_min/_max need a PCI driver (pci_ids or pci_slot)\n",
+			ops->name);
+		return -EINVAL;
+	}
+	if (ops->irq_vectors_min > ops->irq_vectors_max ||
+	    ops->irq_vectors_max > BPFDRV_MAX_IRQ_VECTORS) {
+		pr_info("%s: invalid interrupt vectors %u..%u (want irq_vectors_min <= irq_vectors_max <= %d)\n",
+			ops->name, ops->irq_vectors_min, ops->irq_vectors_max,
+			BPFDRV_MAX_IRQ_VECTORS);
+		return -EINVAL;
+	}
+	if (!ops->irq && !ops->irq_hard) {
+		pr_info("%s: interrupt vectors need an irq or irq_hard callback\n",
+			ops->name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -196,15 +216,46 @@ static void bpfdrv_pci_release(struct bpfdrv_device *bdev)
 		bpfdrv_pci_instance_teardown(bdev);
 }
 
-/* sysfs: the instance's interrupts and its function's bus mastering */
+/*
+ * sysfs: the instance's interrupts and its function's bus mastering.
+ * irq_count: those the driver handled, on all its vectors.
+ */
 static ssize_t irq_count_show(struct device *dev, struct device_attribute *attr,
 			      char *buf)
 {
 	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+	u64 sum = 0;
+	int i;
 
-	return sysfs_emit(buf, "%llu\n", atomic64_read(&bdev->irq_count));
+	for (i = 0; i < BPFDRV_MAX_IRQ_VECTORS; i++)
+		sum += atomic64_read(&bdev->irq_counts[i]);
+	return sysfs_emit(buf, "%llu\n", sum);
 }
 static DEVICE_ATTR_RO(irq_count);
+
+/* irq_vectors: how many it has (0: none); irq_counts: "INDEX COUNT" each */
+static ssize_t irq_vectors_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(bdev->irq_vectors));
+}
+static DEVICE_ATTR_RO(irq_vectors);
+
+static ssize_t irq_counts_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct bpfdrv_device *bdev = container_of(dev, struct bpfdrv_device, dev);
+	u32 i, n = min_t(u32, READ_ONCE(bdev->irq_vectors), BPFDRV_MAX_IRQ_VECTORS);
+	int len = 0;
+
+	for (i = 0; i < n; i++)
+		len += sysfs_emit_at(buf, len, "%u %llu\n", i,
+				     atomic64_read(&bdev->irq_counts[i]));
+	return len;
+}
+static DEVICE_ATTR_RO(irq_counts);
 
 /* decided at setup: iommu, unsafe, refused; - without a function */
 static ssize_t dma_show(struct device *dev, struct device_attribute *attr,
@@ -218,6 +269,8 @@ static DEVICE_ATTR_RO(dma);
 
 static struct attribute *bpfdrv_pci_attrs[] = {
 	&dev_attr_irq_count.attr,
+	&dev_attr_irq_vectors.attr,
+	&dev_attr_irq_counts.attr,
 	&dev_attr_dma.attr,
 	NULL
 };

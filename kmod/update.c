@@ -17,8 +17,9 @@
  *
  * What the driver is (name, node mode, flags, PCI IDs or slot, GPIO chip
  * and lines, I2C adapter and addresses, SPI device, class devices, mmap
- * windows, and whether it has the irq, irq_hard, gpio_edge, led_get and
- * led_blink callbacks, which decided its interrupts and LED operations) cannot
+ * windows, interrupt vectors, and whether it has the irq, irq_hard,
+ * gpio_edge, led_get and led_blink callbacks, which decided its
+ * interrupts and LED operations) cannot
  * change: such an update is refused and the old code goes on. So is one
  * that meets an instance starting or finishing.
  * The last update's outcome is in /sys/kernel/bpfdrv/last_update.
@@ -96,6 +97,9 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "whether it has an irq callback";
 	if (!new->irq_hard != !old->irq_hard)
 		return "whether it has an irq_hard callback";
+	if (new->irq_vectors_min != old->irq_vectors_min ||
+	    new->irq_vectors_max != old->irq_vectors_max)
+		return "its interrupt vectors";
 	if (!new->gpio_edge != !old->gpio_edge)
 		return "whether it has a gpio_edge callback";
 	if (memcmp(new->leds, old->leds, sizeof(new->leds)))

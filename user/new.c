@@ -527,7 +527,7 @@ int cmd_new(int argc, char **argv)
 	};
 	const char *pci = NULL, *gpio = NULL, *dir = NULL, *name;
 	unsigned int vendor, device, line;
-	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[512];
+	char chip[BPFDRV_GPIO_LABEL_MAX], file[BPFDRV_NAME_MAX + 16], extra[1024];
 	int c, i, failed;
 	bool ci = false;
 	char *ops;
@@ -580,7 +580,13 @@ int cmd_new(int argc, char **argv)
 			return 1;
 		}
 		snprintf(extra, sizeof(extra),
-			 "\t.pci_ids = { { 0x%04x, 0x%04x } },\n", vendor, device);
+			 "\t.pci_ids = { { 0x%04x, 0x%04x } },\n"
+			 "\t/*\n"
+			 "\t * Its interrupts: .irq (sleepable) and/or .irq_hard, each\n"
+			 "\t * (dev, vector). One vector unless it asks for more\n"
+			 "\t * (ABI 13, MSI-X or MSI; docs/pci.md), e.g.\n"
+			 "\t * .irq_vectors_min = 1, .irq_vectors_max = 4,\n"
+			 "\t */\n", vendor, device);
 	} else if (gpio) {
 		const char *colon = strrchr(gpio, ':');
 

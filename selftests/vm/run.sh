@@ -203,7 +203,16 @@ QEMU_DEVICES="-device edu -device pcie-root-port,id=bpfdrv_rp,chassis=2,slot=1 \
 -device edu,bus=bpfdrv_rp -device pci-testdev -device virtio-gpu-pci -device virtio-rng-pci \
 -device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a \
 -device pci-bridge,id=bpfdrv_br,chassis_nr=1 -device pvpanic-pci,bus=bpfdrv_br,addr=1 \
--device virtio-rng-pci,bus=bpfdrv_br,addr=2"
+-device virtio-rng-pci,bus=bpfdrv_br,addr=2 \
+-netdev user,id=bpfdrv_igb,restrict=on -device pcie-root-port,id=bpfdrv_rp_igb,chassis=3 \
+-device igb,bus=bpfdrv_rp_igb,netdev=bpfdrv_igb"
+# igb (an 82576): 10 MSI-X vectors that a write of EICS raises one by one,
+# for 24-irq's interrupt vectors (ABI 13). Behind its own root port, last,
+# so that the other devices keep their slots, and at device 0 there: its
+# SR-IOV VFs sit 0x80 functions past it, past the root bus's last slot
+# ("VF addr overflows") when it is there. The guest's igb driver binds it
+# at boot; bpfdrv load --device takes it over. Its netdev is isolated
+# (restrict=on): no traffic.
 
 # vm REL CMD [VNG-OPTION...]: boot REL with the source tree as /src
 # (read-only) and run CMD in it. QEMU opens the guest's stdout and stderr
