@@ -97,6 +97,18 @@ struct bpfdrv_pci_id {
  */
 #define BPFDRV_MAX_FIRMWARE	4
 #define BPFDRV_FIRMWARE_NAME_MAX 32
+/* error_detected's state, and what it and slot_reset return (ABI 13) */
+#define BPFDRV_PCI_ERR_NORMAL	1	/* the link works: the function may too */
+#define BPFDRV_PCI_ERR_FROZEN	2	/* no access until the link's reset */
+#define BPFDRV_PCI_ERR_FAILURE	3	/* the function is lost */
+#define BPFDRV_ERS_CAN_RECOVER	0
+#define BPFDRV_ERS_NEED_RESET	1
+#define BPFDRV_ERS_DISCONNECT	2
+#define BPFDRV_ERS_RECOVERED	3
+/* suspend's and resume's how (ABI 13) */
+#define BPFDRV_PM_RUNTIME	1
+#define BPFDRV_PM_SYSTEM	2
+
 /* a place in memory BAR bar, for bpfdrv_fw_to_bar() */
 #define BPFDRV_BAR_POS(bar, offset) \
 	(((__u64)(bar) << 56) | ((__u64)(offset) & ((1ULL << 56) - 1)))
@@ -524,6 +536,31 @@ struct chr_ext_ops {
 	 */
 	void (*reset_prepare)(struct bpfdrv_dev *dev);
 	void (*reset_done)(struct bpfdrv_dev *dev);
+	/*
+	 * ABI 13: errors of the function's link (PCIe AER): error_detected
+	 * runs first (@state: BPFDRV_PCI_ERR_*) and returns what the driver
+	 * wants, BPFDRV_ERS_CAN_RECOVER, _NEED_RESET or _DISCONNECT; after a
+	 * reset of the link slot_reset returns BPFDRV_ERS_RECOVERED or
+	 * _DISCONNECT; error_resume runs once the function works again. No
+	 * other callback runs from error_detected to error_resume (callers
+	 * wait). All optional: without error_detected bpfdrv asks for a
+	 * reset; a function lost for good takes its instance away.
+	 */
+	int (*error_detected)(struct bpfdrv_dev *dev, __u32 state);
+	int (*slot_reset)(struct bpfdrv_dev *dev);
+	void (*error_resume)(struct bpfdrv_dev *dev);
+	/*
+	 * ABI 13: power management of a PCI instance. suspend runs before
+	 * its function goes to a low-power state (@how: BPFDRV_PM_RUNTIME,
+	 * idle for pm_autosuspend_ms; BPFDRV_PM_SYSTEM, system sleep), and
+	 * returns 0 or -errno (-EBUSY keeps a runtime suspend off); resume
+	 * runs when it is back, its config space restored, and restores the
+	 * device's own state. pm_autosuspend_ms 0: no runtime suspend. Both
+	 * optional.
+	 */
+	int (*suspend)(struct bpfdrv_dev *dev, __u32 how);
+	int (*resume)(struct bpfdrv_dev *dev, __u32 how);
+	__u32 pm_autosuspend_ms;
 #ifdef __KERNEL__
 	/*
 	 * Set on attach; not for BPF. Untyped so that every compilation unit

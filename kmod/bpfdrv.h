@@ -55,6 +55,11 @@ enum bpfdrv_cb {
 	BPFDRV_CB_ACCEL_VM_UNMAP,
 	BPFDRV_CB_RESET_PREPARE,	/* the PCI function's reset */
 	BPFDRV_CB_RESET_DONE,
+	BPFDRV_CB_ERROR_DETECTED,	/* the function's link errors (AER) */
+	BPFDRV_CB_SLOT_RESET,
+	BPFDRV_CB_ERROR_RESUME,
+	BPFDRV_CB_SUSPEND,		/* power management */
+	BPFDRV_CB_RESUME,
 	BPFDRV_CB_NR
 };
 

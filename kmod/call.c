@@ -42,6 +42,11 @@ u32 bpfdrv_cb_mask(const struct chr_ext_ops *ops)
 		[BPFDRV_CB_ACCEL_VM_UNMAP] = ops->accel_vm_unmap,
 		[BPFDRV_CB_RESET_PREPARE] = ops->reset_prepare,
 		[BPFDRV_CB_RESET_DONE] = ops->reset_done,
+		[BPFDRV_CB_ERROR_DETECTED] = ops->error_detected,
+		[BPFDRV_CB_SLOT_RESET] = ops->slot_reset,
+		[BPFDRV_CB_ERROR_RESUME] = ops->error_resume,
+		[BPFDRV_CB_SUSPEND] = ops->suspend,
+		[BPFDRV_CB_RESUME] = ops->resume,
 	};
 	u32 mask = 0;
 	int cb;

@@ -67,6 +67,11 @@ const char * const bpfdrv_cb_names[BPFDRV_CB_NR] = {
 	[BPFDRV_CB_ACCEL_VM_UNMAP] = "accel_vm_unmap",
 	[BPFDRV_CB_RESET_PREPARE] = "reset_prepare",
 	[BPFDRV_CB_RESET_DONE] = "reset_done",
+	[BPFDRV_CB_ERROR_DETECTED] = "error_detected",
+	[BPFDRV_CB_SLOT_RESET] = "slot_reset",
+	[BPFDRV_CB_ERROR_RESUME] = "error_resume",
+	[BPFDRV_CB_SUSPEND] = "suspend",
+	[BPFDRV_CB_RESUME] = "resume",
 };
 
 static const char * const bpfdrv_exit_kinds[] = {

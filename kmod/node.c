@@ -143,11 +143,11 @@ static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			     sum.calls[BPFDRV_CB_IRQ], sum.calls[BPFDRV_CB_IRQ_HARD],
 			     sum.calls[BPFDRV_CB_GPIO_EDGE],
 			     sum.calls[BPFDRV_CB_TAKEOVER]);
-	/* the accelerator class (accel_drm.c), then the reset (pci.c) */
+	/* the accelerator class (accel_drm.c), then the PCI function's */
 	for (op = BPFDRV_CB_ACCEL_IOCTL; op <= BPFDRV_CB_ACCEL_TIMEOUT; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
-	for (op = BPFDRV_CB_ACCEL_GET_PARAM; op <= BPFDRV_CB_RESET_DONE; op++)
+	for (op = BPFDRV_CB_ACCEL_GET_PARAM; op < BPFDRV_CB_NR; op++)
 		len += sysfs_emit_at(buf, len, "%s %llu\n", bpfdrv_cb_names[op],
 				     sum.calls[op]);
 	len += sysfs_emit_at(buf, len, "bad_returns %llu\n", sum.bad_returns);

@@ -72,6 +72,11 @@ static const struct {
 	BPFDRV_CB_MEMBER(accel_vm_unmap, BPFDRV_CB_ACCEL_VM_UNMAP),
 	BPFDRV_CB_MEMBER(reset_prepare, BPFDRV_CB_RESET_PREPARE),
 	BPFDRV_CB_MEMBER(reset_done, BPFDRV_CB_RESET_DONE),
+	BPFDRV_CB_MEMBER(error_detected, BPFDRV_CB_ERROR_DETECTED),
+	BPFDRV_CB_MEMBER(slot_reset, BPFDRV_CB_SLOT_RESET),
+	BPFDRV_CB_MEMBER(error_resume, BPFDRV_CB_ERROR_RESUME),
+	BPFDRV_CB_MEMBER(suspend, BPFDRV_CB_SUSPEND),
+	BPFDRV_CB_MEMBER(resume, BPFDRV_CB_RESUME),
 };
 
 /* The name of the callback at byte @moff, or NULL for a data member. */
@@ -285,6 +290,7 @@ static const struct bpfdrv_data_member bpfdrv_data_members[] = {
 	BPFDRV_DATA_MEMBER(irq_vectors_min, NULL),
 	BPFDRV_DATA_MEMBER(irq_vectors_max, NULL),
 	BPFDRV_DATA_MEMBER(firmware, NULL),
+	BPFDRV_DATA_MEMBER(pm_autosuspend_ms, NULL),
 };
 
 static int bpfdrv_ops_init_member(const struct btf_type *t,
@@ -483,6 +489,30 @@ static void bpfdrv_stub_reset_done(struct bpfdrv_dev *dev)
 {
 }
 
+static int bpfdrv_stub_error_detected(struct bpfdrv_dev *dev, u32 state)
+{
+	return 0;
+}
+
+static int bpfdrv_stub_slot_reset(struct bpfdrv_dev *dev)
+{
+	return 0;
+}
+
+static void bpfdrv_stub_error_resume(struct bpfdrv_dev *dev)
+{
+}
+
+static int bpfdrv_stub_suspend(struct bpfdrv_dev *dev, u32 how)
+{
+	return 0;
+}
+
+static int bpfdrv_stub_resume(struct bpfdrv_dev *dev, u32 how)
+{
+	return 0;
+}
+
 static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.init = bpfdrv_stub_init,
 	.exit = bpfdrv_stub_exit,
@@ -509,6 +539,11 @@ static struct chr_ext_ops bpfdrv_cfi_stubs = {
 	.accel_vm_unmap = bpfdrv_stub_accel_vm_unmap,
 	.reset_prepare = bpfdrv_stub_reset_prepare,
 	.reset_done = bpfdrv_stub_reset_done,
+	.error_detected = bpfdrv_stub_error_detected,
+	.slot_reset = bpfdrv_stub_slot_reset,
+	.error_resume = bpfdrv_stub_error_resume,
+	.suspend = bpfdrv_stub_suspend,
+	.resume = bpfdrv_stub_resume,
 };
 
 /*

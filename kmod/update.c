@@ -132,6 +132,8 @@ static const char *bpfdrv_update_changes(const struct chr_ext_ops *new,
 		return "its accelerator's DMA";
 	if (memcmp(new->firmware, old->firmware, sizeof(new->firmware)))
 		return "its firmware files";
+	if (new->pm_autosuspend_ms != old->pm_autosuspend_ms)
+		return "its autosuspend delay";
 	return NULL;
 }
 
