@@ -541,10 +541,11 @@ struct chr_ext_ops {
 	 * runs first (@state: BPFDRV_PCI_ERR_*) and returns what the driver
 	 * wants, BPFDRV_ERS_CAN_RECOVER, _NEED_RESET or _DISCONNECT; after a
 	 * reset of the link slot_reset returns BPFDRV_ERS_RECOVERED or
-	 * _DISCONNECT; error_resume runs once the function works again. No
-	 * other callback runs from error_detected to error_resume (callers
-	 * wait). All optional: without error_detected bpfdrv asks for a
-	 * reset; a function lost for good takes its instance away.
+	 * _DISCONNECT; error_resume runs once the function works again (not
+	 * after a recovery that failed). Each is an ordinary call: the driver
+	 * fails what it must (-EIO) between them. All optional: without
+	 * error_detected bpfdrv asks for a reset. The instance stays in any
+	 * case; a driver that cannot go on ejects itself (bpfdrv_eject()).
 	 */
 	int (*error_detected)(struct bpfdrv_dev *dev, __u32 state);
 	int (*slot_reset)(struct bpfdrv_dev *dev);

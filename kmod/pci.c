@@ -114,6 +114,7 @@ static int bpfdrv_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id
 		fn->bar_len[bar] = pci_resource_len(pdev, bar);
 	}
 	bpfdrv_pci_msix_find(fn);
+	pci_save_state(pdev);	/* what an error's recovery restores */
 	pci_set_drvdata(pdev, fn);
 	bpfdrv_pci_fn_events->added(fn);
 	return 0;

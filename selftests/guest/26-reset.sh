@@ -185,6 +185,76 @@ check "nothing of the refused drivers stays attached" \
 check "the same driver loads once its file fits" \
 	eval "$BPFDRV load --pin --device $bdf $TOBJ/bad_fw_big.bpf.o && $BPFDRV unload badfw"
 echo -n >$FWPATH
+
+# --- errors of the link (AER), injected by the kernel's aer_inject ---
+TA=$B/selftests/test_aer
+igb=$(lspci -Dn -d 8086:10c9 | awk '{ print $1; exit }')
+aer_counts() { $TA /dev/bpfdrv/aerprobe0 counts; }
+if [ -z "$igb" ]; then
+	echo "# skip: AER recovery (no PCIe function with AER: run with -device igb behind a pcie-root-port)"
+elif ! modprobe aer_inject 2>"$OUT/modprobe" || [ ! -c /dev/aer_inject ]; then
+	echo "# skip: AER recovery (aer_inject: $(head -c 200 "$OUT/modprobe"))"
+else
+	idrv=$(driver_of "$igb")
+	check "aerprobe: loads on igb ($igb, an 82576 with AER behind a root port)" \
+		$BPFDRV load --pin --device "$igb" $TOBJ/aer_probe.bpf.o
+	klog=$(dmesg | wc -l)
+	if ! $TA inject "$igb" 0 0x1 >"$OUT/inj" 2>&1; then
+		echo "# skip: AER recovery: aer_inject refused ($(cat "$OUT/inj"); $(dmesg | tail -n 3 | tr '\n' ' '))"
+	else
+		wait_for 10 eval "dmesg | tail -n +$((klog + 1)) | grep -qi 'correct'"
+		check "a correctable error: logged by the AER driver, no recovery ($(aer_counts))" \
+			eval "aer_counts | grep -q '^detected 0 .* resumes 0'"
+		echo 0 >$TFS/tracing_on
+		echo >$TFS/trace
+		kp=
+		echo 'p:bpfdrv_link_reset pci_bridge_secondary_bus_reset' >>$TFS/kprobe_events 2>/dev/null &&
+			echo 1 >$TFS/events/kprobes/bpfdrv_link_reset/enable && kp=1
+		echo 1 >$TFS/tracing_on
+		# non-fatal (a completion timeout), the driver can recover
+		$TA /dev/bpfdrv/aerprobe0 votes 0 3
+		$TA inject "$igb" 0x4000 0
+		wait_for 10 eval "aer_counts | grep -q 'resumes 1'"
+		check "non-fatal error, the driver votes CAN_RECOVER: error_detected(NORMAL), no slot_reset, error_resume ($(aer_counts))" \
+			eval "aer_counts | grep -q '^detected 1 state 1 slot_resets 0 resumes 1 offline 0'"
+		# non-fatal, the driver wants a reset
+		$TA /dev/bpfdrv/aerprobe0 votes 1 3
+		$TA inject "$igb" 0x4000 0
+		wait_for 10 eval "aer_counts | grep -q 'resumes 2'"
+		check "non-fatal error, the driver votes NEED_RESET: slot_reset, then error_resume ($(aer_counts))" \
+			eval "aer_counts | grep -q '^detected 2 state 1 slot_resets 1 resumes 2 offline 0'"
+		resets_before=$(grep -c 'bpfdrv_link_reset:' $TFS/trace)
+		# fatal (a data link protocol error): the link is reset
+		$TA inject "$igb" 0x10 0
+		wait_for 15 eval "aer_counts | grep -q 'resumes 3'"
+		check "fatal error: error_detected(FROZEN), error_resume after the link's reset ($(aer_counts))" \
+			eval "aer_counts | grep -q '^detected 3 state 2 .* resumes 3 offline 0'"
+		if [ -n "$kp" ]; then
+			n=$(( $(grep -c 'bpfdrv_link_reset:' $TFS/trace) - resets_before ))
+			check "ftrace's kprobe saw the link reset (secondary bus resets: $n)" test "$n" -ge 1
+		fi
+		check "igb answers after the recovery: its status register is not all ones ($(aer_counts))" \
+			eval "! aer_counts | grep -q 'reg 0xffffffff'"
+		check "calls reach the driver again (ping)" eval "$TA /dev/bpfdrv/aerprobe0 ping | grep -qx ok"
+		# the driver gives up: the recovery fails, no error_resume
+		$TA /dev/bpfdrv/aerprobe0 votes 2 3
+		klog=$(dmesg | wc -l)
+		$TA inject "$igb" 0x4000 0
+		wait_for 10 eval "aer_counts | grep -q '^detected 4'"
+		wait_for 10 eval "dmesg | tail -n +$((klog + 1)) | grep -qi 'recovery failed'"
+		check "the driver votes DISCONNECT: the kernel's recovery fails, no error_resume, the driver's calls fail with EIO ($(aer_counts))" \
+			eval "aer_counts | grep -q '^detected 4 .* resumes 3 offline 1' &&
+			      $TA /dev/bpfdrv/aerprobe0 ping | grep -qx EIO &&
+			      dmesg | tail -n +$((klog + 1)) | grep -qi 'recovery failed'"
+		if [ -n "$kp" ]; then
+			echo 0 >$TFS/events/kprobes/bpfdrv_link_reset/enable
+			echo '-:bpfdrv_link_reset' >>$TFS/kprobe_events
+		fi
+	fi
+	check "aerprobe: unload; igb back to ${idrv:-no driver}" \
+		eval "$BPFDRV unload aerprobe && $BPFDRV unbind $igb && echo $igb >/sys/bus/pci/drivers_probe && [ \"\$(driver_of $igb)\" = '$idrv' ]"
+	rmmod aer_inject 2>/dev/null
+fi
 for b in "${edus[@]}"; do
 	$BPFDRV unbind "$b" >/dev/null 2>&1
 done
