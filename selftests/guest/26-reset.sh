@@ -109,6 +109,20 @@ else
 	check "interrupts still reach the driver after the resets" \
 		eval "$EDU fact /dev/bpfdrv/$rname 5 | grep -qx 120"
 fi
+if [ -n "$resettable" ]; then
+	# a reset_prepare that would loop for ever: ended at loop_max_ms
+	$BPFDRV unload edu >/dev/null 2>&1
+	check "resetloop: loads on $resettable" $BPFDRV load --pin --device "$resettable" $TOBJ/reset_loop.bpf.o
+	start=$SECONDS
+	timeout 60 $BPFDRV reset resetloop0 >"$OUT/rl" 2>&1
+	rc=$?
+	check "a reset_prepare that loops for ever: the reset ends (exit $rc, in $((SECONDS - start)) s)" \
+		test "$rc" = 0 -a $((SECONDS - start)) -lt 30
+	check "and the driver is ejected, saying why" \
+		eval '$BPFDRV status resetloop 2>&1 | grep -q "reset_prepare looped for more than"'
+	$BPFDRV unload resetloop >/dev/null 2>&1
+	check "edu_fw: loads again" $BPFDRV load --pin $TOBJ/edu_fw.bpf.o
+fi
 if [ -n "$plain" ]; then
 	pname=$(instance_of "$plain")
 	expect_err "bpfdrv reset $pname: a function without a reset method is refused, saying so" \
@@ -198,6 +212,9 @@ else
 	idrv=$(driver_of "$igb")
 	check "aerprobe: loads on igb ($igb, an 82576 with AER behind a root port)" \
 		$BPFDRV load --pin --device "$igb" $TOBJ/aer_probe.bpf.o
+	check "bpfdrv reset aerprobe0: igb's own reset ($(cat /sys/bus/pci/devices/$igb/reset_method)) works, its registers readable after ($(aer_counts))" \
+		eval "$BPFDRV reset aerprobe0 && ! aer_counts | grep -q 'reg 0x\(00000000\|ffffffff\)'"
+	sed 's/^/# /' "$OUT/check"
 	klog=$(dmesg | wc -l)
 	if ! $TA inject "$igb" 0 0x1 >"$OUT/inj" 2>&1; then
 		echo "# skip: AER recovery: aer_inject refused ($(cat "$OUT/inj"); $(dmesg | tail -n 3 | tr '\n' ' '))"
@@ -219,8 +236,12 @@ else
 			eval "aer_counts | grep -q '^detected 1 state 1 slot_resets 0 resumes 1 offline 0'"
 		# non-fatal, the driver wants a reset
 		$TA /dev/bpfdrv/aerprobe0 votes 1 3
+		klog=$(dmesg | wc -l)
 		$TA inject "$igb" 0x4000 0
 		wait_for 10 eval "aer_counts | grep -q 'resumes 2'"
+		dmesg | tail -n +$((klog + 1)) | sed 's/^/# dmesg: /'
+		lspci -vvs "$(basename "$(readlink -f /sys/bus/pci/devices/$igb/..)")" 2>/dev/null |
+			grep -E "LnkCap:|LnkSta:|SltCap|SltSta" | sed 's/^/# root port: /'
 		check "non-fatal error, the driver votes NEED_RESET: slot_reset, then error_resume ($(aer_counts))" \
 			eval "aer_counts | grep -q '^detected 2 state 1 slot_resets 1 resumes 2 offline 0'"
 		resets_before=$(grep -c 'bpfdrv_link_reset:' $TFS/trace)
