@@ -204,7 +204,7 @@ QEMU_DEVICES="-device edu -device pcie-root-port,id=bpfdrv_rp,chassis=2,slot=1 \
 -device i2c-ddc,address=0x58 -device i2c-echo,address=0x5a \
 -device pci-bridge,id=bpfdrv_br,chassis_nr=1 -device pvpanic-pci,bus=bpfdrv_br,addr=1 \
 -device virtio-rng-pci,bus=bpfdrv_br,addr=2 \
--netdev user,id=bpfdrv_igb,restrict=on -device pcie-root-port,id=bpfdrv_rp_igb,chassis=3 \
+-netdev user,id=bpfdrv_igb,restrict=on -device pcie-root-port,id=bpfdrv_rp_igb,chassis=3,x-speed=5 \
 -device igb,bus=bpfdrv_rp_igb,netdev=bpfdrv_igb"
 # igb (an 82576): 10 MSI-X vectors that a write of EICS raises one by one,
 # for 24-irq's interrupt vectors (ABI 13). Behind its own root port, last,
