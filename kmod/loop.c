@@ -56,10 +56,12 @@ static_assert(__alignof__(struct bpfdrv_loop) == __alignof__(struct bpf_iter_bpf
 /*
  * The sleepable callbacks whose loops get the budget all the same: exit
  * and timer, run by kernel threads that no signal ends, and a live
- * update's takeover, which holds the update's locks.
+ * update's takeover, which holds the update's locks; suspend and resume
+ * too, run by the PM core's threads, which a system sleep waits for.
  */
 #define BPFDRV_CB_BUDGETED \
-	(BIT(BPFDRV_CB_EXIT) | BIT(BPFDRV_CB_TIMER) | BIT(BPFDRV_CB_TAKEOVER))
+	(BIT(BPFDRV_CB_EXIT) | BIT(BPFDRV_CB_TIMER) | BIT(BPFDRV_CB_TAKEOVER) | \
+	 BIT(BPFDRV_CB_SUSPEND) | BIT(BPFDRV_CB_RESUME))
 
 /* May the calling program sleep? Sleepable programs hold no RCU lock. */
 static bool bpfdrv_loop_may_sleep(void)
