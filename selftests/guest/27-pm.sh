@@ -130,7 +130,13 @@ check "edu_pm: suspends and resumes alternate (the last 16, newest last: $hist)"
 
 # --- system sleep, by the kernel's path with pm_test "devices" ---
 check "/sys/power/state offers freeze (s2idle): $(cat /sys/power/state)" grep -qw freeze /sys/power/state
-if [ ! -w /sys/power/pm_test ]; then
+rootfs=$(findmnt -no FSTYPE / 2>/dev/null)
+if [ "$rootfs" = 9p ] || [ "$rootfs" = virtiofs ]; then
+	# seen on 7.3.4 with pm_test devices: the devices suspended and
+	# resumed (virtio-gpu then lost its resources), and the next file
+	# access of the test hung for good
+	echo "# skip: system sleep (the guest's root filesystem is $rootfs, whose virtio driver has no freeze/restore: the PM core resets its device on resume and every file access then hangs)"
+elif [ ! -w /sys/power/pm_test ]; then
 	nok "system sleep: /sys/power/pm_test is there (CONFIG_PM_DEBUG)"
 else
 	check "edu: loads on $other as edus (suspend and resume, no runtime PM)" \
@@ -150,6 +156,11 @@ else
 	  echo "dma failures $n" ) >"$OUT/ss3" 2>&1 &
 	q3=$!
 	echo devices >/sys/power/pm_test
+	# what each device's callbacks did, on the console, should a sleep stall
+	echo 1 >/sys/power/pm_print_times
+	echo N >/sys/module/printk/parameters/console_suspend 2>/dev/null
+	echo 20 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+	dmesg -n 7
 	for c in 1 2 3; do
 		s0=$(stat_of "$oname" suspend) r0=$(stat_of "$oname" resume)
 		sleep 2
@@ -165,6 +176,8 @@ else
 			eval "$EDU facts /dev/bpfdrv/$oname | cmp - <(known_facts) && $EDU dma /dev/bpfdrv/$oname && $EDU facts $N | cmp - <(known_facts) && $EDU dma $N"
 	done
 	echo none >/sys/power/pm_test
+	echo 0 >/sys/power/pm_print_times
+	dmesg -n 4
 	wait $q1
 	rc1=$?
 	wait $q2
