@@ -71,7 +71,8 @@ ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_
 # firmware declarations refused (bad_fw.bpf.c), and edu with its firmware
 FW_BAD_CASES := dotdot slash hidden gap long space missing big sleep
 FW_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_fw_%.bpf.o,$(FW_BAD_CASES)) \
-	       $(BUILD)/selftests/edu_fw.bpf.o
+	       $(BUILD)/selftests/edu_fw.bpf.o $(BUILD)/selftests/edu_pm.bpf.o \
+	       $(BUILD)/selftests/edu_pmbig.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -197,6 +198,13 @@ $(BUILD)/selftests/bad_fw_%.bpf.o: selftests/progs/bad_fw.bpf.c $(HEADERS)
 $(BUILD)/selftests/edu_fw.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_FIRMWARE -c $< -o $@
+# edu with runtime PM (200 ms idle) and its failures to order (27-pm.sh)
+$(BUILD)/selftests/edu_pm.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_AUTOSUSPEND_MS=200 -c $< -o $@
+$(BUILD)/selftests/edu_pmbig.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_AUTOSUSPEND_MS=90000000 -c $< -o $@
 
 # Accelerator declarations refused at load, one case each (bad_accel.bpf.c)
 $(BUILD)/selftests/bad_accel_%.bpf.o: selftests/progs/bad_accel.bpf.c $(HEADERS)

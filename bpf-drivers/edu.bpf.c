@@ -30,6 +30,12 @@
  *   waits for what the device is doing to finish; reset_done fails what
  *   did not (EIO) and, built with -DEDU_FIRMWARE, has the device's buffer
  *   loaded from the firmware file again.
+ * - Power management (ABI 13): suspend waits for what the device does, as
+ *   reset_prepare does, and turns its interrupt off; resume wants the
+ *   firmware again. Both count themselves (EDU_IOC_PM). Built with
+ *   -DEDU_AUTOSUSPEND_MS=N the driver asks for runtime PM: the function
+ *   suspends once idle for N ms, and EDU_IOC_PM_FAIL makes the next
+ *   suspends or resumes fail or take long, to test the framework.
  * - -DEDU_FIRMWARE: the driver declares the firmware file edu.fw
  *   (/lib/firmware/bpfdrv/edu/edu.fw, at most 4096 bytes), which init
  *   copies into a DMA buffer of its own; the device's buffer is loaded
@@ -66,6 +72,10 @@ struct edu_dev {
 	__u32 fw_wanted;	/* the device's buffer needs the firmware */
 	__u64 fw_addr;		/* DMA buffer 1: the firmware, fw_len bytes */
 	__u32 fw_len;
+	__u32 suspends;		/* power management: EDU_IOC_PM */
+	__u32 resumes;
+	__u64 pm_hist;
+	struct edu_pm_fail pm_fail;	/* EDU_IOC_PM_FAIL */
 };
 
 #define FACT_DONE(e)	((e)->fact_irqs != (e)->fact_seen)
@@ -171,6 +181,73 @@ void BPF_PROG(edu_reset_done, struct bpfdrv_dev *dev)
 	e->fw_wanted = 1;
 #endif
 	bpfdrv_dev_wake(dev);
+}
+
+static __always_inline void pm_log(struct edu_dev *e, __u32 what)
+{
+	e->pm_hist = e->pm_hist << 4 | what;
+}
+
+/*
+ * Suspend: what the device does finishes first, as for a reset; nothing
+ * interrupts after it (a factorial's interrupt is enabled per operation,
+ * by its write). A result not yet read stays in the driver's state.
+ */
+SEC("struct_ops.s/edu_suspend")
+int BPF_PROG(edu_suspend, struct bpfdrv_dev *dev, __u32 how)
+{
+	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
+	int i;
+
+	if (!e)
+		return -EIO;
+	e->suspends++;
+	pm_log(e, how == BPFDRV_PM_RUNTIME ? EDU_PM_SUSPEND_RUNTIME :
+					     EDU_PM_SUSPEND_SYSTEM);
+	if (e->pm_fail.suspend_ret)
+		return e->pm_fail.suspend_ret;
+	bpfdrv_for(i, dev, 0, 1 << 20) {
+		if ((!e->fact_owner || FACT_DONE(e)) &&
+		    (!e->dma_owner || DMA_DONE(e)))
+			break;
+		if (bpfdrv_dev_yield(dev))
+			break;
+	}
+	if (e->fact_owner && !FACT_DONE(e))
+		return -EBUSY;		/* still computing: not now */
+	if (e->dma_owner && !DMA_DONE(e))
+		return -EBUSY;
+	bpfdrv_writel(dev, BAR0, EDU_REG_STATUS, 0);
+	return 0;
+}
+
+/* The device may have lost its buffer: the firmware again, if any. */
+SEC("struct_ops.s/edu_resume")
+int BPF_PROG(edu_resume, struct bpfdrv_dev *dev, __u32 how)
+{
+	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
+	__u64 end;
+	int i;
+
+	if (!e)
+		return -EIO;
+	e->resumes++;
+	pm_log(e, how == BPFDRV_PM_RUNTIME ? EDU_PM_RESUME_RUNTIME :
+					     EDU_PM_RESUME_SYSTEM);
+	if (e->pm_fail.resume_ms) {
+		end = bpf_ktime_get_ns() + e->pm_fail.resume_ms * 1000000ULL;
+		bpfdrv_for(i, dev, 0, 1 << 30) {
+			if (bpf_ktime_get_ns() >= end || bpfdrv_dev_yield(dev))
+				break;
+		}
+	}
+	if (e->pm_fail.resume_ret)
+		return e->pm_fail.resume_ret;
+#ifdef EDU_FIRMWARE
+	e->fw_wanted = 1;
+#endif
+	bpfdrv_dev_wake(dev);
+	return 0;
 }
 
 SEC("struct_ops/edu_exit")
@@ -390,6 +467,7 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
 	struct edu_file *f = bpfdrv_file_state(file, struct edu_file);
 	struct edu_dev *e = bpfdrv_dev_state(dev, struct edu_dev);
 	struct edu_info info = {};
+	struct edu_pm pm = {};
 	struct edu_reg reg;
 	__u64 val = 0;
 	__u32 v;
@@ -440,6 +518,16 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
 	case EDU_IOC_VERSION:
 		v = EDU_VERSION;
 		return bpfdrv_io_store(io, 0, &v, sizeof(v));
+	case EDU_IOC_PM:
+		pm.suspends = e->suspends;
+		pm.resumes = e->resumes;
+		pm.hist = e->pm_hist;
+		return bpfdrv_io_store(io, 0, &pm, sizeof(pm));
+#ifdef EDU_AUTOSUSPEND_MS
+	case EDU_IOC_PM_FAIL:
+		return bpfdrv_io_load(io, 0, &e->pm_fail, sizeof(e->pm_fail)) ?
+		       -EINVAL : 0;
+#endif
 	}
 	return -ENOTTY;
 }
@@ -488,6 +576,11 @@ struct chr_ext_ops edu = {
 	.poll = (void *)edu_poll,
 	.reset_prepare = (void *)edu_reset_prepare,
 	.reset_done = (void *)edu_reset_done,
+	.suspend = (void *)edu_suspend,
+	.resume = (void *)edu_resume,
+#ifdef EDU_AUTOSUSPEND_MS
+	.pm_autosuspend_ms = EDU_AUTOSUSPEND_MS,
+#endif
 #ifdef EDU_FIRMWARE
 	.firmware = { "edu.fw" },
 #endif

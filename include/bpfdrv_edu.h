@@ -81,4 +81,35 @@ struct edu_reg {
 #define EDU_IOC_SET_MODE	_IOW('e', 5, __u32)
 #define EDU_IOC_VERSION		_IOR('e', 6, __u32)	/* of the driver's code */
 
+/*
+ * Power management (ABI 13): the driver's suspend and resume calls, and
+ * the last 16 of them in order, one hex digit each, the newest lowest:
+ * EDU_PM_* below.
+ */
+struct edu_pm {
+	__u32 suspends;
+	__u32 resumes;
+	__u64 hist;
+};
+
+#define EDU_PM_SUSPEND_RUNTIME	1
+#define EDU_PM_SUSPEND_SYSTEM	2
+#define EDU_PM_RESUME_RUNTIME	3
+#define EDU_PM_RESUME_SYSTEM	4
+
+#define EDU_IOC_PM		_IOR('e', 7, struct edu_pm)
+
+/*
+ * Only in the test build with runtime PM (edu_pm.bpf.o): what the next
+ * suspends and resumes do wrong, to test the framework with (0: nothing).
+ */
+struct edu_pm_fail {
+	__s32 suspend_ret;	/* suspend returns it */
+	__s32 resume_ret;	/* resume returns it */
+	__u32 resume_ms;	/* resume takes this long (yielding) */
+	__u32 pad;
+};
+
+#define EDU_IOC_PM_FAIL		_IOW('e', 8, struct edu_pm_fail)
+
 #endif /* __BPFDRV_EDU_H */

@@ -188,6 +188,11 @@ struct bpfdrv_pci_fn {
 		u64 start, end;
 	} msix[2];
 	struct bpfdrv_device *reset_bdev;	/* its instance, during a reset */
+	/* power management (pci_pm.c) */
+	struct bpfdrv_device *pm_bdev;	/* its instance, from suspend to resume */
+	bool pm_off;			/* suspended: irq_hard is not called */
+	bool pm_runtime;		/* an instance runtime-suspends it */
+	bool pm_allowed;		/* that instance lifted pm_runtime_forbid() */
 	/* a device bpfdrv does not control shares its DMA domain (iommu.c) */
 	bool group_shared;		/* under cmd_lock once it started */
 	char group_why[BPFDRV_GROUP_WHY_MAX];	/* "0000:01:02.0 (...)" */
@@ -258,6 +263,13 @@ enum bpfdrv_state {
 	BPFDRV_STATE_DEAD,	/* no callback starts; exit ran if inited */
 };
 
+/* bpfdrv_device.pm_flags, bit numbers */
+enum {
+	BPFDRV_PM_F_RUNTIME,	/* calls hold a runtime PM reference of pm_dev */
+	BPFDRV_PM_F_ASLEEP,	/* system sleep: calls wait for the resume */
+	BPFDRV_PM_F_BROKEN,	/* its resume failed: calls fail, it is ejected */
+};
+
 struct bpfdrv_device {
 	struct bpfdrv_dev pub;		/* what BPF sees */
 	struct device dev;
@@ -291,6 +303,14 @@ struct bpfdrv_device {
 	u8 hard_slots;			/* set before the vectors are requested */
 	/* calls on the dma-fence path, without the mutex (call.h) */
 	struct bpfdrv_fence_call fence_calls[BPFDRV_FENCE_SLOTS];
+	/*
+	 * Power management (pci_pm.c; call.h reads it on every call, and
+	 * only a word that is 0 for an instance without runtime PM outside
+	 * system sleep): BPFDRV_PM_F_* bits.
+	 */
+	unsigned long pm_flags;
+	struct device *pm_dev;		/* runtime PM references, if RUNTIME */
+	atomic_t pm_maps;		/* BAR mappings: runtime suspend waits */
 	atomic_t bad_burst;		/* bad returns since bad_since */
 	unsigned long bad_since;	/* jiffies */
 	struct completion gone;		/* its teardown is complete */

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What call.h keeps out of line: the mask of a driver's callbacks, made
- * when its code is set, and the judge of its return values, which call.h
- * runs on every call and which reports rarely.
+ * when its code is set, the judge of its return values, which call.h
+ * runs on every call and which reports rarely, and the power management
+ * of a call (the device resumed first; pci_pm.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
 #include <linux/moduleparam.h>
+#include <linux/pm_runtime.h>
 #include <linux/sched/clock.h>
+#include <linux/wait_bit.h>
 
 #include "call.h"
 #include "eject.h"
@@ -140,3 +143,52 @@ int bpfdrv_fence_leave(struct bpfdrv_call *c, int ret, u32 max)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(bpfdrv_fence_leave);
+
+/*
+ * Before a call takes the mutex, on an instance with power management
+ * (pci_pm.c): wait while the system sleeps (not the IRQ thread: the PM
+ * core waits for it before it powers the device down), fail once a
+ * resume failed, and hold a runtime PM reference, which resumes the
+ * device, for instances that runtime-suspend. A close reaches the driver
+ * whatever happens.
+ *
+ * Return: 0 (c->pm says whether a reference is held), -EINTR if killed
+ * while it waited, -EIO if the device cannot be resumed.
+ */
+int bpfdrv_call_pm_get(struct bpfdrv_call *c)
+{
+	struct bpfdrv_device *bdev = c->bdev;
+	unsigned long *flags = &bdev->pm_flags;
+	bool release = c->kind == BPFDRV_CALL_RELEASE;
+	int ret;
+
+	if (c->kind != BPFDRV_CALL_IRQ &&
+	    test_bit(BPFDRV_PM_F_ASLEEP, flags)) {
+		if (release)
+			wait_var_event(flags, !test_bit(BPFDRV_PM_F_ASLEEP, flags));
+		else if (wait_var_event_killable(flags,
+						 !test_bit(BPFDRV_PM_F_ASLEEP, flags)))
+			return -EINTR;
+	}
+	if (test_bit(BPFDRV_PM_F_BROKEN, flags) && !release)
+		return -EIO;
+	if (!test_bit(BPFDRV_PM_F_RUNTIME, flags))
+		return 0;
+	ret = pm_runtime_resume_and_get(bdev->pm_dev);
+	if (ret < 0)
+		return release ? 0 : -EIO;
+	c->pm = true;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(bpfdrv_call_pm_get);
+
+/* After the call: the device may autosuspend once idle for its delay. */
+void bpfdrv_call_pm_put(struct bpfdrv_call *c)
+{
+	if (!c->pm)
+		return;
+	c->pm = false;
+	pm_runtime_mark_last_busy(c->bdev->pm_dev);
+	pm_runtime_put_autosuspend(c->bdev->pm_dev);
+}
+EXPORT_SYMBOL_GPL(bpfdrv_call_pm_put);

@@ -7,8 +7,10 @@
  *   enter:  pin the instance (bpfdrv_pin(): a detach drains the pins
  *           before it frees the driver), the gate of the call's kind, a
  *           peek at the mask of the driver's callbacks without the mutex,
- *           the callback mutex, the callback looked up under it (an update
- *           swaps them under it), the count and which callback runs;
+ *           the device resumed (power management, pci_pm.c: only where
+ *           the instance's pm_flags are not 0), the callback mutex,
+ *           the callback looked up under it (an update swaps them under
+ *           it), the count and which callback runs;
  *   call;
  *   leave:  unlock, then judge the return value while the driver is still
  *           pinned (a burst of bad returns ejects it), then unpin.
@@ -33,13 +35,21 @@ enum bpfdrv_call_kind {
 	BPFDRV_CALL_FILE,
 	/* a close, which must reach the driver even from a killed process */
 	BPFDRV_CALL_RELEASE,
-	/* class callbacks, the IRQ thread, GPIO edges: while live; killable */
+	/* class callbacks, timers, GPIO edges: while live; killable */
 	BPFDRV_CALL_LIVE,
+	/*
+	 * the IRQ thread: as LIVE, but it does not wait for a system resume
+	 * (the PM core waits for IRQ threads before it powers devices down)
+	 */
+	BPFDRV_CALL_IRQ,
 	/* init and exit: the instance's starter or finisher, alone with it */
 	BPFDRV_CALL_OWNER,
 	/* takeover: a live update, holding the mutex, calls its new code */
 	BPFDRV_CALL_UPDATE,
-	/* a reset of the PCI function, holding the mutex through it: live */
+	/*
+	 * a reset of the PCI function, or its suspend or resume (pci_pm.c),
+	 * holding the mutex through it: live
+	 */
 	BPFDRV_CALL_HELD,
 	/* on the dma-fence path: while live, no mutex, budgeted */
 	BPFDRV_CALL_FENCE,
@@ -52,7 +62,11 @@ struct bpfdrv_call {
 	enum bpfdrv_cb cb;
 	struct bpfdrv_pin pin;
 	struct bpfdrv_fence_call *fence;	/* BPFDRV_CALL_FENCE's slot */
+	bool pm;			/* holds a runtime PM reference */
 };
+
+int bpfdrv_call_pm_get(struct bpfdrv_call *c);
+void bpfdrv_call_pm_put(struct bpfdrv_call *c);
 
 int bpfdrv_bad_ret(struct bpfdrv_device *bdev, enum bpfdrv_cb cb, int ret,
 		   u32 max);
@@ -125,12 +139,47 @@ static __always_inline bool bpfdrv_call_gate(struct bpfdrv_device *bdev,
 {
 	switch (kind) {
 	case BPFDRV_CALL_LIVE:
+	case BPFDRV_CALL_IRQ:
 	case BPFDRV_CALL_HELD:
 		return bpfdrv_live(bdev);
 	case BPFDRV_CALL_OWNER:
 		return true;
 	default:
 		return !bpfdrv_dead(bdev);
+	}
+}
+
+/*
+ * The callback mutex of a call that must find the device resumed
+ * (bdev->pm_flags not 0; pci_pm.c): a system sleep is waited for, then a
+ * runtime PM reference resumes the device, then the mutex; a system
+ * suspend that came between (it holds the mutex while it runs) lets go of
+ * both and waits again. Out of the hot path of instances without power
+ * management.
+ */
+static inline int bpfdrv_call_lock_pm(struct bpfdrv_call *c)
+{
+	struct bpfdrv_device *bdev = c->bdev;
+	int ret;
+
+	for (;;) {
+		ret = bpfdrv_call_pm_get(c);
+		if (ret)
+			return ret;
+		if (c->kind == BPFDRV_CALL_RELEASE) {
+			bpfdrv_call_lock_release(bdev);
+		} else {
+			ret = bpfdrv_call_lock(bdev);
+			if (ret) {
+				bpfdrv_call_pm_put(c);
+				return ret;
+			}
+		}
+		if (c->kind == BPFDRV_CALL_IRQ ||
+		    !test_bit(BPFDRV_PM_F_ASLEEP, &bdev->pm_flags))
+			return 0;
+		mutex_unlock(&bdev->lock);
+		bpfdrv_call_pm_put(c);
 	}
 }
 
@@ -158,6 +207,7 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 	c->bdev = bdev;
 	c->kind = kind;
 	c->cb = cb;
+	c->pm = false;
 	c->pin = bpfdrv_pin(bdev);
 	if (unlikely(!bpfdrv_call_gate(bdev, kind))) {
 		ret = -ENODEV;
@@ -176,6 +226,13 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 		ret = -ENOENT;
 		goto out;
 	}
+	/* init and exit: no runtime PM yet, or the teardown resumed it */
+	if (unlikely(READ_ONCE(bdev->pm_flags)) && kind != BPFDRV_CALL_OWNER) {
+		ret = bpfdrv_call_lock_pm(c);
+		if (unlikely(ret))
+			goto out;
+		goto locked;
+	}
 	switch (kind) {
 	case BPFDRV_CALL_RELEASE:
 		bpfdrv_call_lock_release(bdev);
@@ -188,10 +245,12 @@ static __always_inline int bpfdrv_call_enter(struct bpfdrv_call *c,
 		if (unlikely(ret))
 			goto out;
 	}
+locked:
 	/* again under the mutex: an update may have swapped them */
 	c->ops = bdev->ops;
 	if (unlikely(!*(void **)((u8 *)c->ops + member))) {
 		mutex_unlock(&bdev->lock);
+		bpfdrv_call_pm_put(c);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -214,13 +273,16 @@ static __always_inline int bpfdrv_call_leave(struct bpfdrv_call *c, int ret,
 
 	if (c->kind != BPFDRV_CALL_UPDATE && c->kind != BPFDRV_CALL_HELD)
 		mutex_unlock(&bdev->lock);
+	if (unlikely(c->pm))
+		bpfdrv_call_pm_put(c);
 	ret = bpfdrv_check_ret(bdev, c->cb, ret, max);
 	bpfdrv_unpin(bdev, c->pin);
 	return ret;
 }
 
 /*
- * Stop the instance's calls for a while (a reset of its PCI function): its
+ * Stop the instance's calls for a while (a reset of its PCI function, its
+ * suspend or resume): its
  * callback mutex, held until bpfdrv_call_resume(), by one task; only
  * BPFDRV_CALL_HELD calls of that task run meanwhile, the others wait as
  * behind a long callback.

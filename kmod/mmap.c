@@ -249,7 +249,8 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 	w = bpfdrv_mmap_window(bdev, off, &end);
 	/* a region_offset near U64_MAX must not wrap to the region's start */
 	if (w && bpfdrv_live(bdev) && bdev->active_fn &&
-	    !check_add_overflow(w->region_offset, off - w->offset, &roff)) {
+	    !check_add_overflow(w->region_offset, off - w->offset, &roff) &&
+	    (w->region >= PCI_STD_NUM_BARS || !bpfdrv_pci_pm_fault(bdev))) {
 		mutex_lock(&bdev->active_fn->dma_lock);
 		if (!bpfdrv_region_pfn(bdev, w->region, roff, PAGE_SIZE, &pfn))
 			ret = vmf_insert_pfn(vma, vmf->address, pfn);
@@ -260,6 +261,31 @@ static vm_fault_t bpfdrv_vm_fault(struct vm_fault *vmf)
 }
 
 static const struct vm_operations_struct bpfdrv_vm_ops = {
+	.fault = bpfdrv_vm_fault,
+};
+
+/*
+ * A BAR window's mapping keeps its function out of runtime suspend
+ * (pci_pm.c): a process may be driving the device through it, which no
+ * call shows. Forks and splits open more; each close lets go of one.
+ */
+static void bpfdrv_vm_bar_open(struct vm_area_struct *vma)
+{
+	struct bpfdrv_file_kern *f = vma->vm_file->private_data;
+
+	bpfdrv_pci_pm_map(f->bdev, true);
+}
+
+static void bpfdrv_vm_bar_close(struct vm_area_struct *vma)
+{
+	struct bpfdrv_file_kern *f = vma->vm_file->private_data;
+
+	bpfdrv_pci_pm_map(f->bdev, false);
+}
+
+static const struct vm_operations_struct bpfdrv_vm_bar_ops = {
+	.open = bpfdrv_vm_bar_open,
+	.close = bpfdrv_vm_bar_close,
 	.fault = bpfdrv_vm_fault,
 };
 
@@ -329,9 +355,12 @@ int bpfdrv_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (!(w->prot & BPFDRV_MAP_WRITE))
 		vm_flags_clear(vma, VM_MAYWRITE);	/* nor by mprotect() */
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
-	if (w->region < PCI_STD_NUM_BARS)
-		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	vma->vm_ops = &bpfdrv_vm_ops;
+	if (w->region < PCI_STD_NUM_BARS) {
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+		vma->vm_ops = &bpfdrv_vm_bar_ops;
+		bpfdrv_pci_pm_map(bdev, true);
+	}
 	return 0;
 }
 

@@ -148,6 +148,7 @@ static struct pci_driver bpfdrv_pci_driver = {
 	.probe = bpfdrv_pci_probe,
 	.remove = bpfdrv_pci_remove,
 	.err_handler = &bpfdrv_pci_err_handlers,
+	.driver.pm = &bpfdrv_pci_pm_ops,
 };
 
 /*
@@ -171,6 +172,10 @@ void bpfdrv_pci_exit(void)
 /* Declarations of a PCI driver that need the whole of them. */
 static int bpfdrv_pci_valid(const struct chr_ext_ops *ops)
 {
+	int ret = bpfdrv_pci_pm_valid(ops);
+
+	if (ret)
+		return ret;
 	/* instance names append the index; truncated ones would collide */
 	if (bpfdrv_driver_is_pci(ops) && strlen(ops->name) > BPFDRV_PCI_NAME_MAX) {
 		pr_info("PCI driver name %s is too long: at most %d characters, instances append a number\n",
@@ -209,6 +214,15 @@ static int bpfdrv_pci_valid(const struct chr_ext_ops *ops)
 static int bpfdrv_pci_claim(struct bpfdrv_device *bdev)
 {
 	return bdev->reserved_fn ? bpfdrv_pci_instance_setup(bdev, bdev->reserved_fn) : 0;
+}
+
+/* init succeeded: its shared INTx line, then runtime PM (pci_pm.c) */
+static void bpfdrv_pci_live(struct bpfdrv_device *bdev)
+{
+	if (!bdev->active_fn)
+		return;
+	bpfdrv_pci_irq_live(bdev);
+	bpfdrv_pci_pm_live(bdev);
 }
 
 static void bpfdrv_pci_release(struct bpfdrv_device *bdev)
@@ -285,6 +299,7 @@ const struct bpfdrv_part bpfdrv_part_pci = {
 	.sysfs = &bpfdrv_pci_sysfs,
 	.valid = bpfdrv_pci_valid,
 	.claim = bpfdrv_pci_claim,
-	.live = bpfdrv_pci_irq_live,
+	.live = bpfdrv_pci_live,
+	.del = bpfdrv_pci_pm_stop,	/* resumed before exit */
 	.release = bpfdrv_pci_release,
 };

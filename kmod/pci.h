@@ -2,7 +2,8 @@
 /*
  * Between the files of PCI support: binding (pci.c), PCI_COMMAND
  * (pci_cmd.c), the interrupt (pci_irq.c), config space and BARs
- * (pci_bar.c), DMA buffers (pci_dma.c).
+ * (pci_bar.c), DMA buffers (pci_dma.c), reset (pci_reset.c), power
+ * management (pci_pm.c).
  */
 #ifndef __BPFDRV_PCI_H
 #define __BPFDRV_PCI_H
@@ -32,6 +33,18 @@ void bpfdrv_pci_irq_free(struct bpfdrv_device *bdev);
 
 /* pci_reset.c: the function's reset, for the driver's callbacks */
 extern const struct pci_error_handlers bpfdrv_pci_err_handlers;
+
+/*
+ * pci_pm.c: system sleep and runtime PM of the functions, the driver's
+ * suspend and resume; runtime PM from the instance's live step to its del
+ * step; BAR mappings and their faults keep or make the function active
+ */
+extern const struct dev_pm_ops bpfdrv_pci_pm_ops;
+void bpfdrv_pci_pm_live(struct bpfdrv_device *bdev);
+void bpfdrv_pci_pm_stop(struct bpfdrv_device *bdev);
+void bpfdrv_pci_pm_map(struct bpfdrv_device *bdev, bool add);
+int bpfdrv_pci_pm_fault(struct bpfdrv_device *bdev);
+int bpfdrv_pci_pm_valid(const struct chr_ext_ops *ops);
 
 /* pci_bar.c: the calling instance's function, if lockdown allows it */
 struct bpfdrv_pci_fn *bpfdrv_pci_fn_of(struct bpfdrv_dev *dev, int *err);

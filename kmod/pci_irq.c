@@ -46,7 +46,7 @@ static irqreturn_t bpfdrv_pci_irq_thread(int irq, void *data)
 	hard = READ_ONCE(bdev->ops)->irq_hard;
 	rcu_read_unlock();
 	/* not before init succeeded, not once teardown began */
-	ret = bpfdrv_call(bdev, BPFDRV_CALL_LIVE, BPFDRV_CB_IRQ, irq, INT_MAX,
+	ret = bpfdrv_call(bdev, BPFDRV_CALL_IRQ, BPFDRV_CB_IRQ, irq, INT_MAX,
 			  0, vec->index);
 	/*
 	 * Still asserted? Then the hard handler runs again at once. Not live
@@ -147,8 +147,12 @@ static irqreturn_t bpfdrv_pci_irq_hard(int irq, void *data)
 	if (READ_ONCE(fn->irq_stopped))
 		return bpfdrv_pci_irq_stopped(bdev);
 	rcu_read_lock();
-	if (!bpfdrv_live(bdev)) {
-		/* init or teardown: INTx stays masked at the function */
+	/*
+	 * init or teardown: INTx stays masked at the function. Suspended
+	 * (pci_pm.c, which waits for RCU after it set pm_off): the device
+	 * raises nothing then, and its BAR may not answer.
+	 */
+	if (!bpfdrv_live(bdev) || READ_ONCE(fn->pm_off)) {
 		rcu_read_unlock();
 		return bpfdrv_pci_irq_stopped(bdev);
 	}

@@ -22,6 +22,18 @@
  *                                to B, by DMA
  *   test_edu stream NODE SECONDS factorials for SECONDS: prints "right R
  *                                eio E wrong W other O"; EIO is a reset's
+ *   test_edu pmstream NODE SECONDS
+ *                                the same in bursts with idle gaps of 0 to
+ *                                500 ms, so that a device with runtime PM
+ *                                suspends and resumes between them
+ *   test_edu pm NODE             print "suspends S resumes R hist H"
+ *                                (EDU_IOC_PM; H in hex, the newest last)
+ *   test_edu pmfail NODE SUSPEND_RET RESUME_RET RESUME_MS
+ *                                what the next suspends and resumes do
+ *                                (edu_pm.bpf.o only)
+ *   test_edu pmmap NODE MS       map the register BAR, read the ID
+ *                                register through it, hold the mapping for
+ *                                MS ms, read it again: prints "id X X"
  *
  * Errors print "error: <errno name>: <what>" and exit 1.
  */
@@ -301,10 +313,81 @@ static int cmd_stream(const char *node, int seconds)
 	return wrong || other;
 }
 
+/* Factorials in bursts, with idle gaps around the autosuspend delay. */
+static int cmd_pmstream(const char *node, int seconds)
+{
+	static const unsigned long known[] = { 1, 1, 2, 6, 24, 120, 720, 5040,
+		40320, 362880, 3628800, 39916800, 479001600 };
+	unsigned long right = 0, eio = 0, wrong = 0, other = 0, r;
+	time_t end = time(NULL) + seconds;
+	int fd = open_node(node, 0), i = 0, burst;
+	char n[8];
+
+	srand(getpid());
+	while (time(NULL) < end) {
+		for (burst = 1 + rand() % 20; burst; burst--, i++) {
+			snprintf(n, sizeof(n), "%d\n", i % 13);
+			if (!factorial(fd, n, &r))
+				r == known[i % 13] ? right++ : wrong++;
+			else if (errno == EIO)
+				eio++;
+			else
+				other++;
+		}
+		usleep((rand() % 500) * 1000);
+	}
+	printf("right %lu eio %lu wrong %lu other %lu\n", right, eio, wrong, other);
+	return wrong || other;
+}
+
+static int cmd_pm(const char *node)
+{
+	int fd = open_node(node, 0);
+	struct edu_pm pm;
+
+	if (ioctl(fd, EDU_IOC_PM, &pm))
+		return fail("EDU_IOC_PM");
+	printf("suspends %u resumes %u hist %llx\n", pm.suspends, pm.resumes,
+	       (unsigned long long)pm.hist);
+	return 0;
+}
+
+static int cmd_pmfail(const char *node, char **argv)
+{
+	struct edu_pm_fail pf = {
+		.suspend_ret = atoi(argv[0]),
+		.resume_ret = atoi(argv[1]),
+		.resume_ms = atoi(argv[2]),
+	};
+	int fd = open_node(node, 0);
+
+	if (ioctl(fd, EDU_IOC_PM_FAIL, &pf))
+		return fail("EDU_IOC_PM_FAIL");
+	return 0;
+}
+
+static int cmd_pmmap(const char *node, int ms)
+{
+	int fd = open_node(node, 0);
+	volatile unsigned int *regs;
+	unsigned int a, b;
+
+	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		    EDU_MMAP_BAR);
+	if (regs == MAP_FAILED)
+		return fail("mmap");
+	a = regs[EDU_REG_ID / 4];
+	usleep(ms * 1000);
+	b = regs[EDU_REG_ID / 4];
+	printf("id %x %x\n", a, b);
+	munmap((void *)regs, 4096);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock|dmaread|dmafill|stream NODE [ARGS]\n");
+		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock|dmaread|dmafill|stream|pmstream|pm|pmfail|pmmap NODE [ARGS]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "facts"))
@@ -332,6 +415,14 @@ int main(int argc, char **argv)
 				   strtoul(argv[4], NULL, 0) & 0xff);
 	if (!strcmp(argv[1], "stream") && argc == 4)
 		return cmd_stream(argv[2], atoi(argv[3]));
+	if (!strcmp(argv[1], "pmstream") && argc == 4)
+		return cmd_pmstream(argv[2], atoi(argv[3]));
+	if (!strcmp(argv[1], "pm"))
+		return cmd_pm(argv[2]);
+	if (!strcmp(argv[1], "pmfail") && argc == 6)
+		return cmd_pmfail(argv[2], argv + 3);
+	if (!strcmp(argv[1], "pmmap") && argc == 4)
+		return cmd_pmmap(argv[2], atoi(argv[3]));
 	fprintf(stderr, "test_edu: bad command\n");
 	return 2;
 }

@@ -475,7 +475,7 @@ fi
 # struct_ops type, the verifier's refusals, PCI and GPIO, the ABI
 # fixtures), and its module is built and installed by DKMS in the bookworm
 # root; trixie's 6.12, the same kernel version, runs the rest.
-deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci reset mmap irq gpio classes i2c spi eject abi accel}
+deb12_parts=${BPFDRV_DEB12_PARTS:-core hostile stall pci reset pm mmap irq gpio classes i2c spi eject abi accel}
 # the accelerator's part runs on Debian 12's 6.12 for the 6.12 line (the
 # swiotlb part runs its DMA tests on trixie's)
 lts_parts=${BPFDRV_LTS_PARTS:-iommu trace drm-clients update}
