@@ -416,7 +416,9 @@ msix_tests() {
 	else
 		nok "vectors: reload bpfdrv.ko with msi=0"
 	fi
+	# back to the guest's igb driver, as the boot left it
 	$BPFDRV unbind "$IGB_BDF" >/dev/null 2>&1
+	echo "$IGB_BDF" >/sys/bus/pci/drivers_probe 2>/dev/null
 }
 
 IGB_BDF=$(lspci -Dn -d 8086:10c9 | awk '{ print $1; exit }')

@@ -273,8 +273,9 @@ else
 			echo '-:bpfdrv_link_reset' >>$TFS/kprobe_events
 		fi
 	fi
-	check "aerprobe: unload; igb back to ${idrv:-no driver}" \
-		eval "$BPFDRV unload aerprobe && $BPFDRV unbind $igb && echo $igb >/sys/bus/pci/drivers_probe && [ \"\$(driver_of $igb)\" = '$idrv' ]"
+	check "aerprobe: unload; igb back to ${idrv:-the driver that takes it}" \
+		eval "$BPFDRV unload aerprobe && $BPFDRV unbind $igb && echo $igb >/sys/bus/pci/drivers_probe &&
+		      { [ -z '$idrv' ] || [ \"\$(driver_of $igb)\" = '$idrv' ]; }"
 	rmmod aer_inject 2>/dev/null
 fi
 for b in "${edus[@]}"; do
