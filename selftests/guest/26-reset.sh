@@ -164,7 +164,7 @@ check "fwprobe: unload" $BPFDRV unload fwprobe
 
 # a device with an MSI-X table (virtio-rng-pci: BAR 1, offset 0)
 rng=$(lspci -Dn -d 1af4:1005 | awk '{ print $1; exit }')
-if [ -n "$rng" ] && lspci -vs "$rng" | grep -q "Vector table: BAR=1 offset=00000000"; then
+if [ -n "$rng" ] && lspci -vvs "$rng" | grep -q "Vector table: BAR=1 offset=00000000"; then
 	rdrv=$(driver_of "$rng")
 	check "fwprobe: loads on virtio-rng-pci ($rng)" \
 		$BPFDRV load --pin --device "$rng" $TOBJ/fw_probe.bpf.o

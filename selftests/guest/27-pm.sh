@@ -135,7 +135,7 @@ if [ "$rootfs" = 9p ] || [ "$rootfs" = virtiofs ]; then
 	# seen on 7.3.4 with pm_test devices: the devices suspended and
 	# resumed (virtio-gpu then lost its resources), and the next file
 	# access of the test hung for good
-	echo "# skip: system sleep (the guest's root filesystem is $rootfs, whose virtio driver has no freeze/restore: the PM core resets its device on resume and every file access then hangs)"
+	echo "# skip: system sleep (the guest's root filesystem is $rootfs: after one pm_test cycle every file access hung, most likely its virtio transport, which has no freeze/restore; see docs/pci.md)"
 elif [ ! -w /sys/power/pm_test ]; then
 	nok "system sleep: /sys/power/pm_test is there (CONFIG_PM_DEBUG)"
 else
