@@ -416,7 +416,7 @@ msix_tests() {
 	else
 		nok "vectors: reload bpfdrv.ko with msi=0"
 	fi
-	# back to the guest's igb driver, as the boot left it
+	# to a driver of the guest's, if one takes it (the test guests blacklist igb)
 	$BPFDRV unbind "$IGB_BDF" >/dev/null 2>&1
 	echo "$IGB_BDF" >/sys/bus/pci/drivers_probe 2>/dev/null
 }
