@@ -356,8 +356,17 @@ msix_tests() {
 	wait_for 5 eval 'c=$(mcounts hard 8); sleep 0.3; [ "$c" = "$(mcounts hard 8)" ]'
 	c1=$(vsub "$(mcounts hard $n)" "$c0")
 	echo "# 500 rings of each vector from 4 processes: handled $c1"
-	expect_eq "vectors: rung at once, /proc/interrupts counts every irq_hard call per vector" \
-		"$(vsub "$(mproc $n)" "$p0")" "$c1"
+	if preempt_rt; then
+		# irq_hard runs in the vector's forced thread there: an
+		# interrupt that comes while it is pending is served by the
+		# same run, so the kernel counts at least as many
+		check "vectors: rung at once, /proc/interrupts counts at least each irq_hard call per vector (PREEMPT_RT: $(vsub "$(mproc $n)" "$p0") for $c1)" \
+			eval "paste -d' ' <(vsub '$(mproc $n)' '$p0' | tr ' ' '\n') <(echo $c1 | tr ' ' '\n') |
+			      awk '\$1 < \$2 { e = 1 } END { exit e }'"
+	else
+		expect_eq "vectors: rung at once, /proc/interrupts counts every irq_hard call per vector" \
+			"$(vsub "$(mproc $n)" "$p0")" "$c1"
+	fi
 	expect_eq "vectors: and sysfs irq_counts each one" "$(vsub "$(msysfs)" "$s0")" "$c1"
 	check "vectors: every vector got between 1 and 500 of its 500 rings" \
 		eval "echo $c1 | tr ' ' '\n' | awk '\$1 < 1 || \$1 > 500 { e = 1 } END { exit e }'"
