@@ -554,6 +554,8 @@ if [ -d /sys/module/drm_gpuvm ]; then
 		$T/test_accel vm "$node" "$RANDOM" >"$OUT/vm" 2>&1
 	check "trace -g drm -- test_accel vm exits 0" test $? -eq 0
 	cat "$OUT/vm"
+	# which of the tracer's counts lost what, if anything
+	grep '"type":"lost"' "$OUT/trace-vm.json" | grep -v '"total":0' | sed 's/^/# /'
 	echo Y >$DIRECT
 	if [ -n "$kp" ]; then
 		events_off bpfdrv_vm drm_ioctl
