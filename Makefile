@@ -72,7 +72,7 @@ ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_
 FW_BAD_CASES := dotdot slash hidden gap long space missing big sleep
 FW_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_fw_%.bpf.o,$(FW_BAD_CASES)) \
 	       $(BUILD)/selftests/edu_fw.bpf.o $(BUILD)/selftests/edu_pm.bpf.o \
-	       $(BUILD)/selftests/edu_pmbig.bpf.o
+	       $(BUILD)/selftests/edu_pmbig.bpf.o $(BUILD)/selftests/edu_pmmap.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -202,6 +202,9 @@ $(BUILD)/selftests/edu_fw.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
 $(BUILD)/selftests/edu_pm.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_AUTOSUSPEND_MS=200 -c $< -o $@
+$(BUILD)/selftests/edu_pmmap.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DEDU_AUTOSUSPEND_MS=200 -DEDU_PM_BAR_WINDOW -c $< -o $@
 $(BUILD)/selftests/edu_pmbig.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_AUTOSUSPEND_MS=90000000 -c $< -o $@

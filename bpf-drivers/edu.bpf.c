@@ -590,8 +590,11 @@ struct chr_ext_ops edu = {
 	.mode = 0600,
 	.pci_ids = { BPFDRV_PCI_ID(EDU_VENDOR, EDU_DEVICE) },
 	.mmaps = {
+#if !defined(EDU_AUTOSUSPEND_MS) || defined(EDU_PM_BAR_WINDOW)
+		/* not with runtime PM: refused at load (docs/pci.md) */
 		{ .region = BPFDRV_REGION_BAR(0), .offset = EDU_MMAP_BAR,
 		  .prot = BPFDRV_MAP_READ | BPFDRV_MAP_WRITE },
+#endif
 		{ .region = BPFDRV_REGION_DMA(0), .offset = EDU_MMAP_DMA,
 		  .prot = BPFDRV_MAP_READ | BPFDRV_MAP_WRITE },
 	},

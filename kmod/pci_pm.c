@@ -256,26 +256,23 @@ void bpfdrv_pci_pm_map(struct bpfdrv_device *bdev, bool add)
 }
 
 /*
- * A fault on a BAR window (mmap.c) needs the function active: resume it
- * (the mapping keeps it so). 0, or -EIO if it cannot be resumed.
+ * A fault on a BAR window (mmap.c): 0, or -EIO if the function's resume
+ * failed. It never resumes: the fault holds the process's mmap lock,
+ * which a sleepable callback under the instance's mutex may take (a copy
+ * from user memory), and a resume takes that mutex (lockdep saw the
+ * cycle). So no driver with a BAR window gets runtime PM (refused at
+ * load), and its function is active whenever a fault comes.
  */
 int bpfdrv_pci_pm_fault(struct bpfdrv_device *bdev)
 {
-	int ret;
-
-	if (!test_bit(BPFDRV_PM_F_RUNTIME, &bdev->pm_flags))
-		return test_bit(BPFDRV_PM_F_BROKEN, &bdev->pm_flags) ? -EIO : 0;
-	ret = pm_runtime_resume_and_get(bdev->pm_dev);
-	if (ret < 0)
-		return -EIO;
-	pm_runtime_mark_last_busy(bdev->pm_dev);
-	pm_runtime_put_autosuspend(bdev->pm_dev);
-	return 0;
+	return test_bit(BPFDRV_PM_F_BROKEN, &bdev->pm_flags) ? -EIO : 0;
 }
 
 /* At load: what power management a driver may declare. */
 int bpfdrv_pci_pm_valid(const struct chr_ext_ops *ops)
 {
+	int i;
+
 	if ((ops->suspend || ops->resume || ops->pm_autosuspend_ms) &&
 	    !bpfdrv_driver_is_pci(ops)) {
 		pr_info("%s: suspend, resume and pm_autosuspend_ms need a PCI driver (pci_ids or pci_slot)\n",
@@ -288,6 +285,13 @@ int bpfdrv_pci_pm_valid(const struct chr_ext_ops *ops)
 		pr_info("%s: pm_autosuspend_ms %u is more than a day (%u)\n",
 			ops->name, ops->pm_autosuspend_ms,
 			BPFDRV_PM_AUTOSUSPEND_MAX_MS);
+		return -EINVAL;
+	}
+	for (i = 0; i < BPFDRV_MAX_MMAPS && ops->mmaps[i].prot; i++) {
+		if (ops->mmaps[i].region >= PCI_STD_NUM_BARS)
+			continue;
+		pr_info("%s: pm_autosuspend_ms: runtime PM is not offered to drivers with BAR mmap windows (a fault cannot resume the function under the mmap lock)\n",
+			ops->name);
 		return -EINVAL;
 	}
 	/* they run without the mutex and cannot wait for a resume */
