@@ -202,7 +202,7 @@ check "edu_pm: its next suspends return -EBUSY" $EDU pmfail $N -16 0 0
 sleep 1.5
 s1=$(pmcount $N suspends)
 check "edu_pm: -EBUSY keeps it active ($(rt)) and is tried again after the delay ($((s1 - s0 - 0)) tries in 1.5 s), not reported" \
-	eval "[ $(rt) = active ] && [ $((s1 - s0)) -ge 2 ] && ! dmesg | tail -n +$((klog + 1)) | grep -q 'suspend failed'"
+	eval "[ $(rt) = active ] && [ $((s1 - s0)) -ge 2 ] && ! dmesg | tail -n +$((klog + 1)) | grep -q 'suspend failed: -16'"
 check "edu_pm: its next resumes take 700 ms" $EDU pmfail $N 0 0 700
 check "edu_pm: suspended" wait_for 10 suspended
 start=$(date +%s%N)
