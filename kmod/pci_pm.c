@@ -52,26 +52,13 @@ static const char *bpfdrv_pm_how(u32 how)
 	return how == BPFDRV_PM_RUNTIME ? "runtime" : "system";
 }
 
-/* The instance of the function, referenced, or NULL. */
-static struct bpfdrv_device *bpfdrv_pci_pm_instance(struct bpfdrv_pci_fn *fn)
-{
-	struct bpfdrv_device *bdev;
-
-	mutex_lock(&bpfdrv_lock);
-	bdev = fn->bdev;
-	if (bdev)
-		get_device(&bdev->dev);
-	mutex_unlock(&bpfdrv_lock);
-	return bdev;
-}
-
 static int bpfdrv_pci_pm_suspend(struct device *dev, u32 how)
 {
 	struct bpfdrv_pci_fn *fn = dev_get_drvdata(dev);
 	struct bpfdrv_device *bdev;
 	int ret = 0;
 
-	bdev = bpfdrv_pci_pm_instance(fn);
+	bdev = bpfdrv_pci_fn_instance(fn);
 	if (!bdev)
 		return 0;
 	if (how == BPFDRV_PM_RUNTIME &&

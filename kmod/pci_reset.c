@@ -25,24 +25,10 @@
 #include "mmap.h"
 #include "pci.h"
 
-/* The instance on @pdev, with a reference, or NULL. */
-static struct bpfdrv_device *bpfdrv_pci_err_instance(struct pci_dev *pdev)
-{
-	struct bpfdrv_pci_fn *fn = pci_get_drvdata(pdev);
-	struct bpfdrv_device *bdev;
-
-	mutex_lock(&bpfdrv_lock);
-	bdev = fn->bdev;
-	if (bdev)
-		get_device(&bdev->dev);
-	mutex_unlock(&bpfdrv_lock);
-	return bdev;
-}
-
 static void bpfdrv_pci_reset_prepare(struct pci_dev *pdev)
 {
 	struct bpfdrv_pci_fn *fn = pci_get_drvdata(pdev);
-	struct bpfdrv_device *bdev = bpfdrv_pci_err_instance(pdev);
+	struct bpfdrv_device *bdev = bpfdrv_pci_fn_instance(pci_get_drvdata(pdev));
 
 	fn->reset_bdev = bdev;
 	if (!bdev) {
@@ -92,7 +78,7 @@ static pci_ers_result_t bpfdrv_pci_ers(int vote)
 static pci_ers_result_t bpfdrv_pci_error_detected(struct pci_dev *pdev,
 						  pci_channel_state_t state)
 {
-	struct bpfdrv_device *bdev = bpfdrv_pci_err_instance(pdev);
+	struct bpfdrv_device *bdev = bpfdrv_pci_fn_instance(pci_get_drvdata(pdev));
 	u32 bstate = state == pci_channel_io_normal ? BPFDRV_PCI_ERR_NORMAL :
 		     state == pci_channel_io_frozen ? BPFDRV_PCI_ERR_FROZEN :
 		     BPFDRV_PCI_ERR_FAILURE;
@@ -118,7 +104,7 @@ static pci_ers_result_t bpfdrv_pci_error_detected(struct pci_dev *pdev,
  */
 static pci_ers_result_t bpfdrv_pci_slot_reset(struct pci_dev *pdev)
 {
-	struct bpfdrv_device *bdev = bpfdrv_pci_err_instance(pdev);
+	struct bpfdrv_device *bdev = bpfdrv_pci_fn_instance(pci_get_drvdata(pdev));
 	int vote;
 
 	pci_restore_state(pdev);
@@ -136,7 +122,7 @@ static pci_ers_result_t bpfdrv_pci_slot_reset(struct pci_dev *pdev)
 
 static void bpfdrv_pci_error_resume(struct pci_dev *pdev)
 {
-	struct bpfdrv_device *bdev = bpfdrv_pci_err_instance(pdev);
+	struct bpfdrv_device *bdev = bpfdrv_pci_fn_instance(pci_get_drvdata(pdev));
 
 	if (!bdev)
 		return;
