@@ -93,6 +93,18 @@ if [ "$left" -gt 990 ] && [ "$left" -le 1000 ]; then
 else
 	nok "BPFDRV_DEBUG_END=1000: the debug kernel's guest gets the run's start + 1000 s as its deadline (${deadline:-none}: $left s left)"
 fi
+stop=$(sed -n 's/^plan: boot debug: .*, stopped at \([0-9]*\)$/\1/p' <<<"$out")
+if [ -n "$stop" ] && [ $((stop - ${deadline:-0})) = 420 ]; then
+	ok "... and the watch stops it 420 s after that (BPFDRV_DEBUG_GRACE)"
+else
+	nok "... and the watch stops it 420 s after that (BPFDRV_DEBUG_GRACE: ${stop:-never})"
+fi
+out=$(plan BPFDRV_DEBUG=1)
+if ! grep -q "stopped at" <(grep -v "^plan: boot debug" <<<"$out"); then
+	ok "no other guest has the run's end"
+else
+	nok "no other guest has the run's end"
+fi
 refute "BPFDRV_DEBUG=0: no debug kernel" "^plan: vm debug" -- BPFDRV_DEBUG=0 BPFDRV_DEBUG_GATE=99999
 expect "BPFDRV_DEBUG_PARTS=mmap: its parts" -xE "plan: vm debug: .*guest.sh .*-e BPFDRV_PART_TIMEOUT=600 mmap" \
 	-- BPFDRV_DEBUG_PARTS=mmap BPFDRV_DEBUG=1

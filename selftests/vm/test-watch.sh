@@ -4,14 +4,16 @@
 # functions: a silent one is stopped at BPFDRV_BOOT_LIMIT and booted once
 # more, then fails; one that goes silent once up, at BPFDRV_QUIET_LIMIT,
 # the same; a chatty one's parts are reported as they end and its
-# boot time recorded; the recorded times set the next bound. Prints
+# boot time recorded; the recorded times set the next bound; with
+# BPFDRV_RUN_END, a guest still running then is stopped, and one that
+# failed is not booted again when a boot would end past it. Prints
 # unnumbered TAP lines; runs on the host in about 15 s.
 set -u
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 BPFDRV_CACHE=$tmp
-max_jobs=3 job_labels=() job_logs=() job_pids=() job_kinds=() job_part_limits=()
+max_jobs=6 job_labels=() job_logs=() job_pids=() job_kinds=() job_part_limits=()
 . "$(dirname "$0")/watch.sh"
 ok() { echo "ok - watch: $*"; }
 nok() { echo "not ok - watch: $*"; }
@@ -30,14 +32,31 @@ chatty() {
 	sleep 2
 	echo "# guest done"
 }
+# a guest that would run for ever
+endless() { printf '# kernel 7.3\n# part core\nok - a\n'; while sleep 1; do echo "ok - b"; done; }
 start=$SECONDS
+BPFDRV_RUN_END=$(($(date +%s) + 6)) launch boot "endlessrel" "$tmp/endless.log" endless 2>"$tmp/endless.err"
+BPFDRV_RUN_END=$(($(date +%s) + 7)) BPFDRV_BOOT_LIMIT=4 \
+	launch boot "lastrel" "$tmp/last.log" silent 2>"$tmp/last.err"
 BPFDRV_BOOT_LIMIT=4 launch boot "silentrel" "$tmp/silent.log" silent 2>"$tmp/silent.err"
 launch boot "chattyrel x" "$tmp/chatty.log" chatty 2>"$tmp/chatty.err"
 BPFDRV_QUIET_LIMIT=5 launch boot "frozenrel" "$tmp/frozen.log" frozen 2>"$tmp/frozen.err"
 launch boot "downedrel" "$tmp/downed.log" downed 2>"$tmp/downed.err"
 wait
 took=$((SECONDS - start))
-sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err" "$tmp/frozen.err" "$tmp/downed.err"
+sed 's/^/# /' "$tmp/silent.err" "$tmp/chatty.err" "$tmp/frozen.err" "$tmp/downed.err" \
+	"$tmp/endless.err" "$tmp/last.err"
+read -r rc secs <"$tmp/endless.log.status"
+check "a guest still running at BPFDRV_RUN_END (6 s) is stopped then, saying why (rc $rc, $secs s)" \
+	eval '[ "$rc" = 124 ] && [ "$secs" -ge 5 ] && [ "$secs" -lt 12 ] &&
+	      grep -q "endlessrel: the run.s time is spent: stopped in part core" "$tmp/endless.err" &&
+	      grep -q "stopped at the run.s end" "$tmp/endless.log.late" && grep -q "ok - b" "$tmp/endless.log"'
+read -r rc secs <"$tmp/last.log.status"
+check "a guest silent at its boot limit (4 s) is not booted again past BPFDRV_RUN_END (7 s) (rc $rc, $secs s)" \
+	eval '[ "$rc" = 124 ] && [ "$secs" -lt 7 ] && ! grep -q "booting it once more" "$tmp/last.err" &&
+	      grep -q "lastrel: no time left to boot it again" "$tmp/last.err" &&
+	      grep -q "no time was left to boot it again" "$tmp/last.log.late"'
+check "a guest without BPFDRV_RUN_END has no such end" eval '[ ! -e "$tmp/silent.log.late" ] && [ ! -e "$tmp/chatty.log.late" ]'
 read -r rc secs <"$tmp/silent.log.status"
 check "a guest silent for BPFDRV_BOOT_LIMIT=4 s is stopped twice and fails (rc $rc, $secs s)" \
 	eval '[ "$rc" = 124 ] && [ "$secs" -ge 8 ] && [ "$secs" -lt 30 ] &&
@@ -79,4 +98,4 @@ check "the next bound is three times the slowest recorded, 120 s at least ($(boo
 echo "chattyrel 70" >>"$tmp/boot-seconds"
 check "... $(boot_limit chattyrel) s after a 70 s boot; 600 s for a kernel never booted" \
 	eval '[ "$(boot_limit chattyrel)" = 210 ] && [ "$(boot_limit otherrel)" = 600 ]'
-check "the four ran at once ($took s)" test "$took" -lt 25
+check "the six ran at once ($took s)" test "$took" -lt 25

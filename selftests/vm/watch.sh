@@ -46,9 +46,11 @@ kill_tree() {	# kill_tree PID: it and every process under it (no procps needed)
 # stuck part, or its guest, by then) is frozen: stopped (returns 4), the
 # end of its console shown, rather than left to the VM's limit. A guest
 # that ended without a first line did not come up (returns 5: the debug
-# kernel's init once timed out waiting for udev on a busy host).
+# kernel's init once timed out waiting for udev on a busy host). With END
+# (seconds since the epoch), a guest still running then is stopped
+# (returns 6): the run's time is spent.
 watch_guest() {
-	local label=$1 out=$2 pid=$3 limit=$4 start=$SECONDS seen=0 total
+	local label=$1 out=$2 pid=$3 limit=$4 end=${5:-} start=$SECONDS seen=0 total
 	local first= line part= pstart=0 pok=0 pnok=0 rel=${1%% *} heard=$SECONDS
 	local quiet=${BPFDRV_QUIET_LIMIT:-$((${BPFDRV_PART_TIMEOUT:-600} + 300))}
 
@@ -84,6 +86,11 @@ watch_guest() {
 		done < <(sed -n "$((seen + 1)),${total}p" "$out" 2>/dev/null | tr -d '\r')
 		[ "$total" -gt "$seen" ] && heard=$SECONDS
 		seen=$total
+		if [ -n "$end" ] && [ "$(date +%s)" -ge "$end" ]; then
+			log "$label: the run's time is spent: stopped${part:+ in part $part}"
+			kill_tree "$pid"
+			return 6
+		fi
 		if [ -z "$first" ] && [ $((SECONDS - start)) -ge "$limit" ]; then
 			kill_tree "$pid"
 			return 3
@@ -104,22 +111,40 @@ watch_guest() {
 # its output goes to LOG, its exit status and time to LOG.status. A guest
 # (KIND boot) is watched: its parts' progress, and a silent boot, a guest
 # that froze or one that ended before it came up, retried once.
+# BPFDRV_RUN_END (seconds since the epoch) bounds a guest's run: it is
+# stopped then, and booted again only while a boot fits before it; LOG.late
+# says why it did not run to its end (report() skips what it did not run).
 launch() {
-	local kind=$1 label=$2 out=$3
+	local kind=$1 label=$2 out=$3 end=${BPFDRV_RUN_END:-}
 
 	shift 3
 	while [ "$(jobs -rp | wc -l)" -ge "$max_jobs" ]; do
 		wait -n
 	done
 	log "$label: started (log: ${out#"$BPFDRV_TOP"/})"
-	rm -f "$out.status" "$out.silent" "$out.frozen"
+	rm -f "$out.status" "$out.silent" "$out.frozen" "$out.late"
 	(
 		start=$SECONDS limit=$(boot_limit "${label%% *}")
 		for try in 1 2; do
 			"$@" >"$out" 2>&1 &
 			pid=$!
 			rc=0
-			[ "$kind" = boot ] && { watch_guest "$label" "$out" $pid "$limit" || rc=$?; }
+			[ "$kind" = boot ] && { watch_guest "$label" "$out" $pid "$limit" "$end" || rc=$?; }
+			if [ $rc = 6 ]; then
+				wait $pid 2>/dev/null
+				echo "stopped at the run's end" >"$out.late"
+				rc=124
+				break
+			fi
+			# a second boot only where it fits before the run's end
+			if [ $try = 1 ] && [ $rc != 0 ] && [ -n "$end" ] &&
+				[ $(($(date +%s) + limit)) -gt "$end" ]; then
+				wait $pid 2>/dev/null
+				log "$label: no time left to boot it again before the run's end"
+				echo "did not run to its end, and no time was left to boot it again" >"$out.late"
+				rc=124
+				break
+			fi
 			# 4: frozen once up (under TCG, once in CI's runs so far,
 			# unexplained: docs/testing.md): kept, and booted once more
 			if [ $rc = 4 ] && [ $try = 1 ]; then
