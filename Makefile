@@ -72,7 +72,8 @@ ACCEL_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_accel_%.bpf.o,$(ACCEL_BAD_
 FW_BAD_CASES := dotdot slash hidden gap long space missing big sleep
 FW_FIXTURES := $(patsubst %,$(BUILD)/selftests/bad_fw_%.bpf.o,$(FW_BAD_CASES)) \
 	       $(BUILD)/selftests/edu_fw.bpf.o $(BUILD)/selftests/edu_pm.bpf.o \
-	       $(BUILD)/selftests/edu_pmbig.bpf.o $(BUILD)/selftests/edu_pmmap.bpf.o
+	       $(BUILD)/selftests/edu_pmbig.bpf.o $(BUILD)/selftests/edu_pmmap.bpf.o \
+	       $(BUILD)/selftests/fw_probe_nopci.bpf.o
 # echo with its I/O through a kernel buffer, beside the direct one (make bench).
 BENCH_FIXTURES := $(BUILD)/selftests/bench/echo_buffered.bpf.o
 # ABI fixtures: drivers built with the frozen headers of each ABI version.
@@ -195,6 +196,10 @@ $(BUILD)/selftests/edu_accel1.bpf.o: bpf-drivers/edu_accel.bpf.c $(HEADERS)
 $(BUILD)/selftests/bad_fw_%.bpf.o: selftests/progs/bad_fw.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DBAD_$* -c $< -o $@
+# fwprobe without a PCI function: its copies have nowhere to go
+$(BUILD)/selftests/fw_probe_nopci.bpf.o: selftests/progs/fw_probe.bpf.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DFWP_NO_PCI -c $< -o $@
 $(BUILD)/selftests/edu_fw.bpf.o: bpf-drivers/edu.bpf.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -DEDU_FIRMWARE -c $< -o $@

@@ -18,7 +18,7 @@
  *   "orphaned" until the interrupt, so no stale result reaches the next
  *   owner.
  * - Its state is in per-device and per-file storage, which a live update
- *   (bpfdrv update edu edu.bpf.o) keeps, as it keeps the function, the
+ *   (bpfdrv update edu NEW.bpf.o) keeps, as it keeps the function, the
  *   interrupt and the DMA buffer: factorials in flight complete on the new
  *   code. EDU_IOC_VERSION gives the version of the code.
  * - read and write are direct (BPFDRV_F_DIRECT_IO): a DMA transfer's data
@@ -76,19 +76,36 @@ struct edu_dev {
 	__u32 resumes;
 	__u64 pm_hist;
 	struct edu_pm_fail pm_fail;	/* EDU_IOC_PM_FAIL */
+	__u32 quiesced;		/* between reset_prepare and reset_done, or suspended */
+	__u32 quiesced_calls;	/* calls that came then: EDU_IOC_PM */
 };
 
-#define FACT_DONE(e)	((e)->fact_irqs != (e)->fact_seen)
-#define DMA_DONE(e)	((e)->dma_irqs != (e)->dma_seen)
+/* bpfdrv calls nothing while the driver is quiesced: counted if it does */
+static __always_inline void note_call(struct edu_dev *e)
+{
+	if (e->quiesced)
+		__sync_fetch_and_add(&e->quiesced_calls, 1);
+}
+
+/* a unit's interrupt came since its result was last consumed */
+static __always_inline bool fact_done(const struct edu_dev *e)
+{
+	return e->fact_irqs != e->fact_seen;
+}
+
+static __always_inline bool dma_done(const struct edu_dev *e)
+{
+	return e->dma_irqs != e->dma_seen;
+}
 
 /* A unit whose owner closed before its interrupt is free once it came. */
 static __always_inline void reap_orphans(struct edu_dev *e)
 {
-	if (e->fact_owner == ORPHAN && FACT_DONE(e)) {
+	if (e->fact_owner == ORPHAN && fact_done(e)) {
 		e->fact_seen = e->fact_irqs;
 		e->fact_owner = 0;
 	}
-	if (e->dma_owner == ORPHAN && DMA_DONE(e)) {
+	if (e->dma_owner == ORPHAN && dma_done(e)) {
 		e->dma_seen = e->dma_irqs;
 		e->dma_owner = 0;
 	}
@@ -153,12 +170,13 @@ void BPF_PROG(edu_reset_prepare, struct bpfdrv_dev *dev)
 	if (!e)
 		return;
 	bpfdrv_for(i, dev, 0, 1 << 20) {
-		if ((!e->fact_owner || FACT_DONE(e)) &&
-		    (!e->dma_owner || DMA_DONE(e)))
+		if ((!e->fact_owner || fact_done(e)) &&
+		    (!e->dma_owner || dma_done(e)))
 			break;
 		if (bpfdrv_dev_yield(dev))
 			break;
 	}
+	e->quiesced = 1;
 }
 
 /*
@@ -172,6 +190,7 @@ void BPF_PROG(edu_reset_done, struct bpfdrv_dev *dev)
 
 	if (!e)
 		return;
+	e->quiesced = 0;
 	e->resets++;
 	if (e->fact_owner == ORPHAN)
 		e->fact_owner = 0;
@@ -207,17 +226,18 @@ int BPF_PROG(edu_suspend, struct bpfdrv_dev *dev, __u32 how)
 	if (e->pm_fail.suspend_ret)
 		return e->pm_fail.suspend_ret;
 	bpfdrv_for(i, dev, 0, 1 << 20) {
-		if ((!e->fact_owner || FACT_DONE(e)) &&
-		    (!e->dma_owner || DMA_DONE(e)))
+		if ((!e->fact_owner || fact_done(e)) &&
+		    (!e->dma_owner || dma_done(e)))
 			break;
 		if (bpfdrv_dev_yield(dev))
 			break;
 	}
-	if (e->fact_owner && !FACT_DONE(e))
+	if (e->fact_owner && !fact_done(e))
 		return -EBUSY;		/* still computing: not now */
-	if (e->dma_owner && !DMA_DONE(e))
+	if (e->dma_owner && !dma_done(e))
 		return -EBUSY;
 	bpfdrv_writel(dev, BAR0, EDU_REG_STATUS, 0);
+	e->quiesced = 1;
 	return 0;
 }
 
@@ -231,6 +251,7 @@ int BPF_PROG(edu_resume, struct bpfdrv_dev *dev, __u32 how)
 
 	if (!e)
 		return -EIO;
+	e->quiesced = 0;
 	e->resumes++;
 	pm_log(e, how == BPFDRV_PM_RUNTIME ? EDU_PM_RESUME_RUNTIME :
 					     EDU_PM_RESUME_SYSTEM);
@@ -265,6 +286,7 @@ int BPF_PROG(edu_irq_hard, struct bpfdrv_dev *dev, __u32 vector)
 
 	if (!e)
 		return BPFDRV_IRQ_NONE;
+	note_call(e);
 	status = bpfdrv_readl(dev, BAR0, EDU_REG_IRQ_STATUS, &err);
 	if (err || !status)
 		return BPFDRV_IRQ_NONE;	/* not ours (shared INTx) */
@@ -301,8 +323,9 @@ static __always_inline int parse_number(struct bpfdrv_io *io)
 	return n <= EDU_FACT_MAX ? n : -1;
 }
 
-static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_dev *dev,
-		      struct edu_dev *e, struct edu_file *f, struct bpfdrv_io *io)
+static __always_inline int fact_write(struct bpfdrv_file *file,
+				      struct bpfdrv_dev *dev, struct edu_dev *e,
+				      struct edu_file *f, struct bpfdrv_io *io)
 {
 	int n = parse_number(io);
 
@@ -322,20 +345,21 @@ static __always_inline int fact_write(struct bpfdrv_file *file, struct bpfdrv_de
 }
 
 /* The result as decimal text with a newline. */
-static __always_inline int fact_read(struct bpfdrv_file *file, struct bpfdrv_dev *dev,
-		     struct edu_dev *e, struct edu_file *f, struct bpfdrv_io *io)
+static __always_inline int fact_read(struct bpfdrv_file *file,
+				     struct bpfdrv_dev *dev, struct edu_dev *e,
+				     struct edu_file *f, struct bpfdrv_io *io)
 {
 	char digits[16], out[16];
 	__u32 v, n = 0, i;
 
 	if (e->fact_owner != file->id)
 		return 0;		/* nothing pending */
-	if (!FACT_DONE(e) && f->resets != e->resets) {
+	if (!fact_done(e) && f->resets != e->resets) {
 		e->fact_owner = 0;	/* a reset came between */
 		bpfdrv_dev_wake(dev);
 		return -EIO;
 	}
-	if (!FACT_DONE(e))
+	if (!fact_done(e))
 		return -EAGAIN;		/* the interrupt wakes us */
 	v = e->fact_result;
 	do {
@@ -355,8 +379,8 @@ static __always_inline int fact_read(struct bpfdrv_file *file, struct bpfdrv_dev
 }
 
 /* Start a transfer of len bytes; the DMA interrupt reports completion. */
-static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_dev *e, __u64 src,
-		     __u64 dst, __u32 len, __u32 cmd)
+static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_dev *e,
+				     __u64 src, __u64 dst, __u32 len, __u32 cmd)
 {
 	int err;
 
@@ -371,9 +395,10 @@ static __always_inline int dma_start(struct bpfdrv_dev *dev, struct edu_dev *e, 
  * A DMA read or write: the first call starts the transfer and asks to
  * wait; the call after the interrupt finishes it.
  */
-static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *dev,
-		  struct edu_dev *e, struct edu_file *f, struct bpfdrv_io *io,
-		  bool to_device)
+static __always_inline int dma_rw(struct bpfdrv_file *file,
+				  struct bpfdrv_dev *dev, struct edu_dev *e,
+				  struct edu_file *f, struct bpfdrv_io *io,
+				  bool to_device)
 {
 	__u32 len = io->len;
 	int err;
@@ -381,13 +406,13 @@ static __always_inline int dma_rw(struct bpfdrv_file *file, struct bpfdrv_dev *d
 	if (io->nonblock)
 		return -EINVAL;
 	if (f->dma_running) {
-		if (!DMA_DONE(e) && f->resets != e->resets) {
+		if (!dma_done(e) && f->resets != e->resets) {
 			f->dma_running = 0;	/* a reset came between */
 			e->dma_owner = 0;
 			bpfdrv_dev_wake(dev);
 			return -EIO;
 		}
-		if (!DMA_DONE(e))
+		if (!dma_done(e))
 			return -EAGAIN;
 		/* first: a copy that faults is made again, with this state */
 		err = to_device ? 0 : bpfdrv_dma_to_io(dev, DMA_OUT, io, 0, len);
@@ -440,6 +465,7 @@ static __always_inline int edu_rw(struct bpfdrv_dev *dev,
 
 	if (!f || !e)
 		return -EIO;
+	note_call(e);
 	if (f->mode == EDU_MODE_DMA)
 		return dma_rw(file, dev, e, f, io, write);
 	return write ? fact_write(file, dev, e, f, io) : fact_read(file, dev, e, f, io);
@@ -475,6 +501,7 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
 
 	if (!f || !e)
 		return -EIO;
+	note_call(e);
 	switch (cmd) {
 	case EDU_IOC_INFO:
 		info.id = e->id;
@@ -522,6 +549,7 @@ int BPF_PROG(edu_ioctl, struct bpfdrv_dev *dev,
 		pm.suspends = e->suspends;
 		pm.resumes = e->resumes;
 		pm.hist = e->pm_hist;
+		pm.quiesced_calls = e->quiesced_calls;
 		return bpfdrv_io_store(io, 0, &pm, sizeof(pm));
 #ifdef EDU_AUTOSUSPEND_MS
 	case EDU_IOC_PM_FAIL:
@@ -540,8 +568,9 @@ __u32 BPF_PROG(edu_poll, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 
 	if (!e)
 		return BPFDRV_POLLERR;
+	note_call(e);
 	reap_orphans(e);
-	if (e->fact_owner == file->id && FACT_DONE(e))
+	if (e->fact_owner == file->id && fact_done(e))
 		mask |= BPFDRV_POLLIN;
 	if (!e->fact_owner)
 		mask |= BPFDRV_POLLOUT;
@@ -555,6 +584,7 @@ void BPF_PROG(edu_release, struct bpfdrv_dev *dev, struct bpfdrv_file *file)
 
 	if (!e)
 		return;
+	note_call(e);
 	/* Busy until the interrupt, so its result goes to nobody. */
 	if (e->fact_owner == file->id)
 		e->fact_owner = ORPHAN;

@@ -84,12 +84,16 @@ struct edu_reg {
 /*
  * Power management (ABI 13): the driver's suspend and resume calls, and
  * the last 16 of them in order, one hex digit each, the newest lowest:
- * EDU_PM_* below.
+ * EDU_PM_* below. quiesced_calls: calls of the driver that came while it
+ * was quiesced (after a reset_prepare or a suspend that succeeded, before
+ * their reset_done or resume), which bpfdrv promises never happen.
  */
 struct edu_pm {
 	__u32 suspends;
 	__u32 resumes;
 	__u64 hist;
+	__u32 quiesced_calls;
+	__u32 pad;
 };
 
 #define EDU_PM_SUSPEND_RUNTIME	1

@@ -26,14 +26,12 @@
  *                                the same in bursts with idle gaps of 0 to
  *                                500 ms, so that a device with runtime PM
  *                                suspends and resumes between them
- *   test_edu pm NODE             print "suspends S resumes R hist H"
- *                                (EDU_IOC_PM; H in hex, the newest last)
+ *   test_edu pm NODE             print "suspends S resumes R hist H
+ *                                quiesced_calls Q" (EDU_IOC_PM; H in hex,
+ *                                the newest last)
  *   test_edu pmfail NODE SUSPEND_RET RESUME_RET RESUME_MS
  *                                what the next suspends and resumes do
  *                                (edu_pm.bpf.o only)
- *   test_edu pmmap NODE MS       map the register BAR, read the ID
- *                                register through it, hold the mapping for
- *                                MS ms, read it again: prints "id X X"
  *
  * Errors print "error: <errno name>: <what>" and exit 1.
  */
@@ -347,8 +345,9 @@ static int cmd_pm(const char *node)
 
 	if (ioctl(fd, EDU_IOC_PM, &pm))
 		return fail("EDU_IOC_PM");
-	printf("suspends %u resumes %u hist %llx\n", pm.suspends, pm.resumes,
-	       (unsigned long long)pm.hist);
+	printf("suspends %u resumes %u hist %llx quiesced_calls %u\n",
+	       pm.suspends, pm.resumes, (unsigned long long)pm.hist,
+	       pm.quiesced_calls);
 	return 0;
 }
 
@@ -366,28 +365,12 @@ static int cmd_pmfail(const char *node, char **argv)
 	return 0;
 }
 
-static int cmd_pmmap(const char *node, int ms)
-{
-	int fd = open_node(node, 0);
-	volatile unsigned int *regs;
-	unsigned int a, b;
-
-	regs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		    EDU_MMAP_BAR);
-	if (regs == MAP_FAILED)
-		return fail("mmap");
-	a = regs[EDU_REG_ID / 4];
-	usleep(ms * 1000);
-	b = regs[EDU_REG_ID / 4];
-	printf("id %x %x\n", a, b);
-	munmap((void *)regs, 4096);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_edu facts|fact|dma|dmafresh|liveness|info|regread|regwrite|nonblock|dmaread|dmafill|stream|pmstream|pm|pmfail|pmmap NODE [ARGS]\n");
+		fprintf(stderr, "usage: test_edu CMD NODE [ARGS]: CMD facts, fact, dma, dmafresh,\n"
+			"  liveness, info, regread, regwrite, nonblock, dmaread, dmafill,\n"
+			"  stream, pmstream, pm or pmfail\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "facts"))
@@ -421,8 +404,6 @@ int main(int argc, char **argv)
 		return cmd_pm(argv[2]);
 	if (!strcmp(argv[1], "pmfail") && argc == 6)
 		return cmd_pmfail(argv[2], argv + 3);
-	if (!strcmp(argv[1], "pmmap") && argc == 4)
-		return cmd_pmmap(argv[2], atoi(argv[3]));
 	fprintf(stderr, "test_edu: bad command\n");
 	return 2;
 }

@@ -21,9 +21,10 @@ load_module || { nok "insmod bpfdrv.ko for the firmware and reset tests"; exit 0
 # the firmware loader looks in firmware_class.path first
 FW=$OUT/firmware
 FWPATH=/sys/module/firmware_class/parameters/path
-mkdir -p "$FW/bpfdrv/edu" "$FW/bpfdrv/fwprobe" "$FW/bpfdrv/badfw"
+mkdir -p "$FW/bpfdrv/edu" "$FW/bpfdrv/fwprobe" "$FW/bpfdrv/fwprobe_nopci" "$FW/bpfdrv/badfw"
 head -c 4096 /dev/urandom >"$FW/bpfdrv/edu/edu.fw"
 head -c 8192 /dev/urandom >"$FW/bpfdrv/fwprobe/probe.fw"
+head -c 100 /dev/urandom >"$FW/bpfdrv/fwprobe_nopci/probe.fw"
 check "the firmware loader's search path is set to the test's directory" \
 	eval "printf %s '$FW' >$FWPATH"
 
@@ -32,15 +33,6 @@ for b in "${edus[@]}"; do
 	if [ -e "/sys/bus/pci/devices/$b/reset" ]; then resettable=$b; else plain=$b; fi
 done
 # the instance that holds PCI function $1
-instance_of() {
-	local d
-
-	for d in /sys/class/bpfdrv/*; do
-		[ "$(basename "$(readlink "$d/device" 2>/dev/null)")" = "$1" ] &&
-			basename "$d" && return
-	done
-}
-stat_of() { awk -v k="$2" '$1 == k { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
 
 # --- edu's firmware, loaded into the device's buffer by DMA ---
 check "edu_fw: loads, each instance loading edu.fw" $BPFDRV load --pin $TOBJ/edu_fw.bpf.o
@@ -95,6 +87,9 @@ else
 		eval "[ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -q '^right [1-9]' '$OUT/stream' && grep -q '^right [1-9]' '$OUT/stream2'"
 	check "reset_prepare and reset_done: 13 calls each" \
 		eval '[ "$(stat_of $rname reset_prepare)" = 13 ] && [ "$(stat_of $rname reset_done)" = 13 ]'
+	# edu counts its calls that come between reset_prepare and reset_done
+	q=$($EDU pm /dev/bpfdrv/$rname | awk '{ print $NF }')
+	expect_eq "no call of the driver came between a reset_prepare and its reset_done (of the streams' calls)" "$q" 0
 	if [ -n "$kp" ]; then
 		n=$(grep -c 'bpfdrv_bus_reset:' $TFS/trace)
 		check "ftrace's kprobe counts 13 bus resets of the kernel (counted $n)" test "$n" = 13
@@ -161,6 +156,16 @@ fw_eq "bpfdrv_fw_to_bar: past the BAR's end, ERANGE" -34 "$($TFW $N bar 0 0 0 $(
 fw_eq "bpfdrv_fw_to_bar: an offset that wraps, ERANGE" -34 "$($TFW $N bar 0 0 0 0xffffffffffffff 4)"
 fw_eq "bpfdrv_fw_to_bar: past the file's end, ERANGE" -34 "$($TFW $N bar 0 8190 0 4 4)"
 check "fwprobe: unload" $BPFDRV unload fwprobe
+
+# a driver without a device: its file loads, its copies reach no function
+check "fwprobe_nopci: loads without a device, with its own probe.fw" \
+	$BPFDRV load --pin $TOBJ/fw_probe_nopci.bpf.o
+N=/dev/bpfdrv/fwprobe_nopci
+fw_eq "fwprobe_nopci: bpfdrv_fw_size(0) is its file's 100 bytes" 100 "$($TFW $N size 0)"
+fw_eq "fwprobe_nopci: bpfdrv_fw_to_dma_buf: no PCI function, ENODEV" -19 "$($TFW $N dma 0 0 0 0 64)"
+fw_eq "fwprobe_nopci: bpfdrv_fw_to_bar: no PCI function, ENODEV" -19 "$($TFW $N bar 0 0 0 0 4)"
+fw_eq "fwprobe_nopci: a register read: no PCI function, ENODEV" -19 "$($TFW $N reg 0)"
+check "fwprobe_nopci: unload" $BPFDRV unload fwprobe_nopci
 
 # a device with an MSI-X table (virtio-rng-pci: BAR 1, offset 0)
 rng=$(lspci -Dn -d 1af4:1005 | awk '{ print $1; exit }')

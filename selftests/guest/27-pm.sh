@@ -3,12 +3,9 @@
 # Power management (ABI 13). Runtime PM: edu_pm (edu asking for a 200 ms
 # autosuspend) suspends when idle and every call resumes it first; two
 # streams of factorials with idle gaps cycle it, counted by the driver, by
-# bpfdrv's stats and by kprobes on the PCI core's runtime callbacks; a BAR
-# mapping keeps it active and its fault resumes it. System sleep through
-# the kernel's own path with /sys/power/pm_test "devices" (the device
-# callbacks run, the machine does not sleep): three cycles with files
-# open, DMA and interrupts in use, a runtime-PM instance, a plain edu
-# instance and a function without an instance. Hostile: a suspend that
+# bpfdrv's stats and by kprobes on the PCI core's runtime callbacks; a
+# driver with a BAR mmap window is refused runtime PM. System sleep is
+# 28-sleep.sh's, in a guest of its own. Hostile: a suspend that
 # fails, one that is busy, a slow resume, a resume that fails, a delay
 # refused at load; teardown while suspended.
 . "$(dirname "$0")/lib.sh"
@@ -29,15 +26,6 @@ done
 [ -n "$bdf" ] || bdf=${edus[0]}
 [ -n "$other" ] && [ "$other" != "$bdf" ] || other=${edus[1]}
 P=/sys/bus/pci/devices/$bdf/power
-instance_of() {
-	local d
-
-	for d in /sys/class/bpfdrv/*; do
-		[ "$(basename "$(readlink "$d/device" 2>/dev/null)")" = "$1" ] &&
-			basename "$d" && return
-	done
-}
-stat_of() { awk -v k="$2" '$1 == k { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
 rt() { cat "$P/runtime_status"; }
 # edu's own counts: pmcount NODE suspends|resumes|hist
 pmcount() { $EDU pm "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
@@ -121,72 +109,10 @@ if [ -n "$kp" ]; then
 else
 	echo "# skip: the kprobe count of the PCI core's runtime callbacks (no kprobe events here)"
 fi
+expect_eq "edu_pm: no call of the driver came while it was suspended" "$(pmcount $N quiesced_calls)" 0
 hist=$(pmcount $N hist)
 check "edu_pm: suspends and resumes alternate (the last 16, newest last: $hist)" \
 	eval "[[ ! $hist =~ 11|33 ]]"
-
-# --- system sleep, by the kernel's path with pm_test "devices" ---
-check "/sys/power/state offers freeze (s2idle): $(cat /sys/power/state)" grep -qw freeze /sys/power/state
-rootfs=$(findmnt -no FSTYPE / 2>/dev/null)
-if [ "$rootfs" = 9p ] || [ "$rootfs" = virtiofs ]; then
-	# seen on 7.3.4 with pm_test devices: the devices suspended and
-	# resumed (virtio-gpu then lost its resources), and the next file
-	# access of the test hung for good
-	echo "# skip: system sleep (the guest's root filesystem is $rootfs: after one pm_test cycle every file access hung, most likely its virtio transport, which has no freeze/restore; see docs/pci.md)"
-elif [ ! -w /sys/power/pm_test ]; then
-	nok "system sleep: /sys/power/pm_test is there (CONFIG_PM_DEBUG)"
-else
-	check "edu: loads on $other as edus (suspend and resume, no runtime PM)" \
-		$BPFDRV load --pin --name edus --device "$other" $OBJ/edu.bpf.o
-	oname=$(instance_of "$other")
-	testdev=$(lspci -Dn -d 1b36:0005 | awk '{ print $1; exit }')
-	bound=
-	[ -n "$testdev" ] && $BPFDRV bind "$testdev" >/dev/null 2>&1 && bound=$testdev
-	check "pci-testdev $bound bound to bpfdrv without an instance" test -n "$bound"
-	# files open, interrupts and DMA in use across the cycles
-	$EDU stream /dev/bpfdrv/$oname 40 >"$OUT/ss1" 2>&1 &
-	q1=$!
-	$EDU pmstream $N 40 >"$OUT/ss2" 2>&1 &
-	q2=$!
-	( end=$((SECONDS + 40)); n=0
-	  while ((SECONDS < end)); do $EDU dma /dev/bpfdrv/$oname >/dev/null 2>&1 || n=$((n + 1)); done
-	  echo "dma failures $n" ) >"$OUT/ss3" 2>&1 &
-	q3=$!
-	echo devices >/sys/power/pm_test
-	# what each device's callbacks did, on the console, should a sleep stall
-	echo 1 >/sys/power/pm_print_times
-	echo N >/sys/module/printk/parameters/console_suspend 2>/dev/null
-	echo 20 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
-	dmesg -n 7
-	for c in 1 2 3; do
-		s0=$(stat_of "$oname" suspend) r0=$(stat_of "$oname" resume)
-		sleep 2
-		check "system sleep $c: echo freeze >/sys/power/state (pm_test devices) returns" \
-			eval "echo freeze >/sys/power/state"
-		ho=$(pmcount /dev/bpfdrv/$oname hist)
-		expect_eq "system sleep $c: $oname: suspend(SYSTEM) then resume(SYSTEM), once each (hist $ho)" \
-			"$(( $(stat_of "$oname" suspend) - s0 )) $(( $(stat_of "$oname" resume) - r0 )) ${ho: -2}" "1 1 24"
-		h=$(pmcount $N hist)
-		check "system sleep $c: $name (runtime PM): a system suspend and resume in order among its runtime ones (hist $h)" \
-			eval "[[ $h =~ 24 ]] && [[ ! $h =~ 22|44|11|33 ]]"
-		check "system sleep $c: factorials right, a DMA round trip, on both" \
-			eval "$EDU facts /dev/bpfdrv/$oname | cmp - <(known_facts) && $EDU dma /dev/bpfdrv/$oname && $EDU facts $N | cmp - <(known_facts) && $EDU dma $N"
-	done
-	echo none >/sys/power/pm_test
-	echo 0 >/sys/power/pm_print_times
-	dmesg -n 4
-	wait $q1
-	rc1=$?
-	wait $q2
-	rc2=$?
-	wait $q3
-	check "system sleep: the streams across the three cycles: every factorial right ($(cat "$OUT/ss1"); $(cat "$OUT/ss2"))" \
-		eval "[ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -q 'eio 0 wrong 0 other 0' '$OUT/ss1' && grep -q 'eio 0 wrong 0 other 0' '$OUT/ss2'"
-	check "system sleep: DMA round trips across the cycles: $(cat "$OUT/ss3")" grep -qx "dma failures 0" "$OUT/ss3"
-	[ -n "$bound" ] && check "pci-testdev: unbound after the cycles" $BPFDRV unbind "$bound"
-	check "edus: unload ($oname)" $BPFDRV unload edus
-	check "edu_pm: the function runtime-suspends again after the system sleeps" wait_for 10 suspended
-fi
 
 # --- hostile: what the driver's suspend and resume do wrong ---
 klog=$(dmesg | wc -l)

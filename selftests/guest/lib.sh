@@ -68,6 +68,17 @@ wait_for() {	# wait_for SECONDS CMD...: poll until CMD succeeds
 	done
 	return 1
 }
+# instance_of BDF: the name of the instance bound to the PCI function
+instance_of() {
+	local d
+
+	for d in /sys/class/bpfdrv/*; do
+		[ "$(basename "$(readlink "$d/device" 2>/dev/null)")" = "$1" ] &&
+			basename "$d" && return
+	done
+}
+# stat_of INSTANCE KEY: a count of its sysfs stats (read without a call)
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }
 # the driver a PCI function is bound to, or nothing
 driver_of() { basename "$(readlink "/sys/bus/pci/devices/$1/driver" 2>/dev/null)" 2>/dev/null; }

@@ -2,7 +2,9 @@
 /*
  * fwprobe: a PCI test driver (attach with --device on an edu function) that
  * declares one firmware file, probe.fw, and calls the firmware kfuncs with
- * the arguments an ioctl gives (include/bpfdrv_fwprobe.h).
+ * the arguments an ioctl gives (include/bpfdrv_fwprobe.h). Built with
+ * FWP_NO_PCI, it is a driver without a device (fwprobe_nopci): its copies
+ * have no function to reach.
  */
 #include "bpfdrv.bpf.h"
 #include "bpfdrv_fwprobe.h"
@@ -12,9 +14,13 @@ char _license[] SEC("license") = "GPL";
 SEC("struct_ops.s/fwp_init")
 int BPF_PROG(fwp_init, struct bpfdrv_dev *dev)
 {
+#ifdef FWP_NO_PCI
+	return 0;
+#else
 	__s64 addr = bpfdrv_dma_alloc(dev, FWP_DMA_SIZE, 32);
 
 	return addr < 0 ? addr : 0;
+#endif
 }
 
 SEC("struct_ops.s/fwp_ioctl")
@@ -61,7 +67,11 @@ SEC(".struct_ops.link")
 struct chr_ext_ops fwprobe = {
 	.init = (void *)fwp_init,
 	.ioctl = (void *)fwp_ioctl,
+#ifdef FWP_NO_PCI
+	.name = "fwprobe_nopci",
+#else
 	.name = "fwprobe",
+#endif
 	.abi_version = BPFDRV_ABI_VERSION,
 	.firmware = { "probe.fw" },
 };

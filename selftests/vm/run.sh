@@ -226,11 +226,12 @@ vm() {
 
 	shift 2
 	if [ -n "$plan" ]; then
-		echo "plan: vm $rel: timeout ${BPFDRV_VM_TIMEOUT:-1800}${BPFDRV_ROOT_UPPER:+, an overlay of the root} $accel $* -e $cmd"
+		echo "plan: vm $rel: timeout ${BPFDRV_VM_TIMEOUT:-1800}${BPFDRV_ROOT_UPPER:+, an overlay of the root}${BPFDRV_QEMU_BIN:+, QEMU $BPFDRV_QEMU_BIN} $accel $* -e $cmd"
 		return
 	fi
 	img=$(kernel_image "$rel")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-1800}" vng --run "$img" $accel \
+		${BPFDRV_QEMU_BIN:+--qemu-bin "$BPFDRV_QEMU_BIN"} \
 		--disable-microvm --user root --cpus 2 --memory 2G \
 		--qemu-opts="$vm_iommu${BPFDRV_QEMU_DEVICES:-$QEMU_DEVICES}" "$@" -e "$cmd" \
 		</dev/null 2>&1 | cat
@@ -453,7 +454,7 @@ log "up to $max_jobs runs at once"
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
 # compiles in the guest instead). The longest runs start first.
 main_parts=$(echo " ${BPFDRV_PARTS:-} " |
-	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ watch / /g; s/ cloud / /g; s/^ *//; s/ *$//')
+	sed 's/ package / /g; s/ host-trace / /g; s/ session / /g; s/ swiotlb / /g; s/ sleep / /g; s/ watch / /g; s/ cloud / /g; s/^ *//; s/ *$//')
 # the harness's own watch on its guests, with pretend guests (20 s), and
 # its settings, each through the plan it makes (2 s)
 if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" watch "* ]]; then
@@ -504,7 +505,7 @@ rt_parts=${BPFDRV_RT_PARTS:-stall irq eject isolation trace update accel}
 newest_skip=${BPFDRV_NEWEST_SKIP:-eject isolation update stall}
 if [ -z "${BPFDRV_PARTS:-}" ] || [ -n "$main_parts" ]; then
 	for rel in "${kernels[@]}"; do
-		args=(-x package -x swiotlb)
+		args=(-x package -x swiotlb -x sleep)
 		# the fuzzers run in make fuzz and make test-debug
 		[ -z "${BPFDRV_PARTS:-}" ] && args+=(-x fuzz)
 		parts=$main_parts
@@ -539,6 +540,18 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" swiotlb "* ]]; then
 		BPFDRV_QEMU_DEVICES="-device edu,dma_mask=0xffffffff" \
 			launch boot "$rel swiotlb" \
 			"$BPFDRV_BUILD/vm/test-$rel-swiotlb.log" boot_suite "$rel" swiotlb
+	done
+fi
+# System sleep in a guest whose own virtio devices (its 9p root) keep
+# their state across a resume (qemu-sleep.sh), on the newest kernel (the
+# sleep part)
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" sleep "* ]]; then
+	for rel in "${kernels[@]}"; do
+		[ "$rel" = "${kernels[-1]}" ] || [ -n "${BPFDRV_PARTS:-}" ] || continue
+		case $rel in *-rt-*) [ -n "${BPFDRV_PARTS:-}" ] || continue;; esac
+		BPFDRV_QEMU_BIN=/src/selftests/vm/qemu-sleep.sh \
+			launch boot "$rel sleep" \
+			"$BPFDRV_BUILD/vm/test-$rel-sleep.log" boot_suite "$rel" sleep
 	done
 fi
 # Debian's cloud kernel, of the newest line: built without I2C, SPI, GPIO,

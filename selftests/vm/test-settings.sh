@@ -59,7 +59,7 @@ expect "BPFDRV_ACCEL=tcg boots under TCG" -e "$(vm_of 7.3.1+deb13-amd64)--disabl
 refute "BPFDRV_ACCEL=kvm boots under KVM" "--disable-kvm" -- BPFDRV_ACCEL=kvm
 expect "CI set: TCG whatever the host has" -e "$(vm_of 7.3.1+deb13-amd64)--disable-kvm" -- BPFDRV_ACCEL= CI=true
 expect "BPFDRV_KERNELS: one kernel, the newest, runs every part but those left to PREEMPT_RT" \
-	-xE "plan: vm 7.2.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x fuzz -x eject -x isolation -x update -x stall" \
+	-xE "plan: vm 7.2.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x sleep -x fuzz -x eject -x isolation -x update -x stall" \
 	-- BPFDRV_KERNELS=7.2.1+deb13-amd64
 refute "BPFDRV_KERNELS: no other kernel boots" "^plan: vm 7.3.1+deb13-amd64" -- BPFDRV_KERNELS=7.2.1+deb13-amd64
 expect "BPFDRV_VM_TIMEOUT=1234 limits the guests" -e "$(vm_of 6.12.1+deb12-amd64)timeout 1234 " -- BPFDRV_VM_TIMEOUT=1234
@@ -75,13 +75,16 @@ expect "BPFDRV_LTS_PARTS=irq: trixie's 6.12 runs irq" -xE "plan: vm 6.12.1\+deb1
 expect "BPFDRV_MID_PARTS=gpio: 7.2 runs gpio" -xE "plan: vm 7.2.1\+deb13-amd64: .*-e BPFDRV_TRACE_SHORT=1 gpio" -- BPFDRV_MID_PARTS=gpio
 expect "BPFDRV_RT_PARTS=spi: PREEMPT_RT runs spi" -xE "plan: vm 7.3.1\+deb13-rt-amd64: .*-e BPFDRV_TRACE_SHORT=1 spi" -- BPFDRV_RT_PARTS=spi
 expect "BPFDRV_NEWEST_SKIP=isolation: the newest leaves out isolation alone" \
-	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x fuzz -x isolation" -- BPFDRV_NEWEST_SKIP=isolation
+	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x sleep -x fuzz -x isolation" -- BPFDRV_NEWEST_SKIP=isolation
 expect "BPFDRV_PARTS='core pci': each kernel runs core and pci" -xE "plan: vm 7.3.1\+deb13-rt-amd64: .* core pci" -- "BPFDRV_PARTS=core pci"
 refute "BPFDRV_PARTS='core pci': no package guest, DKMS, swiotlb or cloud guest" \
 	"guest.sh package\|host dkms\|swiotlb=force\|cloud-amd64" -- "BPFDRV_PARTS=core pci"
 expect "BPFDRV_PARTS=package: the package guest on each kernel" -e "plan: vm 7.2.1+deb13-amd64: .*guest.sh package" -- BPFDRV_PARTS=package
 expect "BPFDRV_PARTS=fuzz: the fuzzers on each kernel (by default only the debug kernel's)" \
-	-xE "plan: vm 7.2.1\+deb13-amd64: .*guest.sh -x package -x swiotlb -e BPFDRV_TRACE_SHORT=1 fuzz" -- BPFDRV_PARTS=fuzz
+	-xE "plan: vm 7.2.1\+deb13-amd64: .*guest.sh -x package -x swiotlb -x sleep -e BPFDRV_TRACE_SHORT=1 fuzz" -- BPFDRV_PARTS=fuzz
+expect "the sleep part: its own guest on the newest kernel, its virtio devices behind root ports (qemu-sleep.sh)" \
+	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800, QEMU /src/selftests/vm/qemu-sleep.sh .*guest.sh sleep" --
+refute "... on no other kernel" "plan: vm \(6\.[0-9.]*+deb1[23]\|7\.2\.[0-9]*+deb13\|[0-9.]*+deb13-rt\)-amd64: .*guest.sh sleep" --
 expect "BPFDRV_PARTS=cloud: the newest cloud kernel's guest alone" -xE "plan: vm 7.3.1\+deb13-cloud-amd64: .*absent core trace" -- BPFDRV_PARTS=cloud
 expect "BPFDRV_DEBUG=1: the debug kernel's round after the matrix (with 2 minutes of fuzzing), whatever the time and disk" \
 	-e "plan: vm debug: .*-e BPFDRV_FUZZ_SECONDS=120 .* core pci mmap eject fuzz$" -- BPFDRV_DEBUG=1
