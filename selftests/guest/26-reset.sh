@@ -116,7 +116,32 @@ if [ -n "$resettable" ]; then
 	check "and the driver is ejected, saying why" \
 		eval '$BPFDRV status resetloop 2>&1 | grep -q "reset_prepare looped for more than"'
 	$BPFDRV unload resetloop >/dev/null 2>&1
+
+	# a flood: the driver unloaded while resets (bpfdrv's and sysfs's)
+	# and a stream of factorials go on, at random points of them
+	hung=0 unloads=0 bad=0
+	for i in $(seq 8); do
+		$BPFDRV load --pin --device "$resettable" $TOBJ/edu_fw.bpf.o >/dev/null 2>&1 || { bad=$((bad + 1)); continue; }
+		fname=$(instance_of "$resettable")
+		timeout 60 $EDU stream /dev/bpfdrv/$fname 3 >/dev/null 2>&1 &
+		s1=$!
+		( for j in 1 2 3; do
+			timeout 60 $BPFDRV reset "$fname" >/dev/null 2>&1
+			timeout 60 sh -c "echo 1 >/sys/bus/pci/devices/$resettable/reset" 2>/dev/null
+		  done ) &
+		r1=$!
+		sleep "0.$((RANDOM % 8))"
+		timeout 60 $BPFDRV unload edu >/dev/null 2>&1 && unloads=$((unloads + 1))
+		wait $s1
+		[ $? = 124 ] && hung=$((hung + 1))
+		wait $r1
+		[ "$(driver_of "$resettable")" = bpfdrv ] || bad=$((bad + 1))
+	done
+	check "8 unloads amid resets and a stream: all $unloads done, nothing hung ($hung), the function still bpfdrv's ($bad lost)" \
+		eval "[ $unloads = 8 ] && [ $hung = 0 ] && [ $bad = 0 ]"
 	check "edu_fw: loads again" $BPFDRV load --pin $TOBJ/edu_fw.bpf.o
+	check "after the flood: the firmware, factorials and DMA round trips are right" \
+		eval "$EDU dmaread /dev/bpfdrv/$(instance_of "$resettable") 4096 | cmp - $FW/bpfdrv/edu/edu.fw && $EDU facts /dev/bpfdrv/$(instance_of "$resettable") | cmp - <(known_facts)"
 fi
 if [ -n "$plain" ]; then
 	pname=$(instance_of "$plain")

@@ -139,6 +139,22 @@ wait $f1
 ms=$((($(date +%s%N) - start) / 1000000))
 check "edu_pm: two calls during a slow resume wait for it ($ms ms) and are right" \
 	eval "[ $ms -ge 700 ] && grep -qx 5040 '$OUT/f1' && grep -qx 40320 '$OUT/f2'"
+# unload in the middle of a slow resume: the call ends, the unload too
+check "edu_pm: suspended" wait_for 10 suspended
+timeout 30 $EDU fact $N 9 >"$OUT/f3" 2>&1 &
+f3=$!
+sleep 0.3
+timeout 30 $BPFDRV unload edu >/dev/null 2>&1
+urc=$?
+wait $f3
+frc=$?
+check "edu_pm: unloaded during a slow resume (exit $urc); the call it resumed for ended (exit $frc: $(head -c 60 "$OUT/f3"))" \
+	eval "[ $urc = 0 ] && [ $frc != 124 ] && { grep -qx 362880 '$OUT/f3' || [ $frc != 0 ]; }"
+check "edu_pm: the function active after it, runtime PM forbidden" \
+	eval "[ $(cat $P/control) = on ] && [ $(rt) = active ]"
+check "edu_pm: loads again" $BPFDRV load --pin --device "$bdf" $TOBJ/edu_pm.bpf.o
+name=$(instance_of "$bdf")
+N=/dev/bpfdrv/$name
 check "edu_pm: its next resumes return -EIO" $EDU pmfail $N 0 -5 0
 check "edu_pm: suspended" wait_for 10 suspended
 expect_err "edu_pm: a call after a failed resume gets EIO" "Input/output error\|EIO" $EDU fact $N 5
