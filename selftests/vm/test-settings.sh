@@ -59,7 +59,7 @@ expect "BPFDRV_ACCEL=tcg boots under TCG" -e "$(vm_of 7.3.1+deb13-amd64)--disabl
 refute "BPFDRV_ACCEL=kvm boots under KVM" "--disable-kvm" -- BPFDRV_ACCEL=kvm
 expect "CI set: TCG whatever the host has" -e "$(vm_of 7.3.1+deb13-amd64)--disable-kvm" -- BPFDRV_ACCEL= CI=true
 expect "BPFDRV_KERNELS: one kernel, the newest, runs every part but those left to PREEMPT_RT" \
-	-xE "plan: vm 7.2.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x sleep -x fuzz -x eject -x isolation -x update -x stall" \
+	-xE "plan: vm 7.2.1\+deb13-amd64: timeout 1800 .*guest.sh (-e BPFDRV_DEADLINE=[0-9]+ )?-x package -x swiotlb -x sleep -x fuzz -x eject -x isolation -x update -x stall -x irq -x accel -x trace" \
 	-- BPFDRV_KERNELS=7.2.1+deb13-amd64
 refute "BPFDRV_KERNELS: no other kernel boots" "^plan: vm 7.3.1+deb13-amd64" -- BPFDRV_KERNELS=7.2.1+deb13-amd64
 expect "BPFDRV_VM_TIMEOUT=1234 limits the guests" -e "$(vm_of 6.12.1+deb12-amd64)timeout 1234 " -- BPFDRV_VM_TIMEOUT=1234
@@ -73,9 +73,9 @@ expect "BPFDRV_JOBS=3 runs three at once" -e "up to 3 runs at once" -- BPFDRV_JO
 expect "BPFDRV_DEB12_PARTS=mmap: Debian 12's kernel runs mmap" -xE "plan: vm 6.12.1\+deb12-amd64: .*-e BPFDRV_TRACE_SHORT=1 mmap" -- BPFDRV_DEB12_PARTS=mmap
 expect "BPFDRV_LTS_PARTS=irq: trixie's 6.12 runs irq" -xE "plan: vm 6.12.1\+deb13-amd64: .*-e BPFDRV_TRACE_SHORT=1 irq" -- BPFDRV_LTS_PARTS=irq
 expect "BPFDRV_MID_PARTS=gpio: 7.2 runs gpio" -xE "plan: vm 7.2.1\+deb13-amd64: .*-e BPFDRV_TRACE_SHORT=1 gpio" -- BPFDRV_MID_PARTS=gpio
-expect "BPFDRV_RT_PARTS=spi: PREEMPT_RT runs spi" -xE "plan: vm 7.3.1\+deb13-rt-amd64: .*-e BPFDRV_TRACE_SHORT=1 spi" -- BPFDRV_RT_PARTS=spi
+expect "BPFDRV_RT_PARTS=spi: PREEMPT_RT runs spi" -xE "plan: vm 7.3.1\+deb13-rt-amd64: .*-x fuzz spi" -- BPFDRV_RT_PARTS=spi
 expect "BPFDRV_NEWEST_SKIP=isolation: the newest leaves out isolation alone" \
-	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800 .*guest.sh -x package -x swiotlb -x sleep -x fuzz -x isolation" -- BPFDRV_NEWEST_SKIP=isolation
+	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800 .*guest.sh (-e BPFDRV_DEADLINE=[0-9]+ )?-x package -x swiotlb -x sleep -x fuzz -x isolation" -- BPFDRV_NEWEST_SKIP=isolation
 expect "BPFDRV_PARTS='core pci': each kernel runs core and pci" -xE "plan: vm 7.3.1\+deb13-rt-amd64: .* core pci" -- "BPFDRV_PARTS=core pci"
 refute "BPFDRV_PARTS='core pci': no package guest, DKMS, swiotlb or cloud guest" \
 	"guest.sh package\|host dkms\|swiotlb=force\|cloud-amd64" -- "BPFDRV_PARTS=core pci"
@@ -83,9 +83,22 @@ expect "BPFDRV_PARTS=package: the package guest on each kernel" -e "plan: vm 7.2
 expect "BPFDRV_PARTS=fuzz: the fuzzers on each kernel (by default only the debug kernel's)" \
 	-xE "plan: vm 7.2.1\+deb13-amd64: .*guest.sh -x package -x swiotlb -x sleep -e BPFDRV_TRACE_SHORT=1 fuzz" -- BPFDRV_PARTS=fuzz
 expect "the sleep part: its own guest on the newest kernel, its virtio devices behind root ports (qemu-sleep.sh)" \
-	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800, QEMU /src/selftests/vm/qemu-sleep.sh .*guest.sh sleep" --
-refute "... on no other kernel" "plan: vm \(6\.[0-9.]*+deb1[23]\|7\.2\.[0-9]*+deb13\|[0-9.]*+deb13-rt\)-amd64: .*guest.sh sleep" --
-expect "BPFDRV_PARTS=cloud: the newest cloud kernel's guest alone" -xE "plan: vm 7.3.1\+deb13-cloud-amd64: .*absent core trace" -- BPFDRV_PARTS=cloud
+	-xE "plan: vm 7.3.1\+deb13-amd64: timeout 1800, QEMU /src/selftests/vm/qemu-sleep.sh .*guest.sh (-e BPFDRV_DEADLINE=[0-9]+ )?sleep" --
+refute "... on no other kernel" "plan: vm \(6\.[0-9.]*+deb1[23]\|7\.2\.[0-9]*+deb13\|[0-9.]*+deb13-rt\)-amd64: .*guest.sh (-e BPFDRV_DEADLINE=[0-9]+ )?sleep" --
+out=$(plan)
+deadline=$(sed -n 's/^plan: vm 7.2.1+deb13-amd64: .*guest.sh -e BPFDRV_DEADLINE=\([0-9]*\) .*/\1/p' <<<"$out" | head -n 1)
+left=$((${deadline:-0} - $(date +%s)))
+if [ "$left" -gt 4190 ] && [ "$left" -le 4200 ]; then
+	ok "the matrix's guests start parts only until the run's start + 4200 s (BPFDRV_MATRIX_END; $left s left)"
+else
+	nok "the matrix's guests start parts only until the run's start + 4200 s (BPFDRV_MATRIX_END; ${deadline:-none}: $left s left)"
+fi
+expect "... the cloud, swiotlb and sleep guests too" \
+	-xE "plan: vm 7.3.1\+deb13-(cloud-amd64|amd64): .*guest.sh -e BPFDRV_DEADLINE=[0-9]+ (-e BPFDRV_TRACE_SHORT=1 absent trace|swiotlb|sleep)" --
+refute "BPFDRV_PARTS: no deadline" "BPFDRV_DEADLINE" -- BPFDRV_PARTS=core
+expect "PREEMPT_RT runs the tracer's repetitions (each way), no other kernel of the matrix" \
+	-xE "plan: vm 7.3.1\+deb13-rt-amd64: .*-x fuzz stall irq eject isolation trace update accel" --
+expect "BPFDRV_PARTS=cloud: the newest cloud kernel's guest alone" -xE "plan: vm 7.3.1\+deb13-cloud-amd64: .*guest.sh -e BPFDRV_TRACE_SHORT=1 absent trace" -- BPFDRV_PARTS=cloud
 expect "BPFDRV_DEBUG=1: the debug kernel's round after the matrix (with 2 minutes of fuzzing), whatever the time and disk" \
 	-e "plan: vm debug: .*-e BPFDRV_FUZZ_SECONDS=120 .* core pci mmap eject fuzz$" -- BPFDRV_DEBUG=1
 out=$(plan BPFDRV_DEBUG=1 BPFDRV_DEBUG_END=1000)
