@@ -448,7 +448,7 @@ if [ "$mode" = check ]; then
 fi
 log "up to $max_jobs runs at once"
 # The package part boots on its own, on the newest kernel only (unless
-# PARTS names it); package-dkms.sh below builds for every kernel. DKMS's
+# PARTS names it); package-dkms.sh below builds for the oldest and the newest. DKMS's
 # compile takes about 10 minutes under TCG, so DKMS builds the module for
 # the guest's kernel here first, natively in the guest's own root, and the
 # guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
@@ -486,6 +486,36 @@ if [ "$with_package" = 1 ]; then
 			launch boot "$rel package" "$BPFDRV_BUILD/vm/test-$rel-package.log" \
 			boot_suite "$rel" package
 	done
+fi
+# The host's jobs before the kernels' guests, so that the matrix's deadline
+# bounds what comes last. The packages outside the guests: DKMS for the
+# oldest and the newest kernel (and their cloud flavours; every kernel's
+# module is built from the same Kbuild for its guest) (in an overlay of
+# the root that has its headers), and the packaged tool on the host itself
+if [ "$with_package" = 1 ]; then
+	launch host dkms "$BPFDRV_BUILD/vm/test-dkms.log" \
+		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" "${kernels[0]}" "${kernels[-1]}"
+	launch host host "$BPFDRV_BUILD/vm/test-host.log" \
+		"$BPFDRV_TOP/selftests/vm/package-host.sh"
+fi
+# the tracer on the host's own kernel (a restricted one: no kprobes, no
+# fentry, no percpu ksyms), in the bookworm root for its C library
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" host-trace "* ]]; then
+	launch host host-trace "$BPFDRV_BUILD/vm/test-host-trace.log" \
+		env BPFDRV_ROOT="$BPFDRV_ROOT12" bash -c '. "$1"; shift; in_root "$@"' bash \
+		"$BPFDRV_TOP/selftests/vm/lib.sh" selftests/host/trace-host.sh "$host_tool/user/bpfdrv"
+fi
+# the development loop, as a user drives it from the host; make vm-check
+# on a directory of drivers (the oldest and the newest kernel), and
+# bpfdrv-ci from the bpfdrv-dev package on a copy of its example
+if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then
+	launch host "session ${kernels[-1]}" "$BPFDRV_BUILD/vm/test-session.log" \
+		"$BPFDRV_TOP/selftests/vm/session-test.sh" "${kernels[-1]}"
+	launch host vm-check "$BPFDRV_BUILD/vm/test-vm-check.log" \
+		"$BPFDRV_TOP/selftests/vm/check-test.sh"
+	[ "$with_package" = 1 ] &&
+		launch host bpfdrv-ci "$BPFDRV_BUILD/vm/test-bpfdrv-ci.log" \
+			"$BPFDRV_TOP/selftests/vm/ci-test.sh"
 fi
 # Debian 12's 6.12 is 6.12 of trixie built with gcc-12 and pahole 1.24: it
 # runs the parts that depend on the compiler and on BTF (the kfuncs, the
@@ -595,33 +625,6 @@ if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " ==
 			echo "not ok - $1 and bpfdrv.ko for it install in an overlay of the root"
 			tail -n 15 "$2" | sed "s/^/# /"' bash "$cloud" "$prep"
 	fi
-fi
-# the packages outside the guests: DKMS for every kernel (in an overlay of
-# the root that has its headers), and the packaged tool on the host itself
-if [ "$with_package" = 1 ]; then
-	launch host dkms "$BPFDRV_BUILD/vm/test-dkms.log" \
-		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" "${kernels[@]}"
-	launch host host "$BPFDRV_BUILD/vm/test-host.log" \
-		"$BPFDRV_TOP/selftests/vm/package-host.sh"
-fi
-# the tracer on the host's own kernel (a restricted one: no kprobes, no
-# fentry, no percpu ksyms), in the bookworm root for its C library
-if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" host-trace "* ]]; then
-	launch host host-trace "$BPFDRV_BUILD/vm/test-host-trace.log" \
-		env BPFDRV_ROOT="$BPFDRV_ROOT12" bash -c '. "$1"; shift; in_root "$@"' bash \
-		"$BPFDRV_TOP/selftests/vm/lib.sh" selftests/host/trace-host.sh "$host_tool/user/bpfdrv"
-fi
-# the development loop, as a user drives it from the host; make vm-check
-# on a directory of drivers (the oldest and the newest kernel), and
-# bpfdrv-ci from the bpfdrv-dev package on a copy of its example
-if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" session "* ]]; then
-	launch host "session ${kernels[-1]}" "$BPFDRV_BUILD/vm/test-session.log" \
-		"$BPFDRV_TOP/selftests/vm/session-test.sh" "${kernels[-1]}"
-	launch host vm-check "$BPFDRV_BUILD/vm/test-vm-check.log" \
-		"$BPFDRV_TOP/selftests/vm/check-test.sh"
-	[ "$with_package" = 1 ] &&
-		launch host bpfdrv-ci "$BPFDRV_BUILD/vm/test-bpfdrv-ci.log" \
-			"$BPFDRV_TOP/selftests/vm/ci-test.sh"
 fi
 for i in "${!job_pids[@]}"; do
 	report "$i"
