@@ -120,7 +120,7 @@ if [ -n "$resettable" ]; then
 	# a flood: the driver unloaded while resets (bpfdrv's and sysfs's)
 	# and a stream of factorials go on, at random points of them
 	hung=0 unloads=0 bad=0
-	for i in $(seq 8); do
+	for i in $(seq 4); do
 		$BPFDRV load --pin --device "$resettable" $TOBJ/edu_fw.bpf.o >/dev/null 2>&1 || { bad=$((bad + 1)); continue; }
 		fname=$(instance_of "$resettable")
 		timeout 60 $EDU stream /dev/bpfdrv/$fname 3 >/dev/null 2>&1 &
@@ -137,8 +137,8 @@ if [ -n "$resettable" ]; then
 		wait $r1
 		[ "$(driver_of "$resettable")" = bpfdrv ] || bad=$((bad + 1))
 	done
-	check "8 unloads amid resets and a stream: all $unloads done, nothing hung ($hung), the function still bpfdrv's ($bad lost)" \
-		eval "[ $unloads = 8 ] && [ $hung = 0 ] && [ $bad = 0 ]"
+	check "4 unloads amid resets and a stream: all $unloads done, nothing hung ($hung), the function still bpfdrv's ($bad lost)" \
+		eval "[ $unloads = 4 ] && [ $hung = 0 ] && [ $bad = 0 ]"
 	check "edu_fw: loads again" $BPFDRV load --pin $TOBJ/edu_fw.bpf.o
 	check "after the flood: the firmware, factorials and DMA round trips are right" \
 		eval "$EDU dmaread /dev/bpfdrv/$(instance_of "$resettable") 4096 | cmp - $FW/bpfdrv/edu/edu.fw && $EDU facts /dev/bpfdrv/$(instance_of "$resettable") | cmp - <(known_facts)"
@@ -185,11 +185,11 @@ check "fwprobe: unload" $BPFDRV unload fwprobe
 # a driver without a device: its file loads, its copies reach no function
 check "fwprobe_nopci: loads without a device, with its own probe.fw" \
 	$BPFDRV load --pin $TOBJ/fw_probe_nopci.bpf.o
-N=/dev/bpfdrv/fwprobe_nopci
-fw_eq "fwprobe_nopci: bpfdrv_fw_size(0) is its file's 100 bytes" 100 "$($TFW $N size 0)"
-fw_eq "fwprobe_nopci: bpfdrv_fw_to_dma_buf: no PCI function, ENODEV" -19 "$($TFW $N dma 0 0 0 0 64)"
-fw_eq "fwprobe_nopci: bpfdrv_fw_to_bar: no PCI function, ENODEV" -19 "$($TFW $N bar 0 0 0 0 4)"
-fw_eq "fwprobe_nopci: a register read: no PCI function, ENODEV" -19 "$($TFW $N reg 0)"
+NP=/dev/bpfdrv/fwprobe_nopci
+fw_eq "fwprobe_nopci: bpfdrv_fw_size(0) is its file's 100 bytes" 100 "$($TFW $NP size 0)"
+fw_eq "fwprobe_nopci: bpfdrv_fw_to_dma_buf: no PCI function, ENODEV" -19 "$($TFW $NP dma 0 0 0 0 64)"
+fw_eq "fwprobe_nopci: bpfdrv_fw_to_bar: no PCI function, ENODEV" -19 "$($TFW $NP bar 0 0 0 0 4)"
+fw_eq "fwprobe_nopci: a register read: no PCI function, ENODEV" -19 "$($TFW $NP reg 0)"
 check "fwprobe_nopci: unload" $BPFDRV unload fwprobe_nopci
 
 # a device with an MSI-X table (virtio-rng-pci: BAR 1, offset 0)

@@ -231,7 +231,7 @@ vm() {
 	fi
 	img=$(kernel_image "$rel")
 	in_root timeout "${BPFDRV_VM_TIMEOUT:-1800}" vng --run "$img" $accel \
-		${BPFDRV_QEMU_BIN:+--qemu-bin "$BPFDRV_QEMU_BIN"} \
+		${BPFDRV_QEMU_BIN:+--qemu "$BPFDRV_QEMU_BIN"} \
 		--disable-microvm --user root --cpus 2 --memory 2G \
 		--qemu-opts="$vm_iommu${BPFDRV_QEMU_DEVICES:-$QEMU_DEVICES}" "$@" -e "$cmd" \
 		</dev/null 2>&1 | cat
