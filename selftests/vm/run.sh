@@ -591,10 +591,7 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" sleep "* ]]; then
 	for rel in "${kernels[@]}"; do
 		[ "$rel" = "${kernels[-1]}" ] || [ -n "${BPFDRV_PARTS:-}" ] || continue
 		case $rel in *-rt-*) [ -n "${BPFDRV_PARTS:-}" ] || continue;; esac
-		# without the HPET, the RTC's own alarm interrupt wakes s2idle
-		# (the HPET's emulation of it stopped with its timers)
 		BPFDRV_QEMU_BIN=/src/selftests/vm/qemu-sleep.sh BPFDRV_DEADLINE=$matrix_end \
-		BPFDRV_GUEST_APPEND=hpet=disable \
 			launch boot "$rel sleep" \
 			"$BPFDRV_BUILD/vm/test-$rel-sleep.log" boot_suite "$rel" sleep
 	done
