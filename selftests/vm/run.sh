@@ -495,7 +495,7 @@ fi
 # the root that has its headers), and the packaged tool on the host itself
 if [ "$with_package" = 1 ]; then
 	launch host dkms "$BPFDRV_BUILD/vm/test-dkms.log" \
-		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" "${kernels[0]}" "${kernels[-1]}"
+		"$BPFDRV_TOP/selftests/vm/package-dkms.sh" $(printf '%s\n' "${kernels[0]}" "${kernels[-1]}" | uniq)
 	launch host host "$BPFDRV_BUILD/vm/test-host.log" \
 		"$BPFDRV_TOP/selftests/vm/package-host.sh"
 fi
