@@ -88,7 +88,7 @@ else
 	check "reset_prepare and reset_done: 13 calls each" \
 		eval '[ "$(stat_of $rname reset_prepare)" = 13 ] && [ "$(stat_of $rname reset_done)" = 13 ]'
 	# edu counts its calls that come between reset_prepare and reset_done
-	q=$($EDU pm /dev/bpfdrv/$rname | awk '{ print $NF }')
+	q=$(edu_pm_count /dev/bpfdrv/$rname quiesced_calls)
 	expect_eq "no call of the driver came between a reset_prepare and its reset_done (of the streams' calls)" "$q" 0
 	if [ -n "$kp" ]; then
 		n=$(grep -c 'bpfdrv_bus_reset:' $TFS/trace)

@@ -11,24 +11,14 @@
 . "$(dirname "$0")/lib.sh"
 
 EDU=$B/selftests/test_edu
-mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
-if [ ${#edus[@]} -lt 2 ]; then
+# the edu on the root bus for runtime PM, the other (behind a root port) plain
+if ! edu_pair; then
 	echo "# skip: power management tests (want two edu devices: run with -device edu)"
 	exit 0
 fi
 load_module || { nok "insmod bpfdrv.ko for the power management tests"; exit 0; }
-
-# the edu on the root bus for runtime PM, the other (behind a root port) plain
-bdf= other=
-for b in "${edus[@]}"; do
-	if [ -e "/sys/bus/pci/devices/$b/reset" ]; then other=$b; else bdf=$b; fi
-done
-[ -n "$bdf" ] || bdf=${edus[0]}
-[ -n "$other" ] && [ "$other" != "$bdf" ] || other=${edus[1]}
 P=/sys/bus/pci/devices/$bdf/power
 rt() { cat "$P/runtime_status"; }
-# edu's own counts: pmcount NODE suspends|resumes|hist
-pmcount() { $EDU pm "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 suspended() { [ "$(rt)" = suspended ]; }
 
 # --- runtime PM ---
@@ -109,8 +99,8 @@ if [ -n "$kp" ]; then
 else
 	echo "# skip: the kprobe count of the PCI core's runtime callbacks (no kprobe events here)"
 fi
-expect_eq "edu_pm: no call of the driver came while it was suspended" "$(pmcount $N quiesced_calls)" 0
-hist=$(pmcount $N hist)
+expect_eq "edu_pm: no call of the driver came while it was suspended" "$(edu_pm_count $N quiesced_calls)" 0
+hist=$(edu_pm_count $N hist)
 check "edu_pm: suspends and resumes alternate (the last 16, newest last: $hist)" \
 	eval "[[ ! $hist =~ 11|33 ]]"
 
@@ -122,11 +112,11 @@ check "edu_pm: a failed runtime suspend leaves the function active" test "$(rt)"
 check "edu_pm: and is reported in the kernel log" \
 	eval "dmesg | tail -n +$((klog + 1)) | grep -q 'runtime suspend failed: -5; the device stays active'"
 check "edu_pm: calls still work after it" eval "$EDU fact $N 6 | grep -qx 720"
-s0=$(pmcount $N suspends)
+s0=$(edu_pm_count $N suspends)
 klog=$(dmesg | wc -l)
 check "edu_pm: its next suspends return -EBUSY" $EDU pmfail $N -16 0 0
 sleep 1.5
-s1=$(pmcount $N suspends)
+s1=$(edu_pm_count $N suspends)
 check "edu_pm: -EBUSY keeps it active ($(rt)) and is tried again after the delay ($((s1 - s0 - 0)) tries in 1.5 s), not reported" \
 	eval "[ $(rt) = active ] && [ $((s1 - s0)) -ge 2 ] && ! dmesg | tail -n +$((klog + 1)) | grep -q 'suspend failed: -16'"
 check "edu_pm: its next resumes take 700 ms" $EDU pmfail $N 0 0 700

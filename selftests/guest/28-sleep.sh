@@ -11,8 +11,8 @@
 . "$(dirname "$0")/lib.sh"
 
 EDU=$B/selftests/test_edu
-mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
-if [ ${#edus[@]} -lt 2 ]; then
+# the edu on the root bus with runtime PM, the other (behind a root port) plain
+if ! edu_pair; then
 	echo "# skip: system sleep (want two edu devices: run with -device edu)"
 	exit 0
 fi
@@ -39,15 +39,7 @@ if [ ! -w /sys/power/pm_test ]; then
 fi
 load_module || { nok "insmod bpfdrv.ko for the system sleep tests"; exit 0; }
 
-# the edu on the root bus with runtime PM, the other (behind a root port) plain
-bdf= other=
-for b in "${edus[@]}"; do
-	if [ -e "/sys/bus/pci/devices/$b/reset" ]; then other=$b; else bdf=$b; fi
-done
-[ -n "$bdf" ] || bdf=${edus[0]}
-[ -n "$other" ] && [ "$other" != "$bdf" ] || other=${edus[1]}
 P=/sys/bus/pci/devices/$bdf/power
-pmcount() { $EDU pm "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 suspended() { [ "$(cat $P/runtime_status)" = suspended ]; }
 
 $BPFDRV unload edu >/dev/null 2>&1
@@ -76,12 +68,12 @@ sleep_cycle() {
 	s0=$(stat_of "$oname" suspend) r0=$(stat_of "$oname" resume)
 	sleep 2
 	check "$label: $* returns" "$@"
-	ho=$(pmcount "$O" hist)
+	ho=$(edu_pm_count "$O" hist)
 	expect_eq "$label: $oname: suspend(SYSTEM) then resume(SYSTEM), once each (hist $ho)" \
 		"$(($(stat_of "$oname" suspend) - s0)) $(($(stat_of "$oname" resume) - r0)) ${ho: -2}" "1 1 24"
 	# the runtime-PM instance: suspended then, the PM core may leave it
 	# so (direct complete: no callback); active, it gets both, in order
-	h=$(pmcount "$N" hist)
+	h=$(edu_pm_count "$N" hist)
 	echo "# $label: $name's last calls: $h (1 2: runtime and system suspend, 3 4: their resumes)"
 	check "$label: $name (runtime PM): suspends and resumes in order, none twice (hist $h)" \
 		eval "[[ ! $h =~ 22|44|11|33|21|43 ]]"
@@ -136,7 +128,7 @@ echo "# skip: suspend-to-idle cycles (rtcwake -m freeze: the RTC's alarm does no
 echo 0 >/sys/power/pm_print_times
 
 expect_eq "no call of either driver came while it was suspended (edu's count: $O, $N)" \
-	"$(pmcount "$O" quiesced_calls) $(pmcount "$N" quiesced_calls)" "0 0"
+	"$(edu_pm_count "$O" quiesced_calls) $(edu_pm_count "$N" quiesced_calls)" "0 0"
 [ -n "$bound" ] && check "pci-testdev: unbound after the cycles" $BPFDRV unbind "$bound"
 check "edus: unload ($oname)" $BPFDRV unload edus
 check "edu_pm: the function runtime-suspends again after the system sleeps" wait_for 10 suspended

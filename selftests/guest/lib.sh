@@ -77,6 +77,26 @@ instance_of() {
 			basename "$d" && return
 	done
 }
+# edu_pair: of two edu functions, bdf on the root bus (no reset method)
+# and other, alone behind a PCIe root port (a bus reset); fails without two
+edu_pair() {
+	local b edus
+
+	mapfile -t edus < <(lspci -Dn -d 1234:11e8 | awk '{ print $1 }')
+	[ ${#edus[@]} -ge 2 ] || return 1
+	bdf= other=
+	for b in "${edus[@]}"; do
+		if [ -e "/sys/bus/pci/devices/$b/reset" ]; then other=$b; else bdf=$b; fi
+	done
+	[ -n "$bdf" ] || bdf=${edus[0]}
+	[ -n "$other" ] && [ "$other" != "$bdf" ] || other=${edus[1]}
+}
+# edu_pm_count NODE suspends|resumes|hist|quiesced_calls: edu's own count
+# (EDU_IOC_PM: a call, which resumes a runtime-suspended function)
+edu_pm_count() {
+	$B/selftests/test_edu pm "$1" |
+		awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
 # stat_of INSTANCE KEY: a count of its sysfs stats (read without a call)
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "/sys/class/bpfdrv/$1/stats"; }
 node_gone() { [ ! -e "/dev/bpfdrv/$1" ]; }

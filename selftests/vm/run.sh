@@ -449,11 +449,12 @@ if [ "$mode" = check ]; then
 fi
 log "up to $max_jobs runs at once"
 # The package part boots on its own, on the newest kernel only (unless
-# PARTS names it); package-dkms.sh below builds for the oldest and the newest. DKMS's
-# compile takes about 10 minutes under TCG, so DKMS builds the module for
-# the guest's kernel here first, natively in the guest's own root, and the
-# guest installs with that build's DKMS tarball (BPFDRV_PACKAGE_COMPILE=1
-# compiles in the guest instead). The longest runs start first.
+# PARTS names it); package-dkms.sh below builds for the oldest and the
+# newest. DKMS's compile takes about 10 minutes under TCG, so DKMS builds
+# the module for the guest's kernel here first, natively in the guest's
+# own root, and the guest installs with that build's DKMS tarball
+# (BPFDRV_PACKAGE_COMPILE=1 compiles in the guest instead). The longest
+# runs start first.
 # The whole matrix (BPFDRV_PARTS unset): its guests start a part only
 # while it would end by BPFDRV_MATRIX_END seconds after the run began
 # (default 4200: 70 minutes), the rest skipped, saying so: a machine
@@ -591,7 +592,6 @@ if [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" sleep "* ]]; then
 	for rel in "${kernels[@]}"; do
 		[ "$rel" = "${kernels[-1]}" ] || [ -n "${BPFDRV_PARTS:-}" ] ||
 			[ "$(kernel_root "$rel")" = "$BPFDRV_ROOT12" ] || continue
-		case $rel in *-rt-*) [ -n "${BPFDRV_PARTS:-}" ] || continue;; esac
 		BPFDRV_QEMU_BIN=/src/selftests/vm/qemu-sleep.sh BPFDRV_DEADLINE=$matrix_end \
 			launch boot "$rel sleep" \
 			"$BPFDRV_BUILD/vm/test-$rel-sleep.log" boot_suite "$rel" sleep
