@@ -23,7 +23,7 @@ cd "$(dirname "$0")/../.."
 . selftests/bench/tracing.sh
 . selftests/bench/profile.sh
 
-reps=${1:-9} secs=${2:-0.15} trace_rounds=${3:-3}
+reps=${1:-9} secs=${2:-0.15} trace_rounds=${3:-5}
 exec 2>&1	# one stream: the host's log must not get two writers
 echo "# kernel $(uname -r)"
 # What shapes the figures under emulation: the CPU model QEMU offers, its

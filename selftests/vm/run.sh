@@ -41,7 +41,7 @@
 #   BPFDRV_BENCH_REPS=n    make bench: repetitions (default 9)
 #   BPFDRV_BENCH_SECONDS=s make bench: timed seconds per cell (default 0.15)
 #   BPFDRV_BENCH_TRACE_ROUNDS=n  make bench: rounds of the tracing section
-#                          (default 3; bpftrace takes ~45 s to attach under TCG)
+#                          (default 5; bpftrace takes 2 to 80 s to attach under TCG)
 #   BPFDRV_DRIVERS=dir     make vm, make vm-start: a directory of your own
 #                          drivers, at /drivers in the guest
 #   BPFDRV_PLAN=1          test and bench: print what each run would do
@@ -314,7 +314,7 @@ if [ "$mode" = bench ]; then
 	# tsc=reliable: keep the TSC clocksource; under TCG on a busy host the
 	# watchdog switches to hpet mid-run, and every timestamp (the loops',
 	# the tracers') then costs 20 times more
-	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15} ${BPFDRV_BENCH_TRACE_ROUNDS:-3}" \
+	vm "$rel" "selftests/bench/guest-bench.sh ${BPFDRV_BENCH_REPS:-9} ${BPFDRV_BENCH_SECONDS:-0.15} ${BPFDRV_BENCH_TRACE_ROUNDS:-5}" \
 		--append tsc=reliable >"$out/guest.log" 2>&1
 	[ -n "$plan" ] && { cat "$out/guest.log"; rm -rf "$out"; exit 0; }
 	grep -q "^# bench done" <(tr -d '\r' <"$out/guest.log") ||
