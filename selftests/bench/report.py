@@ -156,6 +156,7 @@ TRACERS = [
 	("bpftrace-fentry", "bpftrace, fentry count", "count, at entry (BPF trampoline)"),
 	("bpftrace-pair", "bpftrace, empty fentry + fexit count",
 	 "count at return, nothing at entry: timing each call's floor"),
+	("bpftrace-fentry-lat", "bpftrace, fentry+fexit", "count, latency histogram"),
 ]
 
 
@@ -175,6 +176,8 @@ def trace_targets(fig):
 		notes.append(f"-g all <= {TRACE_TARGET}x {'met' if ok else 'MISSED'}")
 	notes += cmp("all", "bpftrace", "all <= bpftrace count")
 	notes += cmp("all", "bpftrace-lat", "all <= bpftrace latency")
+	notes += cmp("all", "bpftrace-fentry-lat", "all <= bpftrace fentry latency")
+	notes += cmp("bpftrace-fentry-lat", "bpftrace", "bpftrace fentry latency <= bpftrace count")
 	notes += cmp("count", "bpftrace", "-C <= bpftrace count")
 	notes += cmp("count", "bpftrace-keyed", "-C <= bpftrace count per key")
 	notes += cmp("count", "bpftrace-fentry", "-C <= bpftrace fentry count")
@@ -226,13 +229,12 @@ def trace_way_lines(tsum, ways):
 		if "bpftrace" in fig:
 			ok = fig["all"]["ns_per_call"] <= fig["bpftrace"]["ns_per_call"]
 			line += (f"; default <= bpftrace count {'met' if ok else 'MISSED'}")
-			floor = fig.get("bpftrace-pair")
-			if not ok and floor and floor["ns_per_call"] > fig["bpftrace"]["ns_per_call"]:
-				line += (", as any tracer that times each call: the floor of"
-					 " that, an empty fentry and a count at fexit, costs"
-					 f" {floor['ratio']:.2f}x here; the default adds"
-					 f" {fig['all']['ns_per_call'] - floor['ns_per_call']:.0f} ns"
-					 " to it")
+			floor, lat = fig.get("bpftrace-pair"), fig.get("bpftrace-fentry-lat")
+			if not ok and floor and lat:
+				line += ("; timing each call has a floor of"
+					 f" {floor['ratio']:.2f}x (an empty fentry and a count"
+					 " at fexit), and bpftrace's latency one-liner on"
+					 f" fentry/fexit costs {lat['ratio']:.2f}x")
 		if why and dway in ("kprobe.multi", "fentry", "kprobe"):
 			line += f" (functions: {why})"
 		elif why and dway == "tracepoint":

@@ -13,12 +13,13 @@
 # with BPF trampolines, counting at entry (fentry) and, the floor of any
 # tracer that times each call, a program that does nothing at entry and a
 # count at return (fentry + fexit: timing adds two clock reads and a
-# store to that); and every group
-# with functions traced each way first (--fentry, --kprobe-multi,
-# --kprobes, --syscalls), so that the default's way stands beside every
-# way this kernel has. Rounds are interleaved: every round runs every
-# tracer, in an order rotated each round, and a figure is the median
-# over rounds.
+# store to that), and timing them (the latency one-liner on fentry and
+# fexit: the default's work, done bpftrace's cheapest way); and every group with functions traced each way first
+# (--fentry, --kprobe-multi, --kprobes, --syscalls), so that the default's
+# way stands beside every way this kernel has. Rounds are interleaved:
+# every round runs every tracer, in an order rotated each round, each
+# tracer right after an untraced run, and a figure is the median over
+# rounds (untraced: over all its runs).
 #
 #   trace_bench ROUNDS SECONDS
 
@@ -36,7 +37,7 @@ kprobes::drm_version,echo_read1
 syscalls::drm_version,echo_read1 count::drm_version,echo_read1
 bpftrace::drm_version,echo_read1 bpftrace-keyed::drm_version,echo_read1
 bpftrace-lat::drm_version,echo_read1 bpftrace-fentry::drm_version,echo_read1
-bpftrace-pair::drm_version,echo_read1"
+bpftrace-pair::drm_version,echo_read1 bpftrace-fentry-lat::drm_version,echo_read1"
 BPFTRACE_PROG='kprobe:drm_ioctl { @drm_ioctl = count(); }
 kprobe:bpfdrv_read { @bpfdrv_read = count(); }'
 BPFTRACE_KEYED_PROG='kprobe:drm_ioctl { @drm_ioctl[pid, arg1 & 0xff] = count(); }
@@ -57,6 +58,15 @@ fentry:bpfdrv_read { @bpfdrv_read = count(); }'
 BPFTRACE_PAIR_PROG='fentry:drm_ioctl, fentry:bpfdrv_read { }
 fexit:drm_ioctl { @drm_ioctl = count(); }
 fexit:bpfdrv_read { @bpfdrv_read = count(); }'
+BPFTRACE_FENTRY_LAT_PROG='fentry:drm_ioctl, fentry:bpfdrv_read { @start[tid] = nsecs; }
+fexit:drm_ioctl /@start[tid]/ {
+	@drm_ioctl = count(); @drm_ioctl_ns = hist(nsecs - @start[tid]);
+	delete(@start[tid]);
+}
+fexit:bpfdrv_read /@start[tid]/ {
+	@bpfdrv_read = count(); @bpfdrv_read_ns = hist(nsecs - @start[tid]);
+	delete(@start[tid]);
+}'
 tracer_pid=
 
 # tracer_start TRACER GROUP: start TRACER in the background (on vCPU 0,
@@ -98,6 +108,7 @@ tracer_start() {
 		bpftrace-keyed) prog=$BPFTRACE_KEYED_PROG;;
 		bpftrace-fentry) prog=$BPFTRACE_FENTRY_PROG;;
 		bpftrace-pair) prog=$BPFTRACE_PAIR_PROG;;
+		bpftrace-fentry-lat) prog=$BPFTRACE_FENTRY_LAT_PROG;;
 		*) prog=$BPFTRACE_LAT_PROG;;
 		esac
 		# (-c splits its command at spaces, quotes or not)
@@ -202,8 +213,23 @@ tracer_stop() {
 	tracer_pid=
 }
 
+# trace_loops TRACER REP WORKLOADS CARD SECONDS: the loops, one JSON line each
+trace_loops() {
+	local wl dev
+
+	for wl in ${3//,/ }; do
+		case $wl in
+		drm_version) dev=$4;;
+		accel_job) dev=$ACCEL_NODE;;
+		*) dev=/dev/bpfdrv/$ECHO_BPFDRV;;
+		esac
+		taskset -c 1 $B/selftests/bench/ioctlbench -d "$5" -t $1 -r $2 $wl "$dev" ||
+			echo "# error: ioctlbench $wl failed"
+	done
+}
+
 trace_bench() {
-	local rounds=$1 secs=$2 card r i s t group wls wl dev t0 sessions
+	local rounds=$1 secs=$2 card r i s t group wls t0 sessions
 
 	modprobe virtio_gpu 2>/dev/null
 	modprobe vgem 2>/dev/null
@@ -220,7 +246,7 @@ trace_bench() {
 		sessions=(${sessions[@]//bpftrace*/})
 	elif ! bpftrace --info 2>&1 | grep -q 'fentry: yes'; then
 		echo "# skip: bpftrace with fentry (this kernel has no BPF trampolines)"
-		sessions=(${sessions[@]//bpftrace-fentry*/})
+		sessions=(${sessions[@]//bpftrace-fentry*/})	# and -fentry-lat
 		sessions=(${sessions[@]//bpftrace-pair*/})
 	fi
 	echo "# tracing bench: drm_version on $card, echo_read1 on /dev/bpfdrv/$ECHO_BPFDRV"
@@ -232,21 +258,15 @@ trace_bench() {
 			[ -n "${ACCEL_NODE:-}" ] || wls=${wls//accel_job/}
 			wls=${wls%,}
 			[ -n "$wls" ] || continue
+			# untraced right before each tracer as well: the guest's
+			# speed drifts under TCG, and the baseline is their median
+			[ $t = none ] || trace_loops none $r "$wls" "$card" "$secs"
 			t0=$EPOCHREALTIME
 			# (a bpftrace program this kernel refuses costs its row only)
 			tracer_start $t $group || { [ ${t%%-*} = bpftrace ] && continue; return 1; }
 			[ $r = 0 ] && [ $t != none ] &&
 				echo "# tracer $t${group:+ -g $group} attached in $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }") s"
-			for wl in ${wls//,/ }; do
-				case $wl in
-				drm_version) dev=$card;;
-				accel_job) dev=$ACCEL_NODE;;
-				*) dev=/dev/bpfdrv/$ECHO_BPFDRV;;
-				esac
-				taskset -c 1 $B/selftests/bench/ioctlbench -d "$secs" \
-					-t $t -r $r $wl "$dev" ||
-					echo "# error: ioctlbench $wl failed"
-			done
+			trace_loops $t $r "$wls" "$card" "$secs"
 			tracer_stop
 			tracer_counted $t $wls
 		done
