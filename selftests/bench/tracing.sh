@@ -148,7 +148,7 @@ tracer_counted() {
 		accel_job:*) hook=dev_irq;;
 		*) hook=read;;
 		esac
-		if [ ${1%-*} = bpftrace ]; then
+		if [ ${1%%-*} = bpftrace ]; then
 			[ $hook = read ] && hook=bpfdrv_read
 			n=$(awk -v h="@$hook" 'index($0, h ":") == 1 ||
 				index($0, h "[") == 1 { n += $NF } END { print n + 0 }' \
