@@ -241,6 +241,27 @@ bool percpu_ksym_resolves(void)
 	return true;
 }
 
+/*
+ * The per-CPU tables hold a copy of each row for every possible CPU, all
+ * allocated at load and charged to the user's memory cgroup: on a server
+ * with hundreds of CPUs (or a cloud VM with as many hotplug slots), full
+ * size would take hundreds of MB, and fail to load in a container that
+ * allows less. Each table keeps within its budget; a full table is counted
+ * and reported (rows_full, procs_full), never silent.
+ */
+#define TRACE_HISTS_BUDGET	(32 << 20)
+#define TRACE_PROCS_BUDGET	(16 << 20)
+#define TRACE_MIN_ROWS		256
+
+static void size_percpu_map(struct bpf_map *map, size_t value_size, size_t budget, int cpus)
+{
+	__u32 rows = bpf_map__max_entries(map);
+
+	if (cpus > 0 && rows * value_size * cpus > budget)
+		rows = budget / (value_size * cpus);
+	bpf_map__set_max_entries(map, rows < TRACE_MIN_ROWS ? TRACE_MIN_ROWS : rows);
+}
+
 /* The object, opened and set up for this session's options and hooks. */
 static struct trace_bpf *open_skel(struct trace_plan *p, const struct trace_opts *o)
 {
@@ -262,6 +283,10 @@ static struct trace_bpf *open_skel(struct trace_plan *p, const struct trace_opts
 		skel->rodata->emit_events = true;
 	else	/* the ring buffer stays, smallest */
 		bpf_map__set_max_entries(skel->maps.events, getpagesize());
+	size_percpu_map(skel->maps.hists, sizeof(struct trace_hist), TRACE_HISTS_BUDGET,
+			libbpf_num_possible_cpus());
+	size_percpu_map(skel->maps.procs, sizeof(struct trace_proc), TRACE_PROCS_BUDGET,
+			libbpf_num_possible_cpus());
 	if (o->comm) {
 		skel->rodata->targ_comm_set = true;
 		strncpy((char *)skel->rodata->targ_comm, o->comm, TRACE_COMM_LEN - 1);
