@@ -265,8 +265,9 @@ def trace_way_lines(tsum, ways):
 
 def trace_table(tsum, ways=()):
 	wls = [wl for wl in TRACE_WORKLOADS if wl in tsum]
-	lines = ["", "Tracing: ns per call, median over interleaved rounds"
-		 " (ratio to untraced, and the way the loop's hook got):", "",
+	lines = ["", "Tracing: ns per call, median over interleaved rounds (the"
+		 " ratio: median over rounds of each run against the untraced run"
+		 " just before it; and the way the loop's hook got):", "",
 		 "| tracer | records per call | " +
 		 " | ".join(f"{TRACE_WORKLOADS[wl][0]} (`{TRACE_WORKLOADS[wl][1]}`)"
 			    for wl in wls) + " |",

@@ -602,9 +602,7 @@ fi
 # root (the root stays as the other guests see it) that has the kernel,
 # its headers and virtiofsd, over virtiofs; it runs the refusals of what
 # the kernel lacks (the absent part) and the tracing part (the core part
-# runs on three other kernels: 104 s here). It has 128 possible CPUs, 2
-# plugged in, as cloud VMs with hotplug slots have: per-CPU tables are
-# allocated for all 128.
+# runs on three other kernels: 104 s here).
 if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " == *" cloud "* ]]; }; then
 	cloud=${kernels[-1]%-amd64}-cloud-amd64
 	upper=$BPFDRV_BUILD/vm/root-$cloud
@@ -622,7 +620,6 @@ if [ "$mode" = test ] && { [ -z "${BPFDRV_PARTS:-}" ] || [[ " $BPFDRV_PARTS " ==
 		make -s kmod KREL="$1" KDIR="/usr/src/linux-headers-$1"
 	' bash "$cloud" >"$prep" 2>&1; then
 		BPFDRV_ROOT_UPPER=$upper BPFDRV_DEADLINE=$matrix_end \
-			BPFDRV_QEMU_DEVICES="$QEMU_DEVICES -smp 2,maxcpus=128" \
 			launch boot "$cloud" "$BPFDRV_BUILD/vm/test-$cloud.log" \
 			boot_suite "$cloud" -e BPFDRV_TRACE_SHORT=1 absent trace
 	else
