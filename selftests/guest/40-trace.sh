@@ -165,6 +165,32 @@ bad += [(h, v, final.get(h)) for h, v in sums.items() if final.get(h, -1) < v]
 print("# %d frames; hooks %s; final %s; bad %s" % (len(frames), sums, final, bad))
 sys.exit(len(frames) < 1 or not sums or bool(bad) or "test_trace_chrd" not in text)' "$OUT/top.out"
 
+# ... and on a terminal (tmux, a known workload): the screen captured after
+# the workload's last call, while the view runs on, holds one frame (it is
+# redrawn in place), each hook's TOTAL equal to the workload's own tally
+if ! command -v tmux >/dev/null; then
+	echo "# skip: the top view on a terminal (tmux is not installed)"
+else
+	rm -f "$OUT/tally-tmux.json"
+	tmux -L bpfdrv-top new-session -d -x 132 -y 50 \
+		"$BPFDRV trace --top -i 0.3 -g bpfdrv -- sh -c '$T/test_trace_chrdev tr 3 $OUT/tally-tmux.json; sleep 60'"
+	wait_for 60 test -s "$OUT/tally-tmux.json"
+	sleep 2		# frames after the last call
+	tmux -L bpfdrv-top capture-pane -p -t 0 >"$OUT/top-screen.txt"
+	tmux -L bpfdrv-top kill-server
+	check "trace --top in tmux: one frame on the screen, each hook's total equal to the workload's tally" \
+		python3 -S -c 'import json, re, sys
+screen, tally = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+heads = len(re.findall(r"^GROUP +HOOK +COUNT +RATE/s +TOTAL$", screen, re.M))
+totals = {m.group(1): int(m.group(2)) for m in
+          re.finditer(r"^bpfdrv +(\w+) +\d+ +[\d.]+ +(\d+)$", screen, re.M)}
+bad = {h: (n, tally.get(h)) for h, n in totals.items() if h in tally and n != tally[h]}
+print("# %d frame headers; totals %s; tally %s; bad %s" % (heads, totals, tally, bad))
+sys.exit(heads != 1 or not {"read", "write"} <= set(totals) or bool(bad))' \
+		"$OUT/top-screen.txt" "$OUT/tally-tmux.json"
+	sed 's/^/# screen: /' "$OUT/top-screen.txt" | grep -v "^# screen: $" | head -30
+fi
+
 # The module times its file operations for its bpfdrv_fop tracepoint: the
 # tracer attaches there (no return probe), ftrace sees the same events, and
 # forcing function probes still counts the same.

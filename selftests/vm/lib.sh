@@ -17,7 +17,7 @@ libelf-dev,zlib1g-dev,pkgconf,dwarves,kmod,busybox-static,qemu-system-x86,\
 virtme-ng,python3,procps,iproute2,util-linux,xz-utils,ca-certificates,\
 gpiod,pciutils,fuse3,libfuse3-dev,libselinux1-dev,libsepol-dev,libpcre2-dev,\
 gnuplot-nox,libdrm-tests,libdrm-dev,bpftrace,build-essential,debhelper,dh-dkms,dkms,\
-lintian,evtest,lm-sensors,i2c-tools,edid-decode,xxd,flashrom,jq"
+lintian,evtest,lm-sensors,i2c-tools,edid-decode,xxd,flashrom,jq,tmux"
 # Packages of the bookworm root: the compiler and tools its kernels' headers
 # need, and DKMS (the package test installs bpfdrv-dkms there).
 BPFDRV_ROOT12_PKGS="gcc-12,make,libc6-dev,dwarves,kmod,dkms,libelf1,libssl3,\
