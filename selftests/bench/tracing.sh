@@ -14,12 +14,14 @@
 # tracer that times each call, a program that does nothing at entry and a
 # count at return (fentry + fexit: timing adds two clock reads and a
 # store to that), and timing them (the latency one-liner on fentry and
-# fexit: the default's work, done bpftrace's cheapest way); and every group with functions traced each way first
-# (--fentry, --kprobe-multi, --kprobes, --syscalls), so that the default's
-# way stands beside every way this kernel has. Rounds are interleaved:
-# every round runs every tracer, in an order rotated each round, each
-# tracer right after an untraced run, and a figure is the median over
-# rounds (untraced: over all its runs).
+# fexit: the default's work, done bpftrace's cheapest way); and every
+# group with functions traced each way first (--fentry, --kprobe-multi,
+# --kprobes, --syscalls), so that the default's way stands beside every
+# way this kernel has. Rounds are interleaved: every round runs every
+# tracer, in an order rotated each round, each right after an untraced
+# run; a figure is the median over rounds (untraced: over all its runs),
+# a ratio the median of each run against the untraced one before it
+# (report.py).
 #
 #   trace_bench ROUNDS SECONDS
 
@@ -120,9 +122,16 @@ tracer_start() {
 	esac
 	tracer_pid=$!
 	if [ -z "$pat" ]; then
-		# (a bpftrace that refused its program stops the wait)
+		# (a bpftrace that refused its program stops the wait: its
+		# row is skipped, with bpftrace's reason)
 		wait_for 120 sh -c "test -e '$OUT/bpftrace.ready' || ! kill -0 $tracer_pid"
 		test -e "$OUT/bpftrace.ready" && return 0
+		if ! kill -0 $tracer_pid 2>/dev/null; then
+			echo "# skip: tracer $1: bpftrace refused its program"
+			sed 's/^/# /' "$OUT/tracer.out" | head -20
+			tracer_stop
+			return 2
+		fi
 		echo "# error: tracer $1 ${2:-} did not attach"
 		sed 's/^/# /' "$OUT/tracer.out" | head -20
 		tracer_stop
@@ -263,7 +272,8 @@ trace_bench() {
 			[ $t = none ] || trace_loops none $r "$wls" "$card" "$secs"
 			t0=$EPOCHREALTIME
 			# (a bpftrace program this kernel refuses costs its row only)
-			tracer_start $t $group || { [ ${t%%-*} = bpftrace ] && continue; return 1; }
+			tracer_start $t $group
+			case $? in 1) return 1;; 2) continue;; esac
 			[ $r = 0 ] && [ $t != none ] &&
 				echo "# tracer $t${group:+ -g $group} attached in $(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $t0 }") s"
 			trace_loops $t $r "$wls" "$card" "$secs"
