@@ -53,6 +53,8 @@ print(sum(int(b or a) - int(a) + 1 for a, _, b in
 	</sys/devices/system/cpu/possible)
 echo 0-127 >"$OUT/possible"
 for cpus in $possible 128; do
+	# the last session's maps are freed after it exits
+	wait_for 30 sh -c '! bpftool -j map show | grep -q "\"name\":\"procs\""'
 	if [ $cpus = 128 ]; then
 		unshare -m sh -c 'mount --bind "$1" /sys/devices/system/cpu/possible &&
 			exec "$2" trace -q -g drm -d 10' sh "$OUT/possible" $BPFDRV \
