@@ -55,20 +55,13 @@ kretprobe:bpfdrv_read /@start[tid]/ {
 	@bpfdrv_read = count(); @bpfdrv_read_ns = hist(nsecs - @start[tid]);
 	delete(@start[tid]);
 }'
-BPFTRACE_FENTRY_PROG='fentry:drm_ioctl { @drm_ioctl = count(); }
-fentry:bpfdrv_read { @bpfdrv_read = count(); }'
+# the same programs on BPF trampolines: the same work, the other way
+on_trampolines() { sed 's/kretprobe:/fexit:/g; s/kprobe:/fentry:/g' <<<"$1"; }
+BPFTRACE_FENTRY_PROG=$(on_trampolines "$BPFTRACE_PROG")
+BPFTRACE_FENTRY_LAT_PROG=$(on_trampolines "$BPFTRACE_LAT_PROG")
 BPFTRACE_PAIR_PROG='fentry:drm_ioctl, fentry:bpfdrv_read { }
 fexit:drm_ioctl { @drm_ioctl = count(); }
 fexit:bpfdrv_read { @bpfdrv_read = count(); }'
-BPFTRACE_FENTRY_LAT_PROG='fentry:drm_ioctl, fentry:bpfdrv_read { @start[tid] = nsecs; }
-fexit:drm_ioctl /@start[tid]/ {
-	@drm_ioctl = count(); @drm_ioctl_ns = hist(nsecs - @start[tid]);
-	delete(@start[tid]);
-}
-fexit:bpfdrv_read /@start[tid]/ {
-	@bpfdrv_read = count(); @bpfdrv_read_ns = hist(nsecs - @start[tid]);
-	delete(@start[tid]);
-}'
 tracer_pid=
 
 # tracer_start TRACER GROUP: start TRACER in the background (on vCPU 0,
