@@ -189,10 +189,8 @@ def trace_targets(fig):
 	notes += cmp("all", "bpftrace", "all <= bpftrace count")
 	notes += cmp("all", "bpftrace-lat", "all <= bpftrace latency")
 	notes += cmp("all", "bpftrace-fentry-lat", "all <= bpftrace fentry latency")
-	notes += cmp("bpftrace-fentry-lat", "bpftrace", "bpftrace fentry latency <= bpftrace count")
 	notes += cmp("count", "bpftrace", "-C <= bpftrace count")
 	notes += cmp("count", "bpftrace-keyed", "-C <= bpftrace count per key")
-	notes += cmp("count", "bpftrace-fentry", "-C <= bpftrace fentry count")
 	notes += cmp("bpftrace-pair", "bpftrace", "timing's floor <= bpftrace count")
 	return notes
 

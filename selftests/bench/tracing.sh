@@ -261,7 +261,7 @@ trace_bench() {
 			wls=${wls%,}
 			[ -n "$wls" ] || continue
 			# untraced right before each tracer as well: the guest's
-			# speed drifts under TCG, and the baseline is their median
+			# speed drifts under TCG, and report.py pairs the two
 			[ $t = none ] || trace_loops none $r "$wls" "$card" "$secs"
 			t0=$EPOCHREALTIME
 			# (a bpftrace program this kernel refuses costs its row only)
