@@ -193,6 +193,21 @@ sys.exit(heads != 1 or not {"read", "write"} <= set(totals) or bool(bad))' \
 	sed 's/^/# screen: /' "$OUT/top-screen.txt" | grep -v "^# screen: $" | head -30
 fi
 
+# A full table is counted, never silent: told of 8192 possible CPUs the
+# tool keeps 256 per-process rows; 200 processes that each open and
+# close tr need 400. The calls are all counted in the hooks' own rows,
+# the rows that did not fit are reported (procs_full), status 1.
+echo 0-8191 >"$OUT/possible8k"
+unshare -m sh -c 'mount --bind "$1" /sys/devices/system/cpu/possible && shift &&
+	exec "$@"' sh "$OUT/possible8k" $BPFDRV trace -q -g bpfdrv --json -o "$OUT/full.json" -- \
+	bash -c 'for i in $(seq 200); do (: </dev/bpfdrv/tr); done' 2>"$OUT/full.err"
+full_rc=$?
+expect_eq "trace, 256 per-process rows for 400: every open and release counted" \
+	"$(jsum "$OUT/full.json" count type=stat hook=open) $(jsum "$OUT/full.json" count type=stat hook=release)" \
+	"200 200"
+check "trace, 256 per-process rows for 400: the rows that did not fit reported (procs_full), status 1 (rc $full_rc)" \
+	eval '[ $full_rc = 1 ] && [ "$(jsum "$OUT/full.json" procs_full type=lost)" -ge 144 ]'
+
 # The module times its file operations for its bpfdrv_fop tracepoint: the
 # tracer attaches there (no return probe), ftrace sees the same events, and
 # forcing function probes still counts the same.
